@@ -1,0 +1,26 @@
+//! # endgame-core
+//!
+//! The game-independent half of Endgame: the vocabulary every game speaks
+//! ([`Rules`], [`Puzzle`], [`Game`], [`Value`]) and the searchers that work on
+//! any game implementing it. Searchers are generic and monomorphised: a game
+//! pays nothing for the abstraction in the hot loops.
+//!
+//! - [`dfs`]: memoised depth-first search for puzzles (best result + line).
+//! - [`astar`]: best-first search with pluggable heuristics.
+//! - [`genetic`]: the weight-vector genetic search of the peg-solitaire applet.
+//! - [`layered`]: layered enumeration of a whole reachable graph with
+//!   symmetry reduction, goal-reachability and exact path counting.
+//! - [`conformance`]: the battery of checks every game must pass.
+
+pub mod astar;
+pub mod conformance;
+pub mod dfs;
+pub mod genetic;
+pub mod hash;
+pub mod layered;
+pub mod memory;
+mod rules;
+mod value;
+
+pub use rules::{Game, IllegalMove, Notation, Puzzle, Reversible, Rules, Symmetric};
+pub use value::{Outcome, Value};
