@@ -65,12 +65,23 @@ pub struct AstarReport<M> {
 }
 
 /// Best-first search from `start` for a goal position.
-pub fn search<P, H>(puzzle: &P, start: &P::Position, h: &H, opts: &AstarOptions) -> AstarReport<P::Move>
+pub fn search<P, H>(
+    puzzle: &P,
+    start: &P::Position,
+    h: &H,
+    opts: &AstarOptions,
+) -> AstarReport<P::Move>
 where
     P: Puzzle + Symmetric,
     H: Heuristic<P>,
 {
-    let key = |p: &P::Position| if opts.use_symmetry { puzzle.canonical(p) } else { *p };
+    let key = |p: &P::Position| {
+        if opts.use_symmetry {
+            puzzle.canonical(p)
+        } else {
+            *p
+        }
+    };
     // Node store: position, parent index, move from the parent.
     let mut nodes: Vec<(P::Position, usize, Option<P::Move>)> = vec![(*start, usize::MAX, None)];
     let mut visited = FxHashSet::default();

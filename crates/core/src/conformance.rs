@@ -90,11 +90,17 @@ where
             }
             match rules.play(pos, m) {
                 Ok(c) if c == rules.play_unchecked(pos, m) => {}
-                _ => return Err(format!("play and play_unchecked disagree on {m:?} at {pos:?}")),
+                _ => {
+                    return Err(format!(
+                        "play and play_unchecked disagree on {m:?} at {pos:?}"
+                    ))
+                }
             }
         }
         for &m in &seen {
-            if fast.binary_search(&m).is_err() && (rules.is_legal(pos, m) || rules.play(pos, m).is_ok()) {
+            if fast.binary_search(&m).is_err()
+                && (rules.is_legal(pos, m) || rules.play(pos, m).is_ok())
+            {
                 return Err(format!("move {m:?} accepted at {pos:?} but not generated"));
             }
         }
@@ -127,10 +133,14 @@ pub fn check_symmetry<R: Symmetric>(rules: &R, positions: &[R::Position]) -> Res
         let moves = rules.moves(pos).len();
         for img in &images {
             if rules.canonical(img) != c {
-                return Err(format!("canonical form differs for image {img:?} of {pos:?}"));
+                return Err(format!(
+                    "canonical form differs for image {img:?} of {pos:?}"
+                ));
             }
             if rules.moves(img).len() != moves {
-                return Err(format!("image {img:?} of {pos:?} has a different number of moves"));
+                return Err(format!(
+                    "image {img:?} of {pos:?} has a different number of moves"
+                ));
             }
         }
         let (c2, orbit) = rules.canonical_and_orbit(pos);
@@ -147,7 +157,10 @@ pub fn check_symmetry<R: Symmetric>(rules: &R, positions: &[R::Position]) -> Res
         fast.sort();
         slow.sort();
         if fast != slow {
-            return fail("for_each_canonical_child disagrees with play + canonical", pos);
+            return fail(
+                "for_each_canonical_child disagrees with play + canonical",
+                pos,
+            );
         }
     }
     Ok(())
@@ -171,7 +184,9 @@ pub fn check_parents<R: Reversible>(rules: &R, positions: &[R::Position]) -> Res
             let mut parents = Vec::new();
             rules.for_each_parent(c, |p| parents.push(p));
             if parents.iter().filter(|p| *p == pos).count() != moves_here {
-                return Err(format!("child {c:?} does not list parent {pos:?} once per move"));
+                return Err(format!(
+                    "child {c:?} does not list parent {pos:?} once per move"
+                ));
             }
             for p in parents {
                 let reaches = rules
@@ -194,7 +209,11 @@ pub fn check_notation<R: Notation>(rules: &R, positions: &[R::Position]) -> Resu
         match rules.parse_position(&text) {
             Ok(p) if p == *pos => {}
             Ok(p) => return Err(format!("{text:?} parses back to {p:?}, not {pos:?}")),
-            Err(e) => return Err(format!("{text:?} (written from {pos:?}) does not parse: {e}")),
+            Err(e) => {
+                return Err(format!(
+                    "{text:?} (written from {pos:?}) does not parse: {e}"
+                ))
+            }
         }
         for m in rules.moves(pos) {
             let t = rules.format_move(m);

@@ -124,7 +124,9 @@ pub fn solve<P: Puzzle + Symmetric>(
     let goal_memo = dead.len();
     let goal_aborted = budget.aborted;
     drop(dead);
-    let remaining = opts.max_expansions.map(|l| l.saturating_sub(goal_expansions));
+    let remaining = opts
+        .max_expansions
+        .map(|l| l.saturating_sub(goal_expansions));
     let mut report = best(
         puzzle,
         start,
@@ -187,7 +189,13 @@ pub fn best<P: Puzzle + Symmetric>(
     start: &P::Position,
     opts: &DfsOptions,
 ) -> DfsReport<P::Move> {
-    best_by(puzzle, start, opts, |p| puzzle.score(p), puzzle.score_bound())
+    best_by(
+        puzzle,
+        start,
+        opts,
+        |p| puzzle.score(p),
+        puzzle.score_bound(),
+    )
 }
 
 /// Like [`best`], minimising any `objective` that is invariant under the

@@ -66,7 +66,9 @@ impl Default for LayeredOptions {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LayeredError {
     /// The memory budget would be exceeded.
-    #[error("memory budget of {budget} bytes exceeded at layer {layer} (needs about {needed} bytes)")]
+    #[error(
+        "memory budget of {budget} bytes exceeded at layer {layer} (needs about {needed} bytes)"
+    )]
     MemoryBudget {
         /// The budget in bytes.
         budget: usize,

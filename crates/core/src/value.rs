@@ -99,8 +99,14 @@ mod tests {
 
     #[test]
     fn outcome_order_prefers_fast_wins_and_slow_losses() {
-        let w = |r| Outcome { value: Value::Win, remoteness: Some(r) };
-        let l = |r| Outcome { value: Value::Loss, remoteness: Some(r) };
+        let w = |r| Outcome {
+            value: Value::Win,
+            remoteness: Some(r),
+        };
+        let l = |r| Outcome {
+            value: Value::Loss,
+            remoteness: Some(r),
+        };
         assert!(w(3).better_than(&w(5)));
         assert!(!w(5).better_than(&w(3)));
         assert!(l(5).better_than(&l(3)));

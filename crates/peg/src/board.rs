@@ -77,7 +77,9 @@ fn triangle_art(side: usize) -> String {
     (0..side)
         .map(|r| {
             let pad = " ".repeat(side - 1 - r);
-            let row: Vec<&str> = (0..=r).map(|c| if r == 0 && c == 0 { "." } else { "o" }).collect();
+            let row: Vec<&str> = (0..=r)
+                .map(|c| if r == 0 && c == 0 { "." } else { "o" })
+                .collect();
             format!("{pad}{}", row.join(" "))
         })
         .collect::<Vec<_>>()
@@ -118,7 +120,10 @@ impl Board {
     /// holes; anything else a square board, one character per hole.
     pub fn from_art(name: &str, art: &str, diagonal: bool) -> Result<Board, PegError> {
         let mut raw = Vec::new();
-        let rows: Vec<&str> = art.split(['\n', '/']).map(|r| r.trim_end_matches('\r')).collect();
+        let rows: Vec<&str> = art
+            .split(['\n', '/'])
+            .map(|r| r.trim_end_matches('\r'))
+            .collect();
         // Drop blank lines at both ends; keep inner ones (they are rows).
         let first = rows.iter().position(|r| !r.trim().is_empty());
         let last = rows.iter().rposition(|r| !r.trim().is_empty());
@@ -155,7 +160,9 @@ impl Board {
             .iter()
             .any(|a| raw.iter().any(|b| a.1 == b.1 && b.0 == a.0 + 1));
         let same_x_parity = raw.iter().all(|c| c.0 % 2 == raw[0].0 % 2);
-        let same_sum_parity = raw.iter().all(|c| (c.0 + c.1) % 2 == (raw[0].0 + raw[0].1) % 2);
+        let same_sum_parity = raw
+            .iter()
+            .all(|c| (c.0 + c.1) % 2 == (raw[0].0 + raw[0].1) % 2);
         let multi_row = raw.iter().any(|c| c.1 != raw[0].1);
         let lattice = if !adjacent && same_sum_parity && multi_row && !same_x_parity {
             Lattice::Hex
@@ -423,7 +430,14 @@ mod tests {
     #[test]
     fn bad_art_is_rejected_with_position() {
         let e = Board::from_art("x", "oo\noX", false).unwrap_err();
-        assert_eq!(e, PegError::BadArtChar { line: 2, col: 2, ch: 'X' });
+        assert_eq!(
+            e,
+            PegError::BadArtChar {
+                line: 2,
+                col: 2,
+                ch: 'X'
+            }
+        );
         assert!(Board::from_art("x", "  \n ", false).is_err());
         assert!(Board::from_art("x", "o", false).is_err());
         assert!(Board::from_art("x", "o o\n\n\no", false).is_err());

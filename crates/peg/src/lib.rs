@@ -18,3 +18,5 @@ pub use bits::Bits;
 pub use board::{Board, Jump, Lattice};
 pub use error::PegError;
 pub use problem::{Goal, Problem, Pruning};
+pub mod api;
+pub mod heuristics;

@@ -29,7 +29,9 @@ pub fn parse_position(board: &Board, s: &str) -> Result<Vec<bool>, PegError> {
     if text.contains('\n') || text.contains(' ') {
         let drawn = Board::from_art("input", text, board.diagonal())?;
         let same = drawn.holes() == board.holes()
-            && (0..board.holes()).all(|h| drawn.coords(h) == board.coords(h) || drawn.hole_name(h) == board.hole_name(h));
+            && (0..board.holes()).all(|h| {
+                drawn.coords(h) == board.coords(h) || drawn.hole_name(h) == board.hole_name(h)
+            });
         if !same {
             return Err(PegError::BadPosition(format!(
                 "the drawing does not have the shape of board {}",

@@ -42,9 +42,22 @@ impl Pagoda {
 
     /// Draws the weights on the board's shape.
     pub fn draw(&self, board: &Board) -> String {
-        let width = self.weights.iter().map(|w| w.to_string().len()).max().unwrap_or(1);
-        let h = (0..board.holes()).map(|i| board.coords(i).1).max().unwrap_or(0) + 1;
-        let w = (0..board.holes()).map(|i| board.coords(i).0).max().unwrap_or(0) + 1;
+        let width = self
+            .weights
+            .iter()
+            .map(|w| w.to_string().len())
+            .max()
+            .unwrap_or(1);
+        let h = (0..board.holes())
+            .map(|i| board.coords(i).1)
+            .max()
+            .unwrap_or(0)
+            + 1;
+        let w = (0..board.holes())
+            .map(|i| board.coords(i).0)
+            .max()
+            .unwrap_or(0)
+            + 1;
         let mut out = String::new();
         for y in 0..h {
             let mut line = String::new();
@@ -104,8 +117,11 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
             }
         })
         .collect();
-    let mut lines: Vec<(usize, usize, usize)> =
-        board.jumps().iter().map(|j| (j.from, j.over, j.to)).collect();
+    let mut lines: Vec<(usize, usize, usize)> = board
+        .jumps()
+        .iter()
+        .map(|j| (j.from, j.over, j.to))
+        .collect();
     lines.sort_unstable();
     lines.dedup();
     for (a, b, c) in lines {
@@ -116,7 +132,10 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
         );
     }
     let solution = lp.solve().ok()?.into_solution().ok()?;
-    let weights = vars.iter().map(|&v| solution.var_value(v).round() as i64).collect();
+    let weights = vars
+        .iter()
+        .map(|&v| solution.var_value(v).round() as i64)
+        .collect();
     let p = Pagoda {
         name: name.to_string(),
         weights,
@@ -130,7 +149,11 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
 /// give the full board no more than the goal) are dropped.
 pub fn for_goal(board: &Board, goal: usize) -> Vec<Pagoda> {
     let mut out: Vec<Pagoda> = conway(board, goal).into_iter().collect();
-    let fixing: Vec<&Vec<usize>> = board.symmetries().iter().filter(|s| s[goal] == goal).collect();
+    let fixing: Vec<&Vec<usize>> = board
+        .symmetries()
+        .iter()
+        .filter(|s| s[goal] == goal)
+        .collect();
     let mut seen = vec![false; board.holes()];
     for h in 0..board.holes() {
         if seen[h] || h == goal {
@@ -156,7 +179,9 @@ pub fn for_goal(board: &Board, goal: usize) -> Vec<Pagoda> {
         }
     }
     let goal_value = |p: &Pagoda| p.weights[goal];
-    out.retain(|p| p.weights.iter().sum::<i64>() > goal_value(p) || p.weights.iter().any(|&w| w < 0));
+    out.retain(|p| {
+        p.weights.iter().sum::<i64>() > goal_value(p) || p.weights.iter().any(|&w| w < 0)
+    });
     out
 }
 
@@ -181,7 +206,11 @@ mod tests {
         let b = Board::named("english", false).unwrap();
         let mut w = vec![0; b.holes()];
         w[b.hole("d4").unwrap()] = 1;
-        assert!(!Pagoda { name: "x".into(), weights: w }.is_valid(&b));
+        assert!(!Pagoda {
+            name: "x".into(),
+            weights: w
+        }
+        .is_valid(&b));
     }
 
     #[test]
@@ -193,7 +222,14 @@ mod tests {
                 assert!(!ps.is_empty(), "{name} goal {g}");
                 for p in ps {
                     assert!(p.is_valid(&b), "{name}: {}", p.name);
-                    assert_eq!(p.weights[g], if p.name.starts_with("Conway") { p.weights[g] } else { 1 });
+                    assert_eq!(
+                        p.weights[g],
+                        if p.name.starts_with("Conway") {
+                            p.weights[g]
+                        } else {
+                            1
+                        }
+                    );
                 }
             }
         }

@@ -70,13 +70,14 @@ pub struct Problem<B: Bits> {
     sym_table: Vec<[B; 256]>,
     /// jump_images[j * |group| + g]: image of jump j's mask under group[g].
     jump_images: Vec<B>,
-    pruning: Pruning,
     classes: Option<(PositionClasses, Vec<u64>)>,
     /// The class invariants as bitboard masks.
     class_masks: Vec<B>,
     pagodas: Vec<(Pagoda, i64)>,
     /// pagoda_tables[p * nbytes + k][byte]: weight of byte k's pegs.
     pagoda_tables: Vec<[i32; 256]>,
+    /// Class (orbit under the group) of each hole.
+    hole_class: Vec<usize>,
 }
 
 impl<B: Bits> std::fmt::Debug for Problem<B> {
@@ -94,7 +95,10 @@ fn grid(board: &Board) -> (Vec<(usize, usize)>, usize) {
     let coords: Vec<(i32, i32)> = (0..board.holes()).map(|i| board.coords(i)).collect();
     let axial: Vec<(i32, i32)> = match board.lattice() {
         Lattice::Square => coords,
-        Lattice::Hex => coords.iter().map(|&(x, y)| ((x - y).div_euclid(2), y)).collect(),
+        Lattice::Hex => coords
+            .iter()
+            .map(|&(x, y)| ((x - y).div_euclid(2), y))
+            .collect(),
     };
     let minc = axial.iter().map(|c| c.0).min().unwrap_or(0);
     let minr = axial.iter().map(|c| c.1).min().unwrap_or(0);
@@ -114,7 +118,12 @@ pub fn bits_needed(board: &Board) -> usize {
 
 impl<B: Bits> Problem<B> {
     /// A problem: the start has pegs on `start` holes; `goal` as given.
-    pub fn new(board: Arc<Board>, start: &[bool], goal: Goal, pruning: Pruning) -> Result<Self, PegError> {
+    pub fn new(
+        board: Arc<Board>,
+        start: &[bool],
+        goal: Goal,
+        pruning: Pruning,
+    ) -> Result<Self, PegError> {
         let (g, stride) = grid(&board);
         let nbits = g.iter().map(|&(c, r)| r * stride + c).max().unwrap_or(0) + 1;
         if nbits > B::CAPACITY {
@@ -184,7 +193,9 @@ impl<B: Bits> Problem<B> {
                 let s = |h: usize| start[h];
                 let start_ok = maps_onto(perm, &mut (0..board.holes()).filter(|&h| start[h]), &s);
                 let goal_ok = match &goal {
-                    Goal::Pattern(holes) => maps_onto(perm, &mut holes.iter().copied(), &|h| holes.contains(&h)),
+                    Goal::Pattern(holes) => {
+                        maps_onto(perm, &mut holes.iter().copied(), &|h| holes.contains(&h))
+                    }
                     Goal::AnyOne => true,
                 };
                 start_ok && goal_ok
@@ -222,12 +233,13 @@ impl<B: Bits> Problem<B> {
             group,
             sym_table,
             jump_images: Vec::new(),
-            pruning,
             classes: None,
             class_masks: Vec::new(),
             pagodas: Vec::new(),
             pagoda_tables: Vec::new(),
+            hole_class: Vec::new(),
         };
+        p.hole_class = p.hole_classes();
         p.jump_images = p
             .jump_mask
             .iter()
@@ -374,6 +386,31 @@ impl<B: Bits> Problem<B> {
         None
     }
 
+    /// The total of per-hole `weights` over the pegs of `pos`.
+    pub fn weigh(&self, pos: B, weights: &[i64]) -> i64 {
+        pos.ones()
+            .map(|b| self.bit_hole[b].map_or(0, |h| weights[h]))
+            .sum()
+    }
+
+    /// The classes of holes (orbits under the problem's symmetry group),
+    /// numbered in order of first hole: the genes of the genetic search.
+    pub fn hole_classes(&self) -> Vec<usize> {
+        let n = self.board.holes();
+        let mut class = vec![usize::MAX; n];
+        let mut next = 0;
+        for h in 0..n {
+            if class[h] != usize::MAX {
+                continue;
+            }
+            for &g in &self.group {
+                class[self.board.symmetries()[g][h]] = next;
+            }
+            next += 1;
+        }
+        class
+    }
+
     /// Number of holes with a peg.
     pub fn peg_count(&self, pos: B) -> u32 {
         pos.count()
@@ -382,7 +419,11 @@ impl<B: Bits> Problem<B> {
     /// Writes a move as `from-to`.
     pub fn move_name(&self, j: u16) -> String {
         let jp = self.board.jumps()[j as usize];
-        format!("{}-{}", self.board.hole_name(jp.from), self.board.hole_name(jp.to))
+        format!(
+            "{}-{}",
+            self.board.hole_name(jp.from),
+            self.board.hole_name(jp.to)
+        )
     }
 }
 
@@ -409,7 +450,9 @@ impl<B: Bits> Rules for Problem<B> {
             return false;
         };
         let p = *pos;
-        p.has(self.hole_bit[jp.from]) && p.has(self.hole_bit[jp.over]) && !p.has(self.hole_bit[jp.to])
+        p.has(self.hole_bit[jp.from])
+            && p.has(self.hole_bit[jp.over])
+            && !p.has(self.hole_bit[jp.to])
     }
 }
 
@@ -436,7 +479,9 @@ impl<B: Bits> Puzzle for Problem<B> {
                 .class_masks
                 .iter()
                 .enumerate()
-                .fold(0u64, |c, (k, &m)| c | (((*pos & m).count() & 1) as u64) << k);
+                .fold(0u64, |c, (k, &m)| {
+                    c | (((*pos & m).count() & 1) as u64) << k
+                });
             if !goal_classes.contains(&class) {
                 return true;
             }
@@ -504,7 +549,9 @@ impl<B: Bits> Reversible for Problem<B> {
     fn goals(&self) -> Vec<B> {
         match &self.goal {
             Goal::Pattern(_) => vec![self.goal_mask],
-            Goal::AnyOne => (0..self.board.holes()).map(|h| B::bit(self.hole_bit[h])).collect(),
+            Goal::AnyOne => (0..self.board.holes())
+                .map(|h| B::bit(self.hole_bit[h]))
+                .collect(),
         }
     }
 
@@ -522,7 +569,9 @@ impl<B: Bits> Notation for Problem<B> {
 
     fn parse_move(&self, s: &str) -> Result<u16, PegError> {
         let t = s.trim();
-        let (a, b) = t.split_once('-').ok_or_else(|| PegError::BadMove(t.to_string()))?;
+        let (a, b) = t
+            .split_once('-')
+            .ok_or_else(|| PegError::BadMove(t.to_string()))?;
         let (from, to) = (self.board.hole(a)?, self.board.hole(b)?);
         self.board
             .jumps()
@@ -544,5 +593,25 @@ impl<B: Bits> Notation for Problem<B> {
     fn parse_position(&self, s: &str) -> Result<B, PegError> {
         let pegs = crate::notation::parse_position(&self.board, s)?;
         Ok(self.position_of((0..pegs.len()).filter(|&h| pegs[h])))
+    }
+}
+
+impl<B: Bits> endgame_core::genetic::WeightGuided for Problem<B> {
+    fn class_count(&self) -> usize {
+        self.hole_class.iter().max().map_or(0, |m| m + 1)
+    }
+
+    fn weighted_total(&self, pos: &B, weights: &[u32]) -> i64 {
+        pos.ones()
+            .filter_map(|b| self.bit_hole[b])
+            .map(|h| weights[self.hole_class[h]] as i64)
+            .sum()
+    }
+
+    fn goal_distance(&self, pos: &B) -> u32 {
+        match self.goal {
+            Goal::Pattern(_) => (*pos ^ self.goal_mask).count(),
+            Goal::AnyOne => pos.count().saturating_sub(1),
+        }
     }
 }

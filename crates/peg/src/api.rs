@@ -1,0 +1,612 @@
+//! The operations of the command line and the web, on problems described
+//! by text (board name or art, vacancies, goal): solve, count, hint and
+//! the single-vacancy study. Reports are plain data with serde, so the
+//! front ends only print them.
+
+use crate::bits::Bits;
+use crate::board::Board;
+use crate::error::PegError;
+use crate::heuristics;
+use crate::problem::{bits_needed, Goal, Problem, Pruning};
+use endgame_core::astar::{self, AstarOptions};
+use endgame_core::dfs::{self, DfsOptions};
+use endgame_core::genetic::{self, GeneticOptions};
+use endgame_core::layered::{self, LayeredOptions, Progress};
+use endgame_core::memory::peak_rss_bytes;
+use endgame_core::{Notation, Puzzle, Rules, Symmetric};
+use serde::Serialize;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// Where the board comes from.
+#[derive(Clone, Debug)]
+pub enum BoardSource {
+    /// A built-in board by name.
+    Named(String),
+    /// ASCII art (its `.` holes are the default vacancies).
+    Art(String),
+}
+
+/// How the problem ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The default: in the vacated hole if exactly one, else anywhere.
+    Default,
+    /// One peg in this hole.
+    Hole(String),
+    /// Pegs exactly on these holes.
+    Pattern(Vec<String>),
+    /// One peg anywhere.
+    Any,
+}
+
+/// A problem as the user states it.
+#[derive(Clone, Debug)]
+pub struct Spec {
+    /// The board.
+    pub board: BoardSource,
+    /// Allow diagonal jumps (square boards).
+    pub diagonal: bool,
+    /// Holes to empty at the start (others full); `None`: the board's
+    /// drawn vacancies.
+    pub vacate: Option<Vec<String>>,
+    /// A whole start position in the position notation (overrides
+    /// `vacate`).
+    pub position: Option<String>,
+    /// The goal.
+    pub finish: Finish,
+    /// Pruning switches.
+    pub pruning: Pruning,
+}
+
+impl Spec {
+    /// The classic problem on a built-in board: its default vacancy, the
+    /// default finish.
+    pub fn named(board: &str) -> Spec {
+        Spec {
+            board: BoardSource::Named(board.to_string()),
+            diagonal: false,
+            vacate: None,
+            position: None,
+            finish: Finish::Default,
+            pruning: Pruning::default(),
+        }
+    }
+}
+
+/// A problem with the bitboard width its board needs.
+#[derive(Clone, Debug)]
+pub enum AnyProblem {
+    /// Boards whose grid fits 64 bits.
+    Small(Problem<u64>),
+    /// Larger boards (up to 128 grid bits).
+    Large(Problem<u128>),
+}
+
+/// Runs `$body` with `$p` bound to the concrete problem.
+#[macro_export]
+macro_rules! with_problem {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            $crate::api::AnyProblem::Small($p) => $body,
+            $crate::api::AnyProblem::Large($p) => $body,
+        }
+    };
+}
+
+/// Builds the board of a spec.
+pub fn board_of(spec: &Spec) -> Result<Board, PegError> {
+    match &spec.board {
+        BoardSource::Named(n) => Board::named(n, spec.diagonal),
+        BoardSource::Art(a) => Board::from_art("custom", a, spec.diagonal),
+    }
+}
+
+/// Builds and validates the problem a spec describes.
+pub fn build(spec: &Spec) -> Result<AnyProblem, PegError> {
+    let board = Arc::new(board_of(spec)?);
+    let n = board.holes();
+    let start: Vec<bool> = if let Some(pos) = &spec.position {
+        crate::notation::parse_position(&board, pos)?
+    } else if let Some(v) = &spec.vacate {
+        let mut s = vec![true; n];
+        for name in v {
+            s[board.hole(name)?] = false;
+        }
+        s
+    } else {
+        board.drawn_pegs().to_vec()
+    };
+    let empty: Vec<usize> = (0..n).filter(|&h| !start[h]).collect();
+    // The vacancies that name the default goal: the ones asked for, else
+    // the board's own (so a mid-game position on the English board still
+    // aims for d4).
+    let vacancies: Vec<usize> = match (&spec.vacate, &spec.position) {
+        (Some(_), None) => empty.clone(),
+        _ => (0..n).filter(|&h| !board.drawn_pegs()[h]).collect(),
+    };
+    if empty.is_empty() {
+        return Err(PegError::BadPosition(
+            "the start has no empty hole, so no jump is possible".into(),
+        ));
+    }
+    if start.iter().all(|&p| !p) {
+        return Err(PegError::BadPosition("the start has no pegs".into()));
+    }
+    let goal = match &spec.finish {
+        Finish::Default if vacancies.len() == 1 => Goal::Pattern(vec![vacancies[0]]),
+        Finish::Default | Finish::Any => Goal::AnyOne,
+        Finish::Hole(h) => Goal::Pattern(vec![board.hole(h)?]),
+        Finish::Pattern(hs) => {
+            let mut v = hs
+                .iter()
+                .map(|h| board.hole(h))
+                .collect::<Result<Vec<_>, _>>()?;
+            v.sort_unstable();
+            v.dedup();
+            Goal::Pattern(v)
+        }
+    };
+    if bits_needed(&board) <= 64 {
+        Ok(AnyProblem::Small(Problem::new(
+            board,
+            &start,
+            goal,
+            spec.pruning,
+        )?))
+    } else {
+        Ok(AnyProblem::Large(Problem::new(
+            board,
+            &start,
+            goal,
+            spec.pruning,
+        )?))
+    }
+}
+
+fn goal_text(p: &Problem<impl Bits>) -> String {
+    match p.goal() {
+        Goal::AnyOne => "one peg anywhere".into(),
+        Goal::Pattern(h) if h.len() == 1 => format!("one peg in {}", p.board().hole_name(h[0])),
+        Goal::Pattern(h) => format!(
+            "pegs exactly on {}",
+            h.iter()
+                .map(|&x| p.board().hole_name(x))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+    }
+}
+
+/// Search methods of `solve`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Method {
+    /// Memoised depth-first search (exact).
+    Dfs,
+    /// Best-first search with the weighted-cost heuristic.
+    Astar,
+    /// Best-first search with the Manhattan heuristic.
+    AstarManhattan,
+    /// The applet's genetic search (heuristic: cannot prove impossibility).
+    Genetic,
+}
+
+/// Budgets of `solve`.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// Most positions expanded.
+    pub max_expansions: u64,
+    /// Most entries in memo tables.
+    pub max_memo_entries: usize,
+    /// Random seed (genetic search).
+    pub seed: u64,
+}
+
+impl Default for Budget {
+    fn default() -> Self {
+        Budget {
+            max_expansions: 200_000_000,
+            max_memo_entries: 100_000_000,
+            seed: 1,
+        }
+    }
+}
+
+/// The answer of `solve`.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// Board name.
+    pub board: String,
+    /// Start position (notation).
+    pub start: String,
+    /// The goal in words.
+    pub goal: String,
+    /// The method used.
+    pub method: Method,
+    /// `true` solved, `false` proven impossible, `null` undecided (budget
+    /// ran out, or a heuristic method failed).
+    pub solvable: Option<bool>,
+    /// Why the goal cannot be reached, when proven.
+    pub reason: Option<String>,
+    /// Moves (`from-to`) to the goal, or to the best result found.
+    pub line: Vec<String>,
+    /// Pegs left at the end of the line.
+    pub pegs_left: u32,
+    /// Whether `pegs_left` is proven the best possible.
+    pub best_proven: bool,
+    /// The position at the end of the line (notation).
+    pub end: String,
+    /// Positions expanded.
+    pub expansions: u64,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+    /// Peak resident memory of the process in bytes (Linux).
+    pub peak_memory_bytes: Option<u64>,
+}
+
+fn line_names<B: Bits>(p: &Problem<B>, line: &[u16]) -> Vec<String> {
+    line.iter().map(|&m| p.move_name(m)).collect()
+}
+
+fn end_of<B: Bits>(p: &Problem<B>, start: B, line: &[u16]) -> B {
+    line.iter().fold(start, |pos, &m| p.play_unchecked(&pos, m))
+}
+
+/// Solves a problem with the chosen method.
+pub fn solve(problem: &AnyProblem, method: Method, budget: &Budget) -> SolveReport {
+    with_problem!(problem, p => solve_typed(p, method, budget))
+}
+
+/// The fewest pegs that the position classes allow (1, or 2 when no single
+/// peg anywhere shares the start's class).
+fn class_floor<B: Bits>(p: &Problem<B>) -> u32 {
+    let any = Problem::<B>::new(
+        p.board().clone(),
+        &(0..p.board().holes())
+            .map(|h| p.has_peg(p.start(), h))
+            .collect::<Vec<_>>(),
+        Goal::AnyOne,
+        Pruning {
+            classes: true,
+            pagodas: false,
+        },
+    );
+    match any {
+        Ok(a) if a.cannot_reach_goal(&a.start()) => 2,
+        _ => 1,
+    }
+}
+
+fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget) -> SolveReport {
+    let t0 = Instant::now();
+    let start = p.start();
+    let mut reason = p.impossibility(start);
+    let dfs_opts = DfsOptions {
+        max_expansions: Some(budget.max_expansions),
+        max_memo_entries: budget.max_memo_entries,
+        ..DfsOptions::default()
+    };
+    let (solvable, line, expansions, best_proven) = if reason.is_some() {
+        (Some(false), Vec::new(), 0, false)
+    } else {
+        match method {
+            Method::Dfs => {
+                let r = dfs::solve(p, &start, &dfs_opts);
+                if r.reached_goal {
+                    (Some(true), r.line, r.expansions, true)
+                } else if r.complete {
+                    reason =
+                        Some("exhaustive search: no line from the start reaches the goal".into());
+                    (Some(false), r.line, r.expansions, true)
+                } else {
+                    (None, r.line, r.expansions, false)
+                }
+            }
+            Method::Astar | Method::AstarManhattan => {
+                let w = if method == Method::Astar {
+                    heuristics::weighted_cost_weights(p)
+                } else {
+                    heuristics::manhattan_weights(p)
+                };
+                let h = |q: &Problem<B>, pos: &B| q.weigh(*pos, &w);
+                let r = astar::search(
+                    p,
+                    &start,
+                    &h,
+                    &AstarOptions {
+                        max_expansions: budget.max_expansions,
+                        ..AstarOptions::default()
+                    },
+                );
+                match r.line {
+                    Some(l) => (Some(true), l, r.expansions, true),
+                    None if r.exhausted => {
+                        reason = Some(
+                            "exhaustive best-first search: no line from the start reaches the goal"
+                                .into(),
+                        );
+                        (Some(false), Vec::new(), r.expansions, false)
+                    }
+                    None => (None, Vec::new(), r.expansions, false),
+                }
+            }
+            Method::Genetic => {
+                let r = genetic::search(
+                    p,
+                    &GeneticOptions {
+                        seed: budget.seed,
+                        threshold: genetic_threshold(p),
+                        ..GeneticOptions::default()
+                    },
+                );
+                let solved = r.solved;
+                (solved.then_some(true), r.best.line, r.expansions, solved)
+            }
+        }
+    };
+    // Proven impossible: find the best result and a line to it.
+    let (line, best_proven, expansions) = if solvable == Some(false) && line.is_empty() {
+        let floor = class_floor(p);
+        let r = dfs::best_by(
+            p,
+            &start,
+            &DfsOptions {
+                use_pruning: false,
+                ..dfs_opts.clone()
+            },
+            |q| q.count(),
+            floor,
+        );
+        (r.line, r.complete, expansions + r.expansions)
+    } else {
+        (line, best_proven, expansions)
+    };
+    let end = end_of(p, start, &line);
+    SolveReport {
+        board: p.board().name().to_string(),
+        start: p.format_position(&start),
+        goal: goal_text(p),
+        method,
+        solvable,
+        reason,
+        line: line_names(p, &line),
+        pegs_left: end.count(),
+        best_proven,
+        end: p.format_position(&end),
+        expansions,
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+        peak_memory_bytes: peak_rss_bytes(),
+    }
+}
+
+/// The applet switched to exhaustive search at 11 pegs on 33 holes;
+/// scaled to other boards by hole count.
+fn genetic_threshold<B: Bits>(p: &Problem<B>) -> u32 {
+    ((p.board().holes() as f64) / 3.0).round().max(3.0) as u32
+}
+
+/// One layer of a count.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountLayer {
+    /// Pegs on the board in this layer.
+    pub pegs: u32,
+    /// Reachable positions.
+    pub positions: u64,
+    /// Reachable positions up to symmetry.
+    pub positions_reduced: u64,
+    /// Reachable positions that can still reach the goal.
+    pub to_goal: u64,
+    /// The same up to symmetry.
+    pub to_goal_reduced: u64,
+}
+
+/// The answer of `count`.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountReport {
+    /// Board name.
+    pub board: String,
+    /// Start position.
+    pub start: String,
+    /// The goal in words.
+    pub goal: String,
+    /// Symmetries used (the subgroup fixing start and goal).
+    pub symmetries: usize,
+    /// Per layer, from the start.
+    pub layers: Vec<CountLayer>,
+    /// Reachable positions in all.
+    pub total_positions: u64,
+    /// Reachable positions up to symmetry in all.
+    pub total_positions_reduced: u64,
+    /// Positions that can reach the goal in all.
+    pub total_to_goal: u64,
+    /// The same up to symmetry.
+    pub total_to_goal_reduced: u64,
+    /// Whether the goal is reachable.
+    pub solvable: bool,
+    /// Distinct solutions (move sequences), as a decimal string.
+    pub solutions: String,
+    /// Fewest pegs reachable.
+    pub best_pegs: u32,
+    /// Positions with the fewest pegs, up to symmetry.
+    pub final_positions_reduced: u64,
+    /// Those positions (notation), up to a cap.
+    pub final_positions: Vec<String>,
+    /// Bytes of the stored layers at their largest.
+    pub table_bytes: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+    /// Peak resident memory of the process in bytes (Linux).
+    pub peak_memory_bytes: Option<u64>,
+}
+
+/// Enumerates the whole reachable graph (see `endgame_core::layered`).
+pub fn count(
+    problem: &AnyProblem,
+    max_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<CountReport, PegError> {
+    with_problem!(problem, p => count_typed(p, max_bytes, progress))
+}
+
+fn count_typed<B: Bits>(
+    p: &Problem<B>,
+    max_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<CountReport, PegError> {
+    let t0 = Instant::now();
+    let r = layered::enumerate(
+        p,
+        &LayeredOptions {
+            max_bytes,
+            ..LayeredOptions::default()
+        },
+        progress,
+    )
+    .map_err(|e| PegError::BadPosition(format!("count stopped: {e}")))?;
+    let start_pegs = p.start().count();
+    let layers: Vec<CountLayer> = r
+        .layers
+        .iter()
+        .map(|l| CountLayer {
+            pegs: start_pegs - l.depth as u32,
+            positions: l.raw,
+            positions_reduced: l.reduced,
+            to_goal: l.to_goal_raw,
+            to_goal_reduced: l.to_goal_reduced,
+        })
+        .collect();
+    Ok(CountReport {
+        board: p.board().name().to_string(),
+        start: p.format_position(&p.start()),
+        goal: goal_text(p),
+        symmetries: p.symmetry_count(),
+        total_positions: layers.iter().map(|l| l.positions).sum(),
+        total_positions_reduced: layers.iter().map(|l| l.positions_reduced).sum(),
+        total_to_goal: layers.iter().map(|l| l.to_goal).sum(),
+        total_to_goal_reduced: layers.iter().map(|l| l.to_goal_reduced).sum(),
+        layers,
+        solvable: r.goal_reachable,
+        solutions: r.solutions.unwrap_or(0).to_string(),
+        best_pegs: r.best_score,
+        final_positions_reduced: r.best_count,
+        final_positions: r
+            .best_positions
+            .iter()
+            .map(|q| p.format_position(q))
+            .collect(),
+        table_bytes: r.table_bytes,
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+        peak_memory_bytes: r.peak_rss,
+    })
+}
+
+/// One move of a hint.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintMove {
+    /// The move, `from-to`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Whether the goal can still be reached after it (`null`: undecided
+    /// within the budget).
+    pub goal_reachable: Option<bool>,
+    /// Solutions through this move, when counted.
+    pub solutions: Option<String>,
+    /// The colour of the move (green keeps the goal reachable, red loses
+    /// it, blue undecided).
+    pub colour: &'static str,
+}
+
+/// The answer of `hint`.
+#[derive(Clone, Debug, Serialize)]
+pub struct HintReport {
+    /// The position (notation).
+    pub position: String,
+    /// The goal in words.
+    pub goal: String,
+    /// Whether the goal is reachable from the position.
+    pub goal_reachable: Option<bool>,
+    /// Every legal move.
+    pub moves: Vec<HintMove>,
+}
+
+/// Every legal move with whether the goal stays reachable; solutions are
+/// counted when the position is small enough (`count_limit` pegs or
+/// fewer) for a full enumeration.
+pub fn hint(problem: &AnyProblem, budget: &Budget, count_limit: u32) -> HintReport {
+    with_problem!(problem, p => hint_typed(p, budget, count_limit))
+}
+
+fn hint_typed<B: Bits>(p: &Problem<B>, budget: &Budget, count_limit: u32) -> HintReport {
+    let start = p.start();
+    let counted = if start.count() <= count_limit {
+        layered::enumerate(p, &LayeredOptions::default(), &layered::Silent).ok()
+    } else {
+        None
+    };
+    let opts = DfsOptions {
+        max_expansions: Some(budget.max_expansions),
+        max_memo_entries: budget.max_memo_entries,
+        ..DfsOptions::default()
+    };
+    let moves: Vec<HintMove> = p
+        .moves(&start)
+        .into_iter()
+        .map(|m| {
+            let child = p.play_unchecked(&start, m);
+            let (reachable, solutions) = match &counted {
+                Some(r) => {
+                    let c = p.canonical(&child);
+                    let n = r
+                        .child_solutions
+                        .iter()
+                        .find(|(q, _)| *q == c)
+                        .map_or(0, |&(_, n)| n);
+                    (Some(n > 0), Some(n.to_string()))
+                }
+                None => {
+                    let r = if p.is_goal(&child) {
+                        None
+                    } else if p.cannot_reach_goal(&child) {
+                        Some(false)
+                    } else {
+                        let r = dfs::solve(p, &child, &opts);
+                        if r.reached_goal {
+                            Some(true)
+                        } else if r.complete {
+                            Some(false)
+                        } else {
+                            None
+                        }
+                    };
+                    (if p.is_goal(&child) { Some(true) } else { r }, None)
+                }
+            };
+            HintMove {
+                mv: p.move_name(m),
+                goal_reachable: reachable,
+                solutions,
+                colour: match reachable {
+                    Some(true) => "green",
+                    Some(false) => "red",
+                    None => "blue",
+                },
+            }
+        })
+        .collect();
+    let goal_reachable = if p.is_goal(&start) {
+        Some(true)
+    } else if moves.iter().any(|m| m.goal_reachable == Some(true)) {
+        Some(true)
+    } else if moves.iter().all(|m| m.goal_reachable == Some(false)) {
+        Some(false)
+    } else {
+        None
+    };
+    HintReport {
+        position: p.format_position(&start),
+        goal: goal_text(p),
+        goal_reachable,
+        moves,
+    }
+}
