@@ -16,6 +16,7 @@ pub mod astar;
 pub mod conformance;
 pub mod dfs;
 pub mod genetic;
+pub mod goal_table;
 pub mod hash;
 pub mod layered;
 pub mod memory;

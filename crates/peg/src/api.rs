@@ -180,7 +180,7 @@ fn goal_text(p: &Problem<impl Bits>) -> String {
 
 /// Search methods of `solve`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Method {
     /// Memoised depth-first search (exact).
     Dfs,
@@ -255,7 +255,13 @@ fn end_of<B: Bits>(p: &Problem<B>, start: B, line: &[u16]) -> B {
 
 /// Solves a problem with the chosen method.
 pub fn solve(problem: &AnyProblem, method: Method, budget: &Budget) -> SolveReport {
-    with_problem!(problem, p => solve_typed(p, method, budget))
+    with_problem!(problem, p => solve_typed(p, method, budget, true))
+}
+
+/// Like [`solve`], but when the goal is impossible it does not go on to
+/// search for the best result (the line stays empty).
+pub fn solve_goal_only(problem: &AnyProblem, method: Method, budget: &Budget) -> SolveReport {
+    with_problem!(problem, p => solve_typed(p, method, budget, false))
 }
 
 /// The fewest pegs that the position classes allow (1, or 2 when no single
@@ -278,7 +284,7 @@ fn class_floor<B: Bits>(p: &Problem<B>) -> u32 {
     }
 }
 
-fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget) -> SolveReport {
+fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget, best_result: bool) -> SolveReport {
     let t0 = Instant::now();
     let start = p.start();
     let mut reason = p.impossibility(start);
@@ -292,7 +298,26 @@ fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget) -> Solv
     } else {
         match method {
             Method::Dfs => {
-                let r = dfs::solve(p, &start, &dfs_opts);
+                let (found, spent) = match p.goal() {
+                    Goal::AnyOne => any_via_holes(p, budget),
+                    Goal::Pattern(_) => (None, 0),
+                };
+                let r = match found {
+                    Some(line) => dfs::DfsReport {
+                        best_score: 1,
+                        reached_goal: true,
+                        line,
+                        expansions: spent,
+                        complete: true,
+                        memo_entries: 0,
+                        memo_bytes: 0,
+                    },
+                    None => {
+                        let mut r = dfs::solve(p, &start, &dfs_opts);
+                        r.expansions += spent;
+                        r
+                    }
+                };
                 if r.reached_goal {
                     (Some(true), r.line, r.expansions, true)
                 } else if r.complete {
@@ -346,7 +371,7 @@ fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget) -> Solv
         }
     };
     // Proven impossible: find the best result and a line to it.
-    let (line, best_proven, expansions) = if solvable == Some(false) && line.is_empty() {
+    let (line, best_proven, expansions) = if best_result && solvable == Some(false) && line.is_empty() {
         let floor = class_floor(p);
         let r = dfs::best_by(
             p,
@@ -378,6 +403,50 @@ fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget) -> Solv
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
         peak_memory_bytes: peak_rss_bytes(),
     }
+}
+
+/// "One peg anywhere" has no pagoda to prune with, so first try each
+/// final hole the position classes allow, as its own problem with pagoda
+/// pruning and a small budget; any solution found solves the original.
+/// Returns the line (if found) and the expansions spent.
+fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>, u64) {
+    let board = p.board();
+    let start = p.start();
+    let pegs: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(start, h)).collect();
+    let mut spent = 0;
+    // Holes near the centre of mass first: they are the likeliest finishes.
+    let mut holes: Vec<usize> = (0..board.holes()).collect();
+    let n = board.holes() as f64;
+    let cx = (0..board.holes()).map(|h| board.coords(h).0 as f64).sum::<f64>() / n;
+    let cy = (0..board.holes()).map(|h| board.coords(h).1 as f64).sum::<f64>() / n;
+    let d = |h: usize| {
+        let (x, y) = board.coords(h);
+        (x as f64 - cx).abs() + (y as f64 - cy).abs()
+    };
+    holes.sort_by(|&a, &b| d(a).total_cmp(&d(b)));
+    for h in holes {
+        let Ok(q) = Problem::<B>::new(board.clone(), &pegs, Goal::Pattern(vec![h]), Pruning::default()) else {
+            continue;
+        };
+        if q.cannot_reach_goal(&start) {
+            continue;
+        }
+        let per_hole = (budget.max_expansions / 100).clamp(1, 200_000);
+        let r = dfs::solve(
+            &q,
+            &start,
+            &DfsOptions {
+                max_expansions: Some(per_hole),
+                max_memo_entries: budget.max_memo_entries,
+                ..DfsOptions::default()
+            },
+        );
+        spent += r.expansions;
+        if r.reached_goal {
+            return (Some(r.line), spent);
+        }
+    }
+    (None, spent)
 }
 
 /// The applet switched to exhaustive search at 11 pegs on 33 holes;
@@ -463,7 +532,7 @@ fn count_typed<B: Bits>(
         },
         progress,
     )
-    .map_err(|e| PegError::BadPosition(format!("count stopped: {e}")))?;
+    .map_err(|e| PegError::Budget(format!("count stopped: {e}")))?;
     let start_pegs = p.start().count();
     let layers: Vec<CountLayer> = r
         .layers

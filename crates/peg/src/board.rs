@@ -337,11 +337,14 @@ fn find_symmetries(
         ],
         Lattice::Hex => {
             // Doubled coordinates to cube coordinates and back: rotations
-            // by 60° and reflections.
+            // by 60° and reflections. Holes have x + y of one parity; shift
+            // it to even first so the halving is exact.
+            let par = (cells[0].0 + cells[0].1).rem_euclid(2);
             let mut v: Vec<Box<dyn Fn((i32, i32)) -> (i32, i32)>> = Vec::new();
             for refl in [false, true] {
                 for rot in 0..6 {
                     v.push(Box::new(move |(x, y)| {
+                        let x = x - par;
                         let q = (x - y) / 2;
                         let r = y;
                         let (mut a, mut b, mut c) = (q, r, -q - r);
@@ -351,7 +354,7 @@ fn find_symmetries(
                         for _ in 0..rot {
                             (a, b, c) = (-b, -c, -a);
                         }
-                        (2 * a + b, b)
+                        (2 * a + b + par, b)
                     }));
                 }
             }
@@ -390,6 +393,7 @@ mod tests {
             ("wiegleb", 45, 8),
             ("diamond", 41, 8),
             ("triangle", 15, 6),
+            ("triangle6", 21, 6),
             ("triangle7", 28, 6),
         ] {
             let b = Board::named(name, false).unwrap();

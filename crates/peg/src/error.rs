@@ -26,6 +26,9 @@ pub enum PegError {
     /// A move that the rules do not allow.
     #[error("illegal move {0}: {1}")]
     IllegalMove(String, String),
+    /// A search or count that would exceed its memory budget.
+    #[error("{0}")]
+    Budget(String),
     /// A position string that does not fit the board.
     #[error("position: {0}")]
     BadPosition(String),

@@ -20,3 +20,4 @@ pub use error::PegError;
 pub use problem::{Goal, Problem, Pruning};
 pub mod api;
 pub mod heuristics;
+pub mod study;

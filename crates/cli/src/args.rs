@@ -1,0 +1,251 @@
+//! The command line grammar (clap derive). Parsing only: turning the
+//! arguments into a problem is `peg.rs`'s job.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Solve, count and analyse puzzles and games.
+#[derive(Debug, Parser)]
+#[command(name = "endgame", version, about, max_term_width = 100)]
+// A missing subcommand is a one-line error like any other, not a help page.
+#[command(arg_required_else_help = false)]
+pub struct Cli {
+    /// Print the report as JSON instead of text.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// No progress bars or spinners.
+    #[arg(long, short, global = true)]
+    pub quiet: bool,
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Solve a puzzle: a line to the goal, or the proof that none exists
+    /// and the best result with a line to it.
+    #[command(arg_required_else_help = false)]
+    Solve {
+        /// The game.
+        #[command(subcommand)]
+        game: SolveGame,
+    },
+    /// Enumerate every reachable position layer by layer: counts, positions
+    /// that still reach the goal, number of solutions, best result.
+    #[command(arg_required_else_help = false)]
+    Count {
+        /// The game.
+        #[command(subcommand)]
+        game: CountGame,
+    },
+    /// Every legal move of a position, with whether the goal stays
+    /// reachable after it.
+    #[command(arg_required_else_help = false)]
+    Hint {
+        /// The game.
+        #[command(subcommand)]
+        game: HintGame,
+    },
+    /// Run a named study: every single-vacancy problem of the chosen boards
+    /// (finish anywhere, and finish in the vacated hole), each answered
+    /// with a solution or the reason none exists.
+    #[command(arg_required_else_help = false)]
+    Study {
+        /// The game.
+        #[command(subcommand)]
+        game: StudyGame,
+    },
+    /// List the built-in boards with their ASCII art.
+    Boards,
+}
+
+/// Games `study` knows.
+#[derive(Debug, Subcommand)]
+pub enum StudyGame {
+    /// Peg solitaire: the single-vacancy study.
+    Peg(StudyPeg),
+}
+
+/// `endgame study peg`.
+#[derive(Debug, Args)]
+pub struct StudyPeg {
+    /// Built-in boards to study, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "english,french,triangle")]
+    pub boards: Vec<String>,
+    /// Allow diagonal jumps.
+    #[arg(long)]
+    pub diagonal: bool,
+    /// Most positions expanded per problem before it is reported undecided.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_expansions: Option<u64>,
+}
+
+/// Games `solve` knows.
+#[derive(Debug, Subcommand)]
+pub enum SolveGame {
+    /// Peg solitaire.
+    Peg(SolvePeg),
+}
+
+/// Games `count` knows.
+#[derive(Debug, Subcommand)]
+pub enum CountGame {
+    /// Peg solitaire.
+    Peg(CountPeg),
+}
+
+/// Games `hint` knows.
+#[derive(Debug, Subcommand)]
+pub enum HintGame {
+    /// Peg solitaire.
+    Peg(HintPeg),
+}
+
+/// A peg-solitaire problem: board, start, goal, pruning.
+#[derive(Debug, Args)]
+pub struct PegProblem {
+    /// A built-in board (see `endgame boards`).
+    #[arg(long, default_value = "english", conflicts_with = "art")]
+    pub board: String,
+    /// A board drawn as ASCII art ('o' peg, '.' hole, space no hole; rows
+    /// separated by newlines or '/'), or a file holding it ('-': stdin).
+    #[arg(long, value_name = "FILE_OR_TEXT")]
+    pub art: Option<String>,
+    /// Allow diagonal jumps (square boards).
+    #[arg(long)]
+    pub diagonal: bool,
+    /// Holes to empty at the start, all others full (default: the board's
+    /// drawn vacancies).
+    #[arg(long, value_name = "HOLES", value_delimiter = ',')]
+    pub vacate: Vec<String>,
+    /// The whole start position, rows of 'o' and '.' separated by '/'.
+    #[arg(long, value_name = "POS", conflicts_with = "vacate")]
+    pub position: Option<String>,
+    /// The goal: a hole (one peg there), `any` (one peg anywhere), or
+    /// holes separated by ',' (pegs exactly there). Default: the vacated
+    /// hole if there is one, else anywhere.
+    #[arg(long, value_name = "GOAL")]
+    pub finish: Option<String>,
+    /// Do not prune with pagoda functions.
+    #[arg(long)]
+    pub no_pagoda: bool,
+    /// Do not prune with position classes.
+    #[arg(long)]
+    pub no_classes: bool,
+}
+
+/// `endgame solve peg`.
+#[derive(Debug, Args)]
+pub struct SolvePeg {
+    #[command(flatten)]
+    pub problem: PegProblem,
+    /// The search method.
+    #[arg(long, value_enum, default_value_t = MethodArg::Dfs)]
+    pub method: MethodArg,
+    /// Random seed (genetic search).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Most positions to expand before giving up.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_expansions: Option<u64>,
+}
+
+/// `endgame count peg`.
+#[derive(Debug, Args)]
+pub struct CountPeg {
+    #[command(flatten)]
+    pub problem: PegProblem,
+    /// Memory budget of the stored layers, e.g. 512M or 8G.
+    #[arg(long, value_name = "SIZE", default_value = "8G", value_parser = parse_size)]
+    pub max_memory: u64,
+}
+
+/// `endgame hint peg`.
+#[derive(Debug, Args)]
+pub struct HintPeg {
+    /// The position (with `--position`) and the goal.
+    #[command(flatten)]
+    pub problem: PegProblem,
+    /// Count the solutions through each move when the position has at most
+    /// this many pegs.
+    #[arg(long, value_name = "N", default_value_t = 26)]
+    pub count_limit: u32,
+    /// Most positions to expand per move when deciding it without a count.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_expansions: Option<u64>,
+}
+
+/// `--method` values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// Memoised depth-first search (exact).
+    Dfs,
+    /// Best-first search, weighted-cost heuristic.
+    Astar,
+    /// Best-first search, Manhattan heuristic.
+    AstarManhattan,
+    /// Genetic search over hole weights (cannot prove impossibility).
+    Genetic,
+}
+
+/// Parses a byte size: a number with an optional binary unit K, M, G or T
+/// (`512M`, `8G`, `1.5G`; a trailing `B` or `iB` is allowed).
+pub fn parse_size(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix("ib"))
+        .or_else(|| t.strip_suffix(['B', 'b']).filter(|r| !r.is_empty()))
+        .unwrap_or(t);
+    let (num, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
+        Some('K') => (&t[..t.len() - 1], 10),
+        Some('M') => (&t[..t.len() - 1], 20),
+        Some('G') => (&t[..t.len() - 1], 30),
+        Some('T') => (&t[..t.len() - 1], 40),
+        _ => (t, 0),
+    };
+    let value: f64 = num
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| format!("'{s}' is not a size (write e.g. 512M or 8G)"))?;
+    let bytes = value * (1u64 << shift) as f64;
+    if bytes < 1.0 {
+        return Err("the memory budget must be at least one byte".into());
+    }
+    if bytes >= u64::MAX as f64 {
+        return Err(format!("'{s}' is too large"));
+    }
+    Ok(bytes as u64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("8G"), Ok(8 << 30));
+        assert_eq!(parse_size("8g"), Ok(8 << 30));
+        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
+        assert_eq!(parse_size("1.5K"), Ok(1536));
+        assert_eq!(parse_size("100"), Ok(100));
+        assert_eq!(parse_size("100B"), Ok(100));
+        assert!(parse_size("0").is_err());
+        assert!(parse_size("0G").is_err());
+        assert!(parse_size("G").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("99999999999T").is_err());
+        assert!(parse_size("").is_err());
+    }
+}

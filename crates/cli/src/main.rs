@@ -1,0 +1,94 @@
+//! `endgame`: solve, count and analyse puzzles and games from the command
+//! line. Parsing and printing only; the games' crates do the work.
+//!
+//! Every user error is one line `error: …` on stderr and exit status 2.
+
+mod args;
+mod human;
+mod peg;
+mod progress;
+
+use args::{Cli, Command, CountGame, HintGame, SolveGame, StudyGame};
+use clap::error::ErrorKind;
+use clap::Parser;
+use std::io::Write;
+use std::process::ExitCode;
+
+/// Exit status of every user error (clap's own as well).
+const USAGE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return clap_exit(&e),
+    };
+    let out = peg::Output {
+        json: cli.json,
+        quiet: cli.quiet,
+    };
+    let result = match &cli.command {
+        Command::Solve {
+            game: SolveGame::Peg(a),
+        } => peg::solve(a, out),
+        Command::Count {
+            game: CountGame::Peg(a),
+        } => peg::count(a, out),
+        Command::Hint {
+            game: HintGame::Peg(a),
+        } => peg::hint(a, out),
+        Command::Study {
+            game: StudyGame::Peg(a),
+        } => peg::study(a, out),
+        Command::Boards => peg::boards(out),
+    };
+    match result {
+        Ok(text) => print(&text),
+        Err(e) => fail(&format!("{e:#}")),
+    }
+}
+
+/// Writes the report; a closed pipe (`| head`) is not an error.
+fn print(text: &str) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => fail(&format!("writing the report: {e}")),
+    }
+}
+
+/// Prints `error: <message>` as one line and returns the usage status.
+fn fail(message: &str) -> ExitCode {
+    let one_line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    eprintln!("error: {one_line}");
+    ExitCode::from(USAGE)
+}
+
+/// Help and version go to stdout with success; clap's usage errors become
+/// one `error:` line (its usage block and "try --help" dropped).
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    match e.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = e.print();
+            ExitCode::SUCCESS
+        }
+        _ => {
+            let rendered = e.render().to_string();
+            let message: Vec<String> = rendered
+                .lines()
+                .map(str::trim)
+                .take_while(|l| !l.starts_with("Usage:"))
+                .filter(|l| !l.is_empty() && !l.starts_with("For more information"))
+                .map(|l| match l.starts_with("tip:") {
+                    true => format!("({l})"),
+                    false => l.to_string(),
+                })
+                .collect();
+            let message = message.join(" ");
+            fail(message.strip_prefix("error:").unwrap_or(&message).trim())
+        }
+    }
+}

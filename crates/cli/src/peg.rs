@@ -1,0 +1,274 @@
+//! The peg-solitaire commands: arguments to an `endgame_peg::api::Spec`,
+//! the API call, the report rendered as text or JSON.
+
+use crate::args::{CountPeg, HintPeg, MethodArg, PegProblem, SolvePeg, StudyPeg};
+use crate::human;
+use crate::progress::{self, Bar, Spinner};
+use anyhow::{bail, Context, Result};
+use endgame_peg::api::{self, BoardSource, Budget, Finish, Method, Spec};
+use endgame_peg::board::BUILT_IN;
+use endgame_peg::{Board, Pruning};
+use serde::Serialize;
+use std::io::Read;
+use std::path::Path;
+
+/// How a command prints its report.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    /// JSON instead of text.
+    pub json: bool,
+    /// No progress on stderr.
+    pub quiet: bool,
+}
+
+impl Output {
+    fn render<R: Serialize>(&self, report: &R, text: impl FnOnce(&R) -> String) -> Result<String> {
+        if self.json {
+            let mut s = serde_json::to_string_pretty(report).context("writing JSON")?;
+            s.push('\n');
+            Ok(s)
+        } else {
+            Ok(text(report))
+        }
+    }
+
+    fn progress(&self) -> bool {
+        progress::visible(self.quiet)
+    }
+}
+
+/// `endgame solve peg`.
+pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
+    let spec = spec(&args.problem)?;
+    let board = api::board_of(&spec)?;
+    let problem = api::build(&spec)?;
+    let defaults = Budget::default();
+    let budget = Budget {
+        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
+        seed: args.seed,
+        ..defaults
+    };
+    let spinner = Spinner::start(out.progress(), &format!("solving {}", board.name()));
+    let report = api::solve(&problem, method(args.method), &budget);
+    spinner.finish();
+    out.render(&report, |r| human::solve(&board, r))
+}
+
+/// The report of `endgame study peg`.
+#[derive(Debug, Serialize)]
+pub struct StudyReport {
+    /// One row per problem.
+    pub rows: Vec<endgame_peg::study::StudyRow>,
+    /// Problems in all.
+    pub problems: usize,
+    /// Solved, proven impossible, undecided.
+    pub solvable: usize,
+    /// Proven impossible.
+    pub impossible: usize,
+    /// Undecided within the budget.
+    pub undecided: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// `endgame study peg`.
+pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
+    let defaults = Budget::default();
+    let budget = Budget {
+        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
+        ..defaults
+    };
+    let t0 = std::time::Instant::now();
+    let mut rows = Vec::new();
+    for b in &args.boards {
+        let spinner = Spinner::start(out.progress(), &format!("studying {b}"));
+        let r = endgame_peg::study::single_vacancy(b, args.diagonal, &budget);
+        spinner.finish();
+        rows.extend(r?);
+    }
+    let count = |v: Option<bool>| rows.iter().filter(|r| r.solvable == v).count();
+    let report = StudyReport {
+        problems: rows.len(),
+        solvable: count(Some(true)),
+        impossible: count(Some(false)),
+        undecided: count(None),
+        rows,
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+    };
+    out.render(&report, human::study)
+}
+
+/// `endgame count peg`.
+pub fn count(args: &CountPeg, out: Output) -> Result<String> {
+    let spec = spec(&args.problem)?;
+    let board = api::board_of(&spec)?;
+    let problem = api::build(&spec)?;
+    let max_bytes = usize::try_from(args.max_memory)
+        .context("--max-memory is larger than this machine can address")?;
+    let bar = Bar::new(out.progress());
+    let report = api::count(&problem, max_bytes, &bar);
+    bar.finish();
+    out.render(&report?, |r| human::count(&board, r))
+}
+
+/// `endgame hint peg`.
+pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
+    let spec = spec(&args.problem)?;
+    let board = api::board_of(&spec)?;
+    let problem = api::build(&spec)?;
+    let defaults = Budget::default();
+    let budget = Budget {
+        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
+        ..defaults
+    };
+    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let report = api::hint(&problem, &budget, args.count_limit);
+    spinner.finish();
+    out.render(&report, |r| human::hint(&board, r))
+}
+
+/// One built-in board as `endgame boards` lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardInfo {
+    /// The name `--board` takes.
+    pub name: String,
+    /// What it is.
+    pub description: String,
+    /// Number of holes.
+    pub holes: usize,
+    /// Size of its symmetry group.
+    pub symmetries: usize,
+    /// Holes empty at the start by default.
+    pub default_vacancies: Vec<String>,
+    /// The board drawn with its default start.
+    pub art: String,
+}
+
+/// The report of `endgame boards`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardsReport {
+    /// The built-in boards.
+    pub boards: Vec<BoardInfo>,
+}
+
+/// `endgame boards`.
+pub fn boards(out: Output) -> Result<String> {
+    let boards = BUILT_IN
+        .iter()
+        .map(|&(name, description, _)| {
+            let b = Board::named(name, false)?;
+            let drawn = b.drawn_pegs();
+            Ok(BoardInfo {
+                name: name.to_string(),
+                description: description.to_string(),
+                holes: b.holes(),
+                symmetries: b.symmetries().len(),
+                default_vacancies: (0..b.holes())
+                    .filter(|&h| !drawn[h])
+                    .map(|h| b.hole_name(h).to_string())
+                    .collect(),
+                art: b.draw(|h| drawn[h]),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    out.render(&BoardsReport { boards }, |r| human::boards(&r.boards))
+}
+
+/// The problem the arguments describe.
+fn spec(p: &PegProblem) -> Result<Spec> {
+    let board = match &p.art {
+        Some(arg) => BoardSource::Art(read_art(arg)?),
+        None => BoardSource::Named(p.board.clone()),
+    };
+    Ok(Spec {
+        board,
+        diagonal: p.diagonal,
+        vacate: (!p.vacate.is_empty()).then(|| p.vacate.iter().map(|h| h.trim().into()).collect()),
+        position: p.position.clone(),
+        finish: finish(p.finish.as_deref())?,
+        pruning: Pruning {
+            classes: !p.no_classes,
+            pagodas: !p.no_pagoda,
+        },
+    })
+}
+
+/// `--finish`: a hole, `any`, or holes separated by commas.
+fn finish(arg: Option<&str>) -> Result<Finish> {
+    let Some(arg) = arg else {
+        return Ok(Finish::Default);
+    };
+    if arg.trim().eq_ignore_ascii_case("any") {
+        return Ok(Finish::Any);
+    }
+    let holes: Vec<String> = arg
+        .split(',')
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(String::from)
+        .collect();
+    match holes.len() {
+        0 => bail!("--finish '{arg}': name a hole (d4), holes (d4,e5) or 'any'"),
+        1 => Ok(Finish::Hole(holes[0].clone())),
+        _ => Ok(Finish::Pattern(holes)),
+    }
+}
+
+/// `--art`: the art itself, a file holding it, or `-` for stdin.
+fn read_art(arg: &str) -> Result<String> {
+    if arg == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("--art -: cannot read the board from stdin")?;
+        return Ok(s);
+    }
+    let path = Path::new(arg);
+    if path.is_file() {
+        return std::fs::read_to_string(path)
+            .with_context(|| format!("--art: cannot read the board file '{arg}'"));
+    }
+    // One row of art has only pegs, holes and spaces; anything else on a
+    // single line was meant as a file name.
+    let one_row = !arg.contains(['/', '\n']);
+    if one_row && !arg.chars().all(|c| matches!(c, 'o' | '.' | ' ')) {
+        bail!(
+            "--art '{arg}': no such file, and not board art ('o' peg, '.' hole, space no hole, '/' between rows)"
+        );
+    }
+    Ok(arg.to_string())
+}
+
+fn method(m: MethodArg) -> Method {
+    match m {
+        MethodArg::Dfs => Method::Dfs,
+        MethodArg::Astar => Method::Astar,
+        MethodArg::AstarManhattan => Method::AstarManhattan,
+        MethodArg::Genetic => Method::Genetic,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finishes() {
+        assert_eq!(finish(None).unwrap(), Finish::Default);
+        assert_eq!(finish(Some("any")).unwrap(), Finish::Any);
+        assert_eq!(finish(Some("ANY")).unwrap(), Finish::Any);
+        assert_eq!(finish(Some("d4")).unwrap(), Finish::Hole("d4".into()));
+        assert_eq!(
+            finish(Some("d4, e5")).unwrap(),
+            Finish::Pattern(vec!["d4".into(), "e5".into()])
+        );
+        assert!(finish(Some(",")).is_err());
+    }
+
+    #[test]
+    fn art_is_text_unless_a_file() {
+        assert_eq!(read_art("ooo/o.o").unwrap(), "ooo/o.o");
+        assert_eq!(read_art("oo.").unwrap(), "oo.");
+        assert!(read_art("no-such-board.txt").is_err());
+    }
+}
