@@ -378,32 +378,6 @@ fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
     out
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn groups_thousands() {
-        assert_eq!(group("0"), "0");
-        assert_eq!(group("999"), "999");
-        assert_eq!(group("1000"), "1,000");
-        assert_eq!(group("29760"), "29,760");
-        assert_eq!(group("1234567"), "1,234,567");
-    }
-
-    #[test]
-    fn blocks_side_by_side() {
-        let s = side_by_side(&["a\nbbb".into(), "cc\nd\ne".into()], 2);
-        assert_eq!(s, "a    cc\nbbb  d\n     e\n");
-    }
-
-    #[test]
-    fn tables_align_right() {
-        let t = table(&["x", "yy"], &[["100".into(), "2".into()]]);
-        assert_eq!(t, "    x  yy\n  100   2\n");
-    }
-}
-
 /// The single-vacancy study as a table, one line per problem.
 pub fn study(r: &crate::peg::StudyReport) -> String {
     let mut out = String::new();
@@ -431,4 +405,30 @@ pub fn study(r: &crate::peg::StudyReport) -> String {
         r.time_ms / 1e3
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn groups_thousands() {
+        assert_eq!(group("0"), "0");
+        assert_eq!(group("999"), "999");
+        assert_eq!(group("1000"), "1,000");
+        assert_eq!(group("29760"), "29,760");
+        assert_eq!(group("1234567"), "1,234,567");
+    }
+
+    #[test]
+    fn blocks_side_by_side() {
+        let s = side_by_side(&["a\nbbb".into(), "cc\nd\ne".into()], 2);
+        assert_eq!(s, "a    cc\nbbb  d\n     e\n");
+    }
+
+    #[test]
+    fn tables_align_right() {
+        let t = table(&["x", "yy"], &[["100".into(), "2".into()]]);
+        assert_eq!(t, "    x  yy\n  100   2\n");
+    }
 }

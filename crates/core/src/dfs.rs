@@ -67,9 +67,11 @@ struct Budget {
 
 impl Budget {
     fn spend(&mut self) -> bool {
-        self.expansions += 1;
-        if self.expansions > self.limit {
+        if self.expansions >= self.limit {
             self.aborted = true;
+        }
+        if !self.aborted {
+            self.expansions += 1;
         }
         !self.aborted
     }
@@ -152,17 +154,26 @@ fn goal_dfs<P: Puzzle + Symmetric>(
     if !budget.spend() {
         return false;
     }
-    let mut moves = Vec::new();
-    puzzle.for_each_move(pos, |m| moves.push(m));
-    for m in moves {
+    // The children worth trying, best first by the puzzle's hint.
+    let mut children: Vec<(i64, P::Move, P::Position)> = Vec::new();
+    let mut found = None;
+    puzzle.for_each_move(pos, |m| {
+        if found.is_some() {
+            return;
+        }
         let child = puzzle.play_unchecked(pos, m);
         if puzzle.is_goal(&child) {
-            line.push(m);
-            return true;
+            found = Some(m);
+        } else if !(opts.use_pruning && puzzle.cannot_reach_goal(&child)) {
+            children.push((puzzle.search_order(&child), m, child));
         }
-        if opts.use_pruning && puzzle.cannot_reach_goal(&child) {
-            continue;
-        }
+    });
+    if let Some(m) = found {
+        line.push(m);
+        return true;
+    }
+    children.sort_by_key(|c| c.0);
+    for (_, m, child) in children {
         let k = key(puzzle, &child, opts.use_symmetry);
         if dead.contains(&k) {
             continue;

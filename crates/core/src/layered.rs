@@ -2,9 +2,8 @@
 //!
 //! Every move of the puzzles this serves takes a position one layer on
 //! (peg solitaire and Martello remove one piece per move), so positions
-//! reached after `d` moves form layer `d`. Each layer is kept as a sorted
-//! vector of canonical representatives (symmetry-reduced), built by sorting
-//! and de-duplicating the children of the previous layer in parallel.
+//! reached after `d` moves form layer `d`. Each layer is kept as a vector of
+//! canonical representatives (symmetry-reduced).
 //!
 //! A backward pass from the goal positions, run over the parents of the
 //! positions known to reach the goal and intersected with the forward
@@ -19,10 +18,38 @@
 //! counts the (parent, move) pairs of `q` whose parent is equivalent to `r`
 //! and `|O|` are orbit sizes. (Double counting of the group action: both
 //! sides count moves from the orbit of `r` into the orbit of `q`.)
+//!
+//! De-duplication. A layer is stored hash-partitioned: positions are split
+//! into buckets by the high bits of a hash, and sorted within each bucket.
+//! Children are scattered into a few coarse buckets as they are generated
+//! (one streaming pass), each coarse bucket is split into fine ones, and
+//! every fine bucket is de-duplicated in a hash table that fits in the
+//! core's cache and sorted (only its distinct members, about an eighth of
+//! the children on peg boards). Membership tests hash to a bucket and
+//! binary-search it; two layers partitioned alike intersect bucket by
+//! bucket. When the children of a layer would not fit in the memory
+//! budget, the parents are taken in batches, each leaving sorted runs of
+//! distinct children that are merged at the end; and when no backward
+//! pass is wanted (or the goal is provably out of reach) only the newest
+//! layer is kept.
+//!
+//! Goal-only mode ([`LayeredOptions::count_all`] off). To find only the
+//! positions that reach the goal and count the solutions, the search runs
+//! from both ends: forward layers from the start and backward layers (every
+//! position that can reach a goal) from the goals, always growing the
+//! smaller frontier, until they meet at a depth `m`. The goal-reaching
+//! positions of layer `m` are the intersection; deeper ones are the
+//! children of the shallower goal-reaching layer found in the backward
+//! layers; shallower ones come from the usual backward pass. This needs
+//! every move to lower the score by exactly one (the layer of a position is
+//! then `score(start) - score(pos)`); puzzles where that fails fall back to
+//! the full enumeration.
 
+use crate::hash::FxHasher;
 use crate::memory::peak_rss_bytes;
 use crate::{Puzzle, Reversible, Symmetric};
 use rayon::prelude::*;
+use std::hash::{Hash, Hasher};
 
 /// Receives progress reports from long enumerations (for progress bars).
 pub trait Progress: Sync {
@@ -50,6 +77,21 @@ pub struct LayeredOptions {
     pub backward: bool,
     /// Keep at most this many best final positions in the report.
     pub max_final_positions: usize,
+    /// Enumerate every reachable position (the default). When `false`, only
+    /// the goal-reaching positions and the number of solutions are wanted:
+    /// the search runs from both ends and meets in the middle (see the
+    /// module documentation), which is much faster. The goal-reaching
+    /// counts and solutions stay exact; the per-layer `reduced`/`raw`
+    /// counts and the best positions then cover only the positions the
+    /// search visited (`raw` is left at 0), and
+    /// [`LayeredReport::complete`] is `false`. Implies `backward`.
+    pub count_all: bool,
+    /// Drop from the forward layers every position that
+    /// [`Puzzle::cannot_reach_goal`] rules out. Such positions cannot
+    /// contribute to the goal-reaching set or to the solutions, so those
+    /// stay exact; the reachable counts become incomplete
+    /// ([`LayeredReport::complete`] is `false`).
+    pub prune: bool,
 }
 
 impl Default for LayeredOptions {
@@ -58,6 +100,8 @@ impl Default for LayeredOptions {
             max_bytes: 8 << 30,
             backward: true,
             max_final_positions: 10_000,
+            count_all: true,
+            prune: false,
         }
     }
 }
@@ -105,7 +149,8 @@ pub struct LayeredReport<P> {
     pub solutions: Option<u128>,
     /// Lowest score of any reachable position.
     pub best_score: u32,
-    /// Canonical reachable positions with the lowest score (up to the cap).
+    /// Canonical reachable positions with the lowest score (up to the cap),
+    /// sorted.
     pub best_positions: Vec<P>,
     /// How many canonical positions have the lowest score.
     pub best_count: u64,
@@ -116,162 +161,525 @@ pub struct LayeredReport<P> {
     pub table_bytes: usize,
     /// Peak resident memory of the process, when the platform tells.
     pub peak_rss: Option<u64>,
+    /// Whether `reduced`, `raw`, `best_*` cover every reachable position
+    /// (false with [`LayeredOptions::prune`] or without
+    /// [`LayeredOptions::count_all`]: then they cover the positions the
+    /// search visited).
+    pub complete: bool,
 }
 
-/// Parents processed per batch; bounds the transient children buffer.
-const BATCH: usize = 1 << 20;
+/// Distinct positions per bucket the de-duplication aims at: its hash
+/// table (twice as many slots) then stays in a core's L2 cache.
+const BUCKET_TARGET: usize = 1 << 14;
+/// Most batches of a layer's parents before giving up on the budget.
+const MAX_BATCHES: usize = 64;
 
-/// Enumerates every position reachable from the puzzle's start, layer by
-/// layer, up to symmetry; with `opts.backward`, also the positions that can
-/// reach a goal and the number of solutions.
-pub fn enumerate<P>(
-    puzzle: &P,
-    opts: &LayeredOptions,
-    progress: &dyn Progress,
-) -> Result<LayeredReport<P::Position>, LayeredError>
+#[inline]
+fn hash_of<T: Hash>(t: &T) -> u64 {
+    let mut h = FxHasher::default();
+    t.hash(&mut h);
+    h.finish()
+}
+
+/// The bucket of hash `h` among `nb` (its high bits, by multiply-shift).
+#[inline]
+fn bucket_of(h: u64, nb: usize) -> usize {
+    ((h as u128 * nb as u128) >> 64) as usize
+}
+
+/// A set of positions partitioned by hash into buckets, sorted within each.
+struct Layer<T> {
+    buckets: Vec<Vec<T>>,
+    len: usize,
+}
+
+impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
+    fn single(t: T) -> Self {
+        Layer::from_buckets(vec![vec![t]])
+    }
+
+    fn from_buckets(buckets: Vec<Vec<T>>) -> Self {
+        let len = buckets.iter().map(Vec::len).sum();
+        Layer { buckets, len }
+    }
+
+    fn nb(&self) -> usize {
+        self.buckets.len()
+    }
+
+    fn bucket(&self, b: usize) -> &[T] {
+        &self.buckets[b]
+    }
+
+    fn contains(&self, t: &T) -> bool {
+        self.bucket(bucket_of(hash_of(t), self.nb()))
+            .binary_search(t)
+            .is_ok()
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    fn iter(&self) -> impl Iterator<Item = &T> {
+        self.buckets.iter().flatten()
+    }
+
+    fn par_iter(&self) -> impl ParallelIterator<Item = &T> {
+        self.buckets.par_iter().flat_map_iter(|b| b.iter())
+    }
+
+    fn bytes(&self) -> usize {
+        self.buckets
+            .iter()
+            .map(|b| b.capacity() * std::mem::size_of::<T>() + 24)
+            .sum()
+    }
+}
+
+/// Per-task scatter buffers: the items of each of `nb` buckets.
+struct Sink<T, V> {
+    nb: usize,
+    keys: Vec<Vec<T>>,
+    vals: Vec<Vec<V>>,
+}
+
+impl<T: Copy + Hash, V: Copy> Sink<T, V> {
+    fn new(nb: usize, reserve: usize) -> Self {
+        Sink {
+            nb,
+            keys: (0..nb).map(|_| Vec::with_capacity(reserve)).collect(),
+            vals: (0..nb).map(|_| Vec::with_capacity(reserve)).collect(),
+        }
+    }
+
+    #[inline(always)]
+    fn push(&mut self, t: T, v: V) {
+        let b = bucket_of(hash_of(&t), self.nb);
+        self.keys[b].push(t);
+        self.vals[b].push(v);
+    }
+
+    fn count(&self, i: usize) -> usize {
+        self.keys[i].len()
+    }
+
+    fn len(&self) -> usize {
+        self.keys.iter().map(Vec::len).sum()
+    }
+
+    fn bytes(&self) -> usize {
+        self.keys
+            .iter()
+            .map(|k| k.capacity() * std::mem::size_of::<T>())
+            .sum::<usize>()
+            + self
+                .vals
+                .iter()
+                .map(|v| v.capacity() * std::mem::size_of::<V>())
+                .sum::<usize>()
+    }
+}
+
+/// An open-addressing hash table, reused across buckets by one worker.
+/// Empty slots hold `empty`, a key chosen from the bucket itself; whether
+/// that key was inserted is kept on the side (so no control bytes).
+struct Table<T, V> {
+    keys: Vec<T>,
+    vals: Vec<V>,
+    mask: usize,
+    len: usize,
+    empty: Option<T>,
+    /// The value of the `empty` key, once inserted.
+    empty_val: Option<V>,
+    /// The sorted entries of the last bucket.
+    sorted: Vec<(T, V)>,
+    /// Buffers splitting a coarse bucket into fine ones.
+    split_keys: Vec<Vec<T>>,
+    split_vals: Vec<Vec<V>>,
+    /// Distinct keys per insertion in the last bucket (sizes the next).
+    ratio: f64,
+}
+
+impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
+    fn new() -> Self {
+        Table {
+            keys: Vec::new(),
+            vals: Vec::new(),
+            mask: 0,
+            len: 0,
+            empty: None,
+            empty_val: None,
+            sorted: Vec::new(),
+            split_keys: Vec::new(),
+            split_vals: Vec::new(),
+            ratio: 0.0,
+        }
+    }
+
+    /// Empties the table, sized for about `n` distinct keys; `empty` marks
+    /// free slots.
+    fn prepare(&mut self, n: usize, empty: T) {
+        let cap = (2 * n).next_power_of_two().max(64);
+        self.keys.clear();
+        self.keys.resize(cap, empty);
+        self.vals.clear();
+        self.vals.resize(cap, V::default());
+        self.mask = cap - 1;
+        self.len = 0;
+        self.empty = Some(empty);
+        self.empty_val = None;
+    }
+
+    /// Inserts every item of `keys` (with `vals`), merging duplicates.
+    /// Hashes run a few items ahead and their slots are prefetched, so
+    /// the cache misses of successive items overlap.
+    fn insert_all(&mut self, keys: &[T], vals: &[V], combine: &impl Fn(&mut V, V)) {
+        const AHEAD: usize = 8;
+        let mut ring = [0u64; AHEAD];
+        for (j, slot) in ring.iter_mut().enumerate().take(keys.len()) {
+            *slot = hash_of(&keys[j]);
+            self.prefetch(*slot);
+        }
+        for (j, (&k, &v)) in keys.iter().zip(vals).enumerate() {
+            let h = ring[j % AHEAD];
+            if let Some(next) = keys.get(j + AHEAD) {
+                let hn = hash_of(next);
+                ring[j % AHEAD] = hn;
+                self.prefetch(hn);
+            }
+            self.insert_hashed(k, h, v, combine);
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let i = h as usize & self.mask;
+            // SAFETY: prefetching is a hint; the address is in bounds.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    self.keys.as_ptr().add(i) as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn insert_hashed(&mut self, t: T, h: u64, v: V, combine: &impl Fn(&mut V, V)) {
+        let empty = self.empty.expect("prepared");
+        if t == empty {
+            match &mut self.empty_val {
+                Some(e) => combine(e, v),
+                None => self.empty_val = Some(v),
+            }
+            return;
+        }
+        let mut i = h as usize & self.mask;
+        loop {
+            let k = self.keys[i];
+            if k == t {
+                combine(&mut self.vals[i], v);
+                return;
+            }
+            if k == empty {
+                self.keys[i] = t;
+                self.vals[i] = v;
+                self.len += 1;
+                if 2 * self.len > self.mask {
+                    self.grow();
+                }
+                return;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    #[cold]
+    fn grow(&mut self) {
+        let empty = self.empty.expect("prepared");
+        let keys = std::mem::take(&mut self.keys);
+        let vals = std::mem::take(&mut self.vals);
+        let cap = 2 * keys.len();
+        self.keys.resize(cap, empty);
+        self.vals.resize(cap, V::default());
+        self.mask = cap - 1;
+        for (k, v) in keys.into_iter().zip(vals) {
+            if k != empty {
+                let mut i = hash_of(&k) as usize & self.mask;
+                while self.keys[i] != empty {
+                    i = (i + 1) & self.mask;
+                }
+                self.keys[i] = k;
+                self.vals[i] = v;
+            }
+        }
+    }
+
+    /// The distinct entries, sorted by key.
+    fn sorted(&mut self) -> &[(T, V)]
+    where
+        T: Ord,
+    {
+        let empty = self.empty.expect("prepared");
+        let out = &mut self.sorted;
+        out.clear();
+        out.extend(
+            self.keys
+                .iter()
+                .zip(&self.vals)
+                .filter(|(&k, _)| k != empty)
+                .map(|(&k, &v)| (k, v)),
+        );
+        if let Some(v) = self.empty_val {
+            out.push((empty, v));
+        }
+        out.sort_unstable_by_key(|e| e.0);
+        out
+    }
+}
+
+/// The outcome of one [`gather`]: each bucket's output and tally.
+struct Gathered<O> {
+    buckets: Vec<Vec<O>>,
+    tally: u64,
+    /// Items produced (children or parents, duplicates included).
+    produced: u64,
+}
+
+/// Produces items from the `sources` in parallel (`produce(source,
+/// sink)`, plus the `extra` items as they are), partitions them into `nb`
+/// hash buckets, merges the duplicates of each bucket with `combine`, and
+/// hands each bucket's sorted distinct entries to `finish(bucket, entries,
+/// out) -> tally`.
+///
+/// When the scatter buffers would exceed `avail` bytes, the sources are
+/// taken in batches: each batch leaves a sorted run of distinct entries per
+/// bucket, and the runs are merged at the end (every item is produced once).
+#[allow(clippy::too_many_arguments)]
+fn gather<S, T, V, O>(
+    sources: &[&[S]],
+    extra: &[(T, V)],
+    nb: usize,
+    est_items: usize,
+    distinct: f64,
+    avail: usize,
+    produce: &(impl Fn(&S, &mut Sink<T, V>) + Sync),
+    combine: &(impl Fn(&mut V, V) + Sync),
+    finish: &(impl Fn(usize, &[(T, V)], &mut Vec<O>) -> u64 + Sync),
+) -> Option<Gathered<O>>
 where
-    P: Reversible + Symmetric,
+    S: Sync,
+    T: Copy + Ord + Hash + Send + Sync,
+    V: Copy + Default + Send + Sync,
+    O: Send,
 {
-    let psize = std::mem::size_of::<P::Position>();
-    let mut layers: Vec<Vec<P::Position>> = vec![vec![puzzle.canonical(&puzzle.start())]];
-    let mut stored = psize;
-    let mut table_bytes = stored;
-    let mut best_score = puzzle.score(&layers[0][0]);
-    loop {
-        let depth = layers.len();
-        let parents = layers.last().expect("at least the start layer");
-        progress.phase(&format!("layer {depth}"), parents.len() as u64);
-        let next = expand_layer(puzzle, parents, opts, stored, depth, progress)?;
-        if next.is_empty() {
-            break;
+    let item_bytes = std::mem::size_of::<T>() + std::mem::size_of::<V>();
+    // Vectors grow past their reservations: budget for some slack. The
+    // runs of a batched gather take part of the budget too.
+    let est_bytes = est_items.saturating_mul(item_bytes) / 4 * 5;
+    let mut batches = est_bytes.div_ceil(avail.max(1)).max(1);
+    if batches > 1 {
+        let runs = (est_items as f64 * distinct.min(1.0) * 1.5) as usize * item_bytes;
+        if runs >= avail {
+            return None;
         }
-        stored += next.len() * psize;
-        table_bytes = table_bytes.max(stored);
-        layers.push(next);
+        batches = est_bytes.div_ceil(avail - runs).max(1);
     }
-
-    let mut stats: Vec<LayerStats> = layers
-        .par_iter()
-        .enumerate()
-        .map(|(depth, layer)| LayerStats {
-            depth,
-            reduced: layer.len() as u64,
-            raw: layer.par_iter().map(|p| orbit(puzzle, p) as u64).sum(),
-            ..Default::default()
-        })
+    if batches > MAX_BATCHES {
+        return None;
+    }
+    let n: usize = sources.iter().map(|s| s.len()).sum();
+    let threads = rayon::current_num_threads();
+    let chunk = (n / (threads * 8 * batches)).max(256);
+    // Tasks: runs of about `chunk` sources, as (slice, start, end) pieces.
+    let mut tasks: Vec<Vec<(usize, usize, usize)>> = vec![Vec::new()];
+    let mut filled = 0;
+    for (k, s) in sources.iter().enumerate() {
+        let mut i = 0;
+        while i < s.len() {
+            let j = (i + chunk - filled).min(s.len());
+            tasks.last_mut().expect("a task").push((k, i, j));
+            filled += j - i;
+            i = j;
+            if filled == chunk {
+                tasks.push(Vec::new());
+                filled = 0;
+            }
+        }
+    }
+    let batches = batches.min(tasks.len()).max(1);
+    let mut out = Gathered {
+        buckets: Vec::with_capacity(nb),
+        tally: 0,
+        produced: 0,
+    };
+    // Two levels: items are scattered into at most COARSE buckets as they
+    // are produced (few write streams, so the stores stay cheap), then each
+    // coarse bucket is split into `fine` buckets that are de-duplicated in
+    // cache. Bucket `b` of `nb` is fine bucket `b % fine` of coarse bucket
+    // `b / fine` (multiply-shift bucketing nests).
+    let (coarse, fine) = split(nb);
+    let tables: Vec<std::sync::Mutex<Table<T, V>>> = (0..threads + 1)
+        .map(|_| std::sync::Mutex::new(Table::new()))
         .collect();
-
-    // The best result: lowest score over every layer.
-    for layer in &layers {
-        if let Some(s) = layer.par_iter().map(|p| puzzle.score(p)).min() {
-            best_score = best_score.min(s);
-        }
-    }
-    let mut best_positions = Vec::new();
-    let mut best_count = 0u64;
-    for layer in &layers {
-        for p in layer {
-            if puzzle.score(p) == best_score {
-                best_count += 1;
-                if best_positions.len() < opts.max_final_positions {
-                    best_positions.push(*p);
+    // runs[b]: the sorted distinct entries of bucket b, one per batch.
+    let mut runs: Vec<Vec<Vec<(T, V)>>> = (0..if batches > 1 { nb } else { 0 })
+        .map(|_| Vec::with_capacity(batches))
+        .collect();
+    let mut results: Vec<(Vec<O>, u64)> = Vec::new();
+    for batch in 0..batches {
+        let mine = &tasks[tasks.len() * batch / batches..tasks.len() * (batch + 1) / batches];
+        let mean = est_items / batches / coarse / mine.len().max(1);
+        // Room for the spread of a hash partition and of the estimate.
+        let reserve = mean + mean / 4 + 16;
+        let mut sinks: Vec<Sink<T, V>> = mine
+            .par_iter()
+            .map(|pieces| {
+                let mut s = Sink::new(coarse, reserve);
+                for &(k, i, j) in pieces {
+                    for x in &sources[k][i..j] {
+                        produce(x, &mut s);
+                    }
                 }
-            }
-        }
-    }
-    let goal_reachable = layers
-        .par_iter()
-        .any(|l| l.par_iter().any(|p| puzzle.is_goal(p)));
-
-    let mut solutions = None;
-    let mut child_solutions = Vec::new();
-    if opts.backward {
-        progress.phase("backward", layers.len() as u64);
-        // counts[d]: (representative, solutions from it) for the
-        // goal-reaching positions of layer d, sorted by representative.
-        let mut next: Vec<(P::Position, u128)> = Vec::new();
-        for depth in (0..layers.len()).rev() {
-            let here = backward_layer(puzzle, &layers[depth], &next);
-            stats[depth].to_goal_reduced = here.len() as u64;
-            stats[depth].to_goal_raw = here.par_iter().map(|(p, _)| orbit(puzzle, p) as u64).sum();
-            if depth == 1 {
-                child_solutions = here.clone();
-            }
-            if depth == 0 {
-                solutions = Some(here.first().map_or(0, |&(_, n)| n));
-            }
-            next = here;
-            progress.advance(1);
-        }
-    }
-
-    Ok(LayeredReport {
-        layers: stats,
-        goal_reachable,
-        solutions,
-        best_score,
-        best_positions,
-        best_count,
-        child_solutions,
-        table_bytes,
-        peak_rss: peak_rss_bytes(),
-    })
-}
-
-fn orbit<P: Symmetric>(puzzle: &P, p: &P::Position) -> u32 {
-    puzzle.canonical_and_orbit(p).1
-}
-
-/// The sorted, de-duplicated canonical children of a layer, built in
-/// batches so the transient buffer stays bounded.
-fn expand_layer<P: Puzzle + Symmetric>(
-    puzzle: &P,
-    parents: &[P::Position],
-    opts: &LayeredOptions,
-    stored: usize,
-    depth: usize,
-    progress: &dyn Progress,
-) -> Result<Vec<P::Position>, LayeredError> {
-    let psize = std::mem::size_of::<P::Position>();
-    let mut acc: Vec<P::Position> = Vec::new();
-    for batch in parents.chunks(BATCH) {
-        let mut children: Vec<P::Position> = batch
-            .par_chunks(4096)
-            .flat_map_iter(|chunk| {
-                let mut out = Vec::with_capacity(chunk.len() * 8);
-                for p in chunk {
-                    puzzle.for_each_canonical_child(p, |c| out.push(c));
-                }
-                out
+                s
             })
             .collect();
-        let needed = stored + (acc.len() * 2 + children.len()) * psize;
-        if needed > opts.max_bytes {
-            return Err(LayeredError::MemoryBudget {
-                budget: opts.max_bytes,
-                layer: depth,
-                needed,
-            });
+        if batch == 0 && !extra.is_empty() {
+            let mut s = Sink::new(coarse, 0);
+            for &(t, v) in extra {
+                s.push(t, v);
+            }
+            sinks.push(s);
         }
-        children.par_sort_unstable();
-        children.dedup();
-        acc = if acc.is_empty() {
-            children
-        } else {
-            merge_dedup(&acc, &children)
-        };
-        progress.advance(batch.len() as u64);
+        if sinks.iter().map(Sink::bytes).sum::<usize>() > avail.saturating_mul(2) {
+            return None;
+        }
+        out.produced += sinks.iter().map(|s| s.len() as u64).sum::<u64>();
+        let last = batches == 1;
+        let done: Vec<Vec<Finished<O, T, V>>> = (0..coarse)
+            .into_par_iter()
+            .map(|c| {
+                let slot = rayon::current_thread_index().map_or(threads, |t| t.min(threads));
+                let mut table = tables[slot].lock().unwrap_or_else(|e| e.into_inner());
+                let table = &mut *table;
+                // Split the coarse bucket into its fine ones (in buffers
+                // the worker keeps: fresh memory is slow to fill).
+                if fine > 1 {
+                    let count: usize = sinks.iter().map(|s| s.count(c)).sum();
+                    let per = count / fine + count / fine / 8 + 16;
+                    table.split_keys.resize_with(fine, Vec::new);
+                    table.split_vals.resize_with(fine, Vec::new);
+                    for (k, v) in table.split_keys.iter_mut().zip(&mut table.split_vals) {
+                        k.clear();
+                        k.reserve(per);
+                        v.clear();
+                        v.reserve(per);
+                    }
+                    for s in &sinks {
+                        for (&k, &v) in s.keys[c].iter().zip(&s.vals[c]) {
+                            let f = bucket_of(hash_of(&k), nb) - c * fine;
+                            table.split_keys[f].push(k);
+                            table.split_vals[f].push(v);
+                        }
+                    }
+                }
+                let keys = std::mem::take(&mut table.split_keys);
+                let vals = std::mem::take(&mut table.split_vals);
+                let result = (0..fine)
+                    .map(|f| {
+                        let b = c * fine + f;
+                        let parts: Vec<(&[T], &[V])> = if fine == 1 {
+                            sinks
+                                .iter()
+                                .map(|s| (&s.keys[c][..], &s.vals[c][..]))
+                                .collect()
+                        } else {
+                            vec![(&keys[f][..], &vals[f][..])]
+                        };
+                        let mut o = Vec::new();
+                        let Some(first) = parts.iter().find_map(|p| p.0.first().copied()) else {
+                            let t = if last { finish(b, &[], &mut o) } else { 0 };
+                            return (o, t, Vec::new());
+                        };
+                        let count: usize = parts.iter().map(|p| p.0.len()).sum();
+                        // Size for the share of distinct keys seen in this
+                        // gather's last bucket (or the caller's guess):
+                        // growing a table rehashes it.
+                        let share = if table.ratio > 0.0 {
+                            table.ratio * 2.0
+                        } else {
+                            distinct
+                        };
+                        table.prepare((count as f64 * share) as usize + 16, first);
+                        for (k, v) in parts {
+                            table.insert_all(k, v, combine);
+                        }
+                        table.ratio = (table.len + 1) as f64 / count as f64;
+                        let entries = table.sorted();
+                        if !last {
+                            return (o, 0, entries.to_vec());
+                        }
+                        o.reserve_exact(entries.len());
+                        let t = finish(b, entries, &mut o);
+                        o.shrink_to_fit();
+                        (o, t, Vec::new())
+                    })
+                    .collect();
+                table.split_keys = keys;
+                table.split_vals = vals;
+                result
+            })
+            .collect();
+        drop(sinks);
+        for (b, (o, t, run)) in done.into_iter().flatten().enumerate() {
+            if last {
+                results.push((o, t));
+            } else {
+                runs[b].push(run);
+            }
+        }
     }
-    acc.shrink_to_fit();
-    Ok(acc)
+    if batches > 1 {
+        // Merge each bucket's runs, then finish it.
+        results = runs
+            .into_par_iter()
+            .enumerate()
+            .map(|(b, bucket_runs)| {
+                let merged = bucket_runs
+                    .into_iter()
+                    .reduce(|a, r| merge_runs(a, r, combine))
+                    .unwrap_or_default();
+                let mut o = Vec::with_capacity(merged.len());
+                let t = finish(b, &merged, &mut o);
+                o.shrink_to_fit();
+                (o, t)
+            })
+            .collect();
+    }
+    for (o, t) in results {
+        out.buckets.push(o);
+        out.tally += t;
+    }
+    Some(out)
 }
 
-/// Merges two sorted, de-duplicated vectors into one.
-fn merge_dedup<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
+/// What a bucket of one batch leaves: its output and tally (last batch),
+/// or its run of sorted distinct entries (earlier batches).
+type Finished<O, T, V> = (Vec<O>, u64, Vec<(T, V)>);
+
+/// Merges two sorted runs of distinct entries, combining equal keys.
+fn merge_runs<T: Copy + Ord, V: Copy>(
+    a: Vec<(T, V)>,
+    b: Vec<(T, V)>,
+    combine: &impl Fn(&mut V, V),
+) -> Vec<(T, V)> {
     let mut out = Vec::with_capacity(a.len() + b.len());
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
+        match a[i].0.cmp(&b[j].0) {
             std::cmp::Ordering::Less => {
                 out.push(a[i]);
                 i += 1;
@@ -281,7 +689,9 @@ fn merge_dedup<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
-                out.push(a[i]);
+                let mut e = a[i];
+                combine(&mut e.1, b[j].1);
+                out.push(e);
                 i += 1;
                 j += 1;
             }
@@ -292,52 +702,717 @@ fn merge_dedup<T: Ord + Copy>(a: &[T], b: &[T]) -> Vec<T> {
     out
 }
 
-/// The goal-reaching representatives of `layer` with their solution
-/// counts, from those of the next layer (see the module documentation).
-fn backward_layer<P: Reversible + Symmetric>(
-    puzzle: &P,
-    layer: &[P::Position],
-    next: &[(P::Position, u128)],
-) -> Vec<(P::Position, u128)> {
-    // Weighted canonical parents of the next layer's goal-reaching set.
-    let mut contrib: Vec<(P::Position, u128)> = next
-        .par_chunks(4096)
-        .flat_map_iter(|chunk| {
-            let mut out = Vec::with_capacity(chunk.len() * 8);
-            for &(q, n) in chunk {
-                let w = n * orbit(puzzle, &q) as u128;
-                puzzle.for_each_parent(&q, |p| out.push((puzzle.canonical(&p), w)));
+/// Most coarse buckets (write streams while scattering children).
+const COARSE: usize = 64;
+
+/// Rounds a wanted bucket count to one that splits as `coarse * fine`.
+fn round_buckets(nb: usize) -> usize {
+    if nb <= COARSE {
+        nb.max(1)
+    } else {
+        nb.div_ceil(COARSE) * COARSE
+    }
+}
+
+/// The coarse and fine factors of a bucket count from [`round_buckets`]
+/// (any other count is left in one level).
+fn split(nb: usize) -> (usize, usize) {
+    if nb > COARSE && nb % COARSE == 0 {
+        (COARSE, nb / COARSE)
+    } else {
+        (nb, 1)
+    }
+}
+
+/// What building the next layer needs to know.
+struct Ctx<'a, P: crate::Rules> {
+    puzzle: &'a P,
+    opts: &'a LayeredOptions,
+    progress: &'a dyn Progress,
+    /// Bytes of the stored layers.
+    stored: usize,
+    /// Expected distinct positions per item produced (from the last layer).
+    distinct: f64,
+}
+
+struct Plan {
+    nb: usize,
+    est: usize,
+    avail: usize,
+}
+
+/// Canonical positions with their solution counts and orbit sizes.
+type Counted<T> = Vec<(T, u128, u32)>;
+
+impl<P: Reversible + Symmetric> Ctx<'_, P> {
+    fn budget_error(&self, layer: usize, needed: usize) -> LayeredError {
+        LayeredError::MemoryBudget {
+            budget: self.opts.max_bytes,
+            layer,
+            needed,
+        }
+    }
+
+    /// Sizes the buckets and the passes of a layer about to be built from
+    /// `n` sources producing about `per_source` items each.
+    fn plan(&self, n: usize, per_source: f64, layer: usize) -> Result<Plan, LayeredError> {
+        let psize = std::mem::size_of::<P::Position>();
+        let est = (n as f64 * per_source * 1.05).ceil() as usize + 16;
+        let nb = round_buckets((est as f64 * self.distinct) as usize / BUCKET_TARGET);
+        let next_bytes = (est as f64 * self.distinct.min(1.0) * 1.2) as usize * psize;
+        let avail = self.opts.max_bytes.saturating_sub(self.stored + next_bytes);
+        if avail < (64 << 20).min(self.opts.max_bytes / 8) {
+            return Err(self.budget_error(layer, self.stored + next_bytes + (64 << 20)));
+        }
+        Ok(Plan { nb, est, avail })
+    }
+
+    /// Average number of children (`forward`) or parents of a sample of
+    /// `layer`.
+    fn fanout<'b>(
+        &self,
+        layer: impl Iterator<Item = &'b P::Position>,
+        len: usize,
+        forward: bool,
+    ) -> f64
+    where
+        P::Position: 'b,
+    {
+        if len == 0 {
+            return 0.0;
+        }
+        let step = (len / 1024).max(1);
+        let (mut n, mut k) = (0usize, 0usize);
+        for p in layer.step_by(step) {
+            k += 1;
+            if forward {
+                self.puzzle.for_each_move(p, |_| n += 1);
+            } else {
+                self.puzzle.for_each_parent(p, |_| n += 1);
             }
-            out
+        }
+        n as f64 / k.max(1) as f64
+    }
+
+    /// The canonical children of `parents` (pruned if asked), the sum of
+    /// their orbit sizes (if `raw`), and the share of distinct children
+    /// among all.
+    fn forward(
+        &self,
+        parents: &Layer<P::Position>,
+        depth: usize,
+        raw: bool,
+    ) -> Result<(Layer<P::Position>, u64, f64), LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = self.plan(
+            parents.len(),
+            self.fanout(parents.iter(), parents.len(), true),
+            depth,
+        )?;
+        let prune = self.opts.prune;
+        let sources: Vec<&[P::Position]> = parents.buckets.iter().map(Vec::as_slice).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &[],
+            plan.nb,
+            plan.est,
+            self.distinct,
+            plan.avail,
+            &|p, sink| puzzle.for_each_canonical_child(p, |c| sink.push(c, ())),
+            &|_, _| {},
+            &|_, entries, out| {
+                let mut total = 0u64;
+                for &(p, ()) in entries {
+                    if prune && puzzle.cannot_reach_goal(&p) {
+                        continue;
+                    }
+                    if raw {
+                        total += puzzle.orbit_size(&p) as u64;
+                    }
+                    out.push(p);
+                }
+                total
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
+        self.progress.advance(parents.len() as u64);
+        let next = Layer::from_buckets(g.buckets);
+        let distinct = next.len() as f64 / g.produced.max(1) as f64;
+        Ok((next, g.tally, distinct))
+    }
+
+    /// Every canonical parent of `layer`, plus the `extra` positions
+    /// (goals).
+    fn backward_all(
+        &self,
+        layer: &Layer<P::Position>,
+        extra: &[P::Position],
+        depth: usize,
+    ) -> Result<Layer<P::Position>, LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = self.plan(
+            layer.len(),
+            self.fanout(layer.iter(), layer.len(), false),
+            depth,
+        )?;
+        let sources: Vec<&[P::Position]> = layer.buckets.iter().map(Vec::as_slice).collect();
+        let extra: Vec<(P::Position, ())> = extra.iter().map(|&g| (g, ())).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &extra,
+            plan.nb,
+            plan.est + extra.len(),
+            self.distinct,
+            plan.avail,
+            &|q, sink| canonical_parents(puzzle, q, |p, _| sink.push(p, ())),
+            &|_, _| {},
+            &|_, entries, out| {
+                out.extend(entries.iter().map(|e| e.0));
+                0
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
+        self.progress.advance(layer.len() as u64);
+        Ok(Layer::from_buckets(g.buckets))
+    }
+
+    /// The canonical images of `layer` under the puzzle's time reversal.
+    fn reversed(
+        &self,
+        layer: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<Layer<P::Position>, LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = Plan {
+            nb: round_buckets(layer.len() / BUCKET_TARGET),
+            est: layer.len() + 16,
+            avail: self
+                .opts
+                .max_bytes
+                .saturating_sub(self.stored + layer.bytes()),
+        };
+        let sources: Vec<&[P::Position]> = layer.buckets.iter().map(Vec::as_slice).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &[],
+            plan.nb,
+            plan.est,
+            1.0,
+            plan.avail,
+            &|p, sink| {
+                if let Some(q) = puzzle.reversal(p) {
+                    sink.push(puzzle.canonical(&q), ());
+                }
+            },
+            &|_, _| {},
+            &|_, entries, out| {
+                out.extend(entries.iter().map(|e| e.0));
+                0
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
+        Ok(Layer::from_buckets(g.buckets))
+    }
+
+    /// The canonical children of `from` that lie in `within`, and how many
+    /// distinct canonical children there were.
+    fn forward_within(
+        &self,
+        from: &Layer<P::Position>,
+        within: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<(Layer<P::Position>, u64), LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = self.plan(
+            from.len(),
+            self.fanout(from.iter(), from.len(), true),
+            depth,
+        )?;
+        let sources: Vec<&[P::Position]> = from.buckets.iter().map(Vec::as_slice).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &[],
+            within.nb(),
+            plan.est,
+            self.distinct,
+            plan.avail,
+            &|p, sink| puzzle.for_each_canonical_child(p, |c| sink.push(c, ())),
+            &|_, _| {},
+            &|b, entries, out| {
+                let here = within.bucket(b);
+                out.extend(
+                    entries
+                        .iter()
+                        .filter(|e| here.binary_search(&e.0).is_ok())
+                        .map(|e| e.0),
+                );
+                entries.len() as u64
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
+        Ok((Layer::from_buckets(g.buckets), g.tally))
+    }
+
+    /// The goal-reaching members of `layer` with their solution counts and
+    /// orbit sizes, from those of the next layer (see the module
+    /// documentation). `goals` are the canonical goals in this layer.
+    fn backward_counts(
+        &self,
+        layer: &Layer<P::Position>,
+        next: &Counted<P::Position>,
+        goals: &[P::Position],
+        depth: usize,
+    ) -> Result<Counted<P::Position>, LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = self.plan(
+            next.len(),
+            self.fanout(next.iter().map(|e| &e.0), next.len(), false),
+            depth,
+        )?;
+        // A goal is one solution: its weight |O| divides back to 1.
+        let extra: Vec<(P::Position, u128)> = goals
+            .iter()
+            .map(|g| (*g, puzzle.orbit_size(g) as u128))
+            .collect();
+        let g = gather::<(P::Position, u128, u32), P::Position, u128, (P::Position, u128, u32)>(
+            &[next.as_slice()],
+            &extra,
+            layer.nb(),
+            plan.est + extra.len(),
+            0.5,
+            plan.avail,
+            &|&(q, nq, oq), sink| {
+                let w = nq * oq as u128;
+                canonical_parents(puzzle, &q, |p, _| sink.push(p, w));
+            },
+            &|acc, w| *acc += w,
+            &|b, entries, out| {
+                // Keep the parents that lie in the layer (both sorted).
+                let here = layer.bucket(b);
+                let mut j = 0;
+                for &(p, w) in entries {
+                    match here[j..].binary_search(&p) {
+                        Ok(k) => {
+                            j += k + 1;
+                            let o = puzzle.orbit_size(&p);
+                            debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
+                            out.push((p, w / o as u128, o));
+                        }
+                        Err(k) => j += k,
+                    }
+                }
+                0
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 24))?;
+        Ok(g.buckets.into_iter().flatten().collect())
+    }
+}
+
+/// Calls `f(canonical parent, orbit size)` for every parent of `q`.
+#[inline]
+fn canonical_parents<P: Reversible + Symmetric>(
+    puzzle: &P,
+    q: &P::Position,
+    mut f: impl FnMut(P::Position, u32),
+) {
+    if !puzzle.for_each_canonical_parent_orbit(q, &mut f) {
+        puzzle.for_each_parent(q, |p| {
+            let (c, o) = puzzle.canonical_and_orbit(&p);
+            f(c, o)
+        });
+    }
+}
+
+/// Lowest score, and the positions with it, over the layers seen so far.
+struct Best<T> {
+    score: u32,
+    positions: Vec<T>,
+    count: u64,
+    cap: usize,
+}
+
+impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
+    fn new(cap: usize) -> Self {
+        Best {
+            score: u32::MAX,
+            positions: Vec::new(),
+            count: 0,
+            cap,
+        }
+    }
+
+    fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
+        let Some(s) = layer.par_iter().map(|p| puzzle.score(p)).min() else {
+            return;
+        };
+        if s > self.score {
+            return;
+        }
+        if s < self.score {
+            self.score = s;
+            self.positions.clear();
+            self.count = 0;
+        }
+        for p in layer.iter() {
+            if puzzle.score(p) == s {
+                self.count += 1;
+                if self.positions.len() < self.cap {
+                    self.positions.push(*p);
+                }
+            }
+        }
+    }
+}
+
+/// Enumerates every position reachable from the puzzle's start, layer by
+/// layer, up to symmetry; with `opts.backward`, also the positions that can
+/// reach a goal and the number of solutions. With `opts.count_all` off,
+/// only the latter are computed, from both ends (see the module
+/// documentation).
+pub fn enumerate<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    progress: &dyn Progress,
+) -> Result<LayeredReport<P::Position>, LayeredError>
+where
+    P: Reversible + Symmetric,
+{
+    if !opts.count_all {
+        if let Some(r) = meet_in_middle(puzzle, opts, progress)? {
+            return Ok(r);
+        }
+    }
+    full(puzzle, opts, progress)
+}
+
+/// The canonical goals, each with the layer it lies in (by score).
+fn goals_by_depth<P: Reversible + Symmetric>(puzzle: &P) -> Vec<(usize, P::Position)> {
+    let s0 = puzzle.score(&puzzle.start());
+    let mut goals: Vec<(usize, P::Position)> = puzzle
+        .goals()
+        .iter()
+        .filter(|g| puzzle.score(g) <= s0)
+        .map(|g| ((s0 - puzzle.score(g)) as usize, puzzle.canonical(g)))
+        .collect();
+    goals.sort_unstable();
+    goals.dedup();
+    goals
+}
+
+/// Whether the start provably cannot reach any goal.
+fn hopeless<P: Puzzle + Symmetric>(puzzle: &P) -> bool {
+    let start = puzzle.start();
+    !puzzle.is_goal(&start) && puzzle.cannot_reach_goal(&start)
+}
+
+/// The whole reachable graph, forward, then the backward pass over it.
+fn full<P: Reversible + Symmetric>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    progress: &dyn Progress,
+) -> Result<LayeredReport<P::Position>, LayeredError> {
+    let start = puzzle.canonical(&puzzle.start());
+    // Without a backward pass only the newest layer is needed; so too when
+    // the goal is provably out of reach (the French central game).
+    let unreachable = hopeless(puzzle);
+    let keep = opts.backward && !unreachable;
+    let mut layers: Vec<Layer<P::Position>> = vec![Layer::single(start)];
+    let mut stats = vec![LayerStats {
+        depth: 0,
+        reduced: 1,
+        raw: puzzle.orbit_size(&start) as u64,
+        ..Default::default()
+    }];
+    let mut best = Best::new(opts.max_final_positions);
+    best.add(puzzle, &layers[0]);
+    let mut goal_reachable = puzzle.is_goal(&start);
+    let mut stored = layers[0].bytes();
+    let mut table_bytes = stored;
+    let mut distinct = 1.0;
+    loop {
+        // The depth of the layer being built (layers may be dropped).
+        let depth = stats.len();
+        let parents = layers.last().expect("at least the start layer");
+        progress.phase(&format!("layer {depth}"), parents.len() as u64);
+        let ctx = Ctx {
+            puzzle,
+            opts,
+            progress,
+            stored,
+            distinct,
+        };
+        let (next, raw, share) = ctx.forward(parents, depth, true)?;
+        if next.len() == 0 {
+            break;
+        }
+        distinct = share;
+        stored += next.bytes();
+        if stored > opts.max_bytes {
+            return Err(ctx.budget_error(depth, stored));
+        }
+        table_bytes = table_bytes.max(stored);
+        best.add(puzzle, &next);
+        goal_reachable |= next.par_iter().any(|p| puzzle.is_goal(p));
+        stats.push(LayerStats {
+            depth,
+            reduced: next.len() as u64,
+            raw,
+            ..Default::default()
+        });
+        if keep {
+            layers.push(next);
+        } else {
+            let old = std::mem::replace(layers.last_mut().expect("a layer"), next);
+            stored -= old.bytes();
+        }
+    }
+
+    let mut solutions = None;
+    let mut child_solutions = Vec::new();
+    if opts.backward && unreachable {
+        solutions = Some(0);
+    } else if opts.backward {
+        let goals = goals_by_depth(puzzle);
+        progress.phase("backward", layers.len() as u64);
+        let mut next: Counted<P::Position> = Vec::new();
+        for depth in (0..layers.len()).rev() {
+            let here_goals: Vec<P::Position> = goals
+                .iter()
+                .filter(|&&(d, g)| d == depth && layers[depth].contains(&g))
+                .map(|&(_, g)| g)
+                .collect();
+            let ctx = Ctx {
+                puzzle,
+                opts,
+                progress,
+                stored,
+                distinct: 1.0,
+            };
+            let here = ctx.backward_counts(&layers[depth], &next, &here_goals, depth)?;
+            record_goal_layer(&mut stats[depth], &here);
+            if depth == 1 {
+                child_solutions = here.iter().map(|&(p, n, _)| (p, n)).collect();
+            }
+            if depth == 0 {
+                solutions = Some(here.first().map_or(0, |e| e.1));
+            }
+            next = here;
+            progress.advance(1);
+        }
+    }
+    best.positions.sort_unstable();
+    child_solutions.sort_unstable();
+    Ok(LayeredReport {
+        layers: stats,
+        goal_reachable,
+        solutions,
+        best_score: best.score,
+        best_positions: best.positions,
+        best_count: best.count,
+        child_solutions,
+        table_bytes,
+        peak_rss: peak_rss_bytes(),
+        complete: !opts.prune,
+    })
+}
+
+fn record_goal_layer<T>(stats: &mut LayerStats, here: &[(T, u128, u32)]) {
+    stats.to_goal_reduced = here.len() as u64;
+    stats.to_goal_raw = here.iter().map(|e| e.2 as u64).sum();
+}
+
+/// The goal-only enumeration from both ends; `None` when the puzzle's
+/// moves do not each lower the score by one (the caller falls back to the
+/// full enumeration).
+fn meet_in_middle<P: Reversible + Symmetric>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    progress: &dyn Progress,
+) -> Result<Option<LayeredReport<P::Position>>, LayeredError> {
+    let start = puzzle.canonical(&puzzle.start());
+    let s0 = puzzle.score(&start) as usize;
+    let goals = goals_by_depth(puzzle);
+    let Some(&(last, _)) = goals.last() else {
+        return Ok(None);
+    };
+    let goals_at = |d: usize| -> Vec<P::Position> {
+        goals
+            .iter()
+            .filter(|&&(gd, _)| gd == d)
+            .map(|&(_, g)| g)
+            .collect()
+    };
+    let unreachable = hopeless(puzzle);
+    let mut best = Best::new(opts.max_final_positions);
+    let mut stats: Vec<LayerStats> = (0..=last)
+        .map(|depth| LayerStats {
+            depth,
+            ..Default::default()
         })
         .collect();
-    contrib.par_sort_unstable_by_key(|&(p, _)| p);
-    // Sum the contributions per representative.
-    let mut summed: Vec<(P::Position, u128)> = Vec::with_capacity(contrib.len() / 2);
-    for (p, w) in contrib {
-        match summed.last_mut() {
-            Some((q, acc)) if *q == p => *acc += w,
-            _ => summed.push((p, w)),
-        }
+    // fwd[d] for 0 <= d <= fd; back[d - bd] for bd <= d <= last.
+    let mut fwd = vec![Layer::single(start)];
+    stats[0].reduced = 1;
+    stats[0].raw = puzzle.orbit_size(&start) as u64;
+    let mut back = vec![Layer::from_buckets(vec![goals_at(last)])];
+    let mut bd = last;
+    let mut stored = fwd[0].bytes() + back[0].bytes();
+    let mut table_bytes = stored;
+    let mut distinct = 1.0;
+    // With a time reversal the backward layers are reversed forward ones:
+    // grow the forward side to the middle `top`, then map.
+    let reversal = puzzle
+        .reversal(&puzzle.start())
+        .filter(|g| goals.len() == 1 && goals[0] == (last, puzzle.canonical(g)));
+    let top = last - last / 2;
+    if reversal.is_some() {
+        bd = top;
     }
-    // Intersect with the reachable layer; add the goals of this layer.
-    let mut out = Vec::new();
-    let mut j = 0;
-    for &p in layer {
-        while j < summed.len() && summed[j].0 < p {
-            j += 1;
-        }
-        let via = if j < summed.len() && summed[j].0 == p {
-            let o = orbit(puzzle, &p) as u128;
-            debug_assert_eq!(summed[j].1 % o, 0, "orbit weights must divide");
-            summed[j].1 / o
-        } else {
-            0
+    while fwd.len() - 1 < bd && !unreachable {
+        let fd = fwd.len() - 1;
+        let ctx = Ctx {
+            puzzle,
+            opts,
+            progress,
+            stored,
+            distinct,
         };
-        let n = via + puzzle.is_goal(&p) as u128;
-        if n > 0 {
-            out.push((p, n));
+        let (f, b) = (&fwd[fd], &back[0]);
+        if f.len() == 0 || b.len() == 0 {
+            break;
+        }
+        let added = if reversal.is_some() || f.len() <= b.len() {
+            progress.phase(&format!("layer {}", fd + 1), f.len() as u64);
+            let (next, _, share) = ctx.forward(f, fd + 1, false)?;
+            distinct = share;
+            stats[fd + 1].reduced = next.len() as u64;
+            let bytes = next.bytes();
+            fwd.push(next);
+            bytes
+        } else {
+            progress.phase(&format!("layer {} (backward)", bd - 1), b.len() as u64);
+            let prev = ctx.backward_all(b, &goals_at(bd - 1), bd - 1)?;
+            let bytes = prev.bytes();
+            back.insert(0, prev);
+            bd -= 1;
+            bytes
+        };
+        stored += added;
+        if stored > opts.max_bytes {
+            return Err(ctx.budget_error(fwd.len(), stored));
+        }
+        table_bytes = table_bytes.max(stored);
+    }
+    if reversal.is_some() && fwd.len() - 1 == top && !unreachable {
+        // back[d - top] = σ(fwd[last - d]) for top <= d <= last.
+        back.clear();
+        for d in top..=last {
+            let ctx = Ctx {
+                puzzle,
+                opts,
+                progress,
+                stored,
+                distinct,
+            };
+            let layer = ctx.reversed(&fwd[last - d], d)?;
+            stored += layer.bytes();
+            if stored > opts.max_bytes {
+                return Err(ctx.budget_error(d, stored));
+            }
+            back.push(layer);
+        }
+        table_bytes = table_bytes.max(stored);
+    }
+    let m = fwd.len() - 1;
+    let met = m == bd && !unreachable;
+    if met {
+        // The layering must follow the score for the two ends to agree.
+        let fine =
+            |l: &Layer<P::Position>| l.par_iter().all(|p| puzzle.score(p) as usize + m == s0);
+        if !fine(&fwd[m]) || !fine(&back[0]) {
+            return Ok(None);
         }
     }
-    out
+    for f in &fwd {
+        best.add(puzzle, f);
+    }
+    // Goal-reaching layers at and beyond the meeting depth.
+    let mut good: Vec<Layer<P::Position>> = Vec::new();
+    if met {
+        let meet = &fwd[m];
+        let inter: Vec<Vec<P::Position>> = back[0]
+            .buckets
+            .par_iter()
+            .map(|b| b.iter().copied().filter(|p| meet.contains(p)).collect())
+            .collect();
+        good.push(Layer::from_buckets(inter));
+        for d in m + 1..=last {
+            let prev = good.last().expect("a layer");
+            let ctx = Ctx {
+                puzzle,
+                opts,
+                progress,
+                stored,
+                distinct,
+            };
+            let (next, explored) = ctx.forward_within(prev, &back[d - m], d)?;
+            stats[d].reduced = explored;
+            best.add(puzzle, &next);
+            good.push(next);
+        }
+    }
+    drop(back);
+    // The backward pass with counts: over the goal-reaching layers from the
+    // meeting depth on, then over the forward layers.
+    progress.phase("backward", (last + 1) as u64);
+    let mut next: Counted<P::Position> = Vec::new();
+    let mut solutions = Some(0);
+    let mut child_solutions = Vec::new();
+    let mut goal_reachable = false;
+    if met {
+        for depth in (0..=last).rev() {
+            let layer = if depth >= m {
+                &good[depth - m]
+            } else {
+                &fwd[depth]
+            };
+            let here_goals: Vec<P::Position> = goals_at(depth)
+                .into_iter()
+                .filter(|g| layer.contains(g))
+                .collect();
+            goal_reachable |= !here_goals.is_empty();
+            let ctx = Ctx {
+                puzzle,
+                opts,
+                progress,
+                stored,
+                distinct: 1.0,
+            };
+            let here = ctx.backward_counts(layer, &next, &here_goals, depth)?;
+            record_goal_layer(&mut stats[depth], &here);
+            if depth == 1 {
+                child_solutions = here.iter().map(|&(p, n, _)| (p, n)).collect();
+            }
+            if depth == 0 {
+                solutions = Some(here.first().map_or(0, |e| e.1));
+            }
+            next = here;
+            progress.advance(1);
+        }
+    }
+    best.positions.sort_unstable();
+    child_solutions.sort_unstable();
+    Ok(Some(LayeredReport {
+        layers: stats,
+        goal_reachable,
+        solutions,
+        best_score: best.score,
+        best_positions: best.positions,
+        best_count: best.count,
+        child_solutions,
+        table_bytes,
+        peak_rss: peak_rss_bytes(),
+        complete: false,
+    }))
 }

@@ -70,6 +70,13 @@ pub trait Puzzle: Rules {
         false
     }
 
+    /// A hint for depth-first searches: children with a lower value are
+    /// tried first (ties keep the generation order). The default gives
+    /// every position 0. It never affects what is found, only how fast.
+    fn search_order(&self, _pos: &Self::Position) -> i64 {
+        0
+    }
+
     /// The lowest score any position could ever have (the goal's score);
     /// searches stop early when they reach it.
     fn score_bound(&self) -> u32;
@@ -114,6 +121,30 @@ pub trait Symmetric: Rules {
     fn for_each_canonical_child(&self, pos: &Self::Position, mut f: impl FnMut(Self::Position)) {
         self.for_each_move(pos, |m| f(self.canonical(&self.play_unchecked(pos, m))));
     }
+
+    /// The size of `pos`'s class: the group's order divided by the number
+    /// of symmetries that fix `pos`. Allocates nothing.
+    fn orbit_size(&self, pos: &Self::Position) -> u32 {
+        let n = self.symmetry_count();
+        let fixed = (0..n)
+            .filter(|&i| self.apply_symmetry(i, pos) == *pos)
+            .count();
+        (n / fixed.max(1)) as u32
+    }
+
+    /// Calls `f(canonical child, orbit size of the child)` for every legal
+    /// move of `pos`, like [`Symmetric::for_each_canonical_child`]. Games
+    /// that compute every image of a child anyway override this.
+    fn for_each_canonical_child_orbit(
+        &self,
+        pos: &Self::Position,
+        mut f: impl FnMut(Self::Position, u32),
+    ) {
+        self.for_each_move(pos, |m| {
+            let (c, o) = self.canonical_and_orbit(&self.play_unchecked(pos, m));
+            f(c, o)
+        });
+    }
 }
 
 /// Puzzles whose moves can be generated backwards: the predecessors of a
@@ -125,6 +156,31 @@ pub trait Reversible: Puzzle {
     /// Calls `f(parent)` for every position from which one legal move
     /// leads to `pos`, once per such move.
     fn for_each_parent(&self, pos: &Self::Position, f: impl FnMut(Self::Position));
+
+    /// The puzzle's time reversal, where it has one: an involution `σ`
+    /// such that `q` is a child of `p` exactly when `σ(p)` is a child of
+    /// `σ(q)`, that commutes with the symmetries and maps the start to the
+    /// one goal (peg solitaire's complement, when the goal is the
+    /// complement of the start). The positions that can reach the goal in
+    /// `k` moves are then the images of those reached from the start in
+    /// `k` moves, and the goal-only enumeration uses this instead of
+    /// searching backwards. The default has none.
+    fn reversal(&self, _pos: &Self::Position) -> Option<Self::Position> {
+        None
+    }
+
+    /// A fast route for puzzles that are also [`Symmetric`]: calls
+    /// `f(canonical parent, orbit size of the parent)` for every parent of
+    /// `pos` (once per move, like [`Reversible::for_each_parent`]) and
+    /// returns `true`. The default has no such route, calls nothing and
+    /// returns `false`; callers then canonicalise each parent themselves.
+    fn for_each_canonical_parent_orbit(
+        &self,
+        _pos: &Self::Position,
+        _f: impl FnMut(Self::Position, u32),
+    ) -> bool {
+        false
+    }
 }
 
 /// Reading and writing positions and moves as text.

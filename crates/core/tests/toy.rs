@@ -102,7 +102,10 @@ impl Reversible for Line {
             if p >> to & 1 == 0 {
                 continue;
             }
-            for (over, from) in [(to as i64 + 1, to as i64 + 2), (to as i64 - 1, to as i64 - 2)] {
+            for (over, from) in [
+                (to as i64 + 1, to as i64 + 2),
+                (to as i64 - 1, to as i64 - 2),
+            ] {
                 if from < 0 || from >= self.n as i64 {
                     continue;
                 }
@@ -121,10 +124,15 @@ impl Notation for Line {
     }
     fn parse_move(&self, s: &str) -> Result<(u8, u8), std::fmt::Error> {
         let (a, b) = s.split_once('-').ok_or(std::fmt::Error)?;
-        Ok((a.parse().map_err(|_| std::fmt::Error)?, b.parse().map_err(|_| std::fmt::Error)?))
+        Ok((
+            a.parse().map_err(|_| std::fmt::Error)?,
+            b.parse().map_err(|_| std::fmt::Error)?,
+        ))
     }
     fn format_position(&self, p: &u32) -> String {
-        (0..self.n).map(|i| if p >> i & 1 == 1 { 'o' } else { '.' }).collect()
+        (0..self.n)
+            .map(|i| if p >> i & 1 == 1 { 'o' } else { '.' })
+            .collect()
     }
     fn parse_position(&self, s: &str) -> Result<u32, std::fmt::Error> {
         if s.len() != self.n as usize {
@@ -143,7 +151,10 @@ impl WeightGuided for Line {
         self.n as usize
     }
     fn weighted_total(&self, p: &u32, w: &[u32]) -> i64 {
-        (0..self.n).filter(|i| p >> i & 1 == 1).map(|i| w[i as usize] as i64).sum()
+        (0..self.n)
+            .filter(|i| p >> i & 1 == 1)
+            .map(|i| w[i as usize] as i64)
+            .sum()
     }
     fn goal_distance(&self, p: &u32) -> u32 {
         match self.target {
@@ -186,10 +197,18 @@ fn line_problems() -> Vec<Line> {
     for n in 4..=11u32 {
         for hole in 0..n {
             for target in [None, Some(hole), Some(n - 1 - hole)] {
-                v.push(Line { n, start: Line::full(n) & !(1 << hole), target });
+                v.push(Line {
+                    n,
+                    start: Line::full(n) & !(1 << hole),
+                    target,
+                });
             }
             let second = (hole + 3) % n;
-            v.push(Line { n, start: Line::full(n) & !(1 << hole) & !(1 << second), target: None });
+            v.push(Line {
+                n,
+                start: Line::full(n) & !(1 << hole) & !(1 << second),
+                target: None,
+            });
         }
     }
     v
@@ -212,11 +231,18 @@ fn dfs_agrees_with_brute_force() {
         let (best, sols) = brute(&l, l.start);
         for sym in [false, true] {
             for pruning in [false, true] {
-                let opts = DfsOptions { use_symmetry: sym, use_pruning: pruning, ..Default::default() };
+                let opts = DfsOptions {
+                    use_symmetry: sym,
+                    use_pruning: pruning,
+                    ..Default::default()
+                };
                 let r = dfs::solve(&l, &l.start, &opts);
                 assert!(r.complete);
                 assert_eq!(r.reached_goal, sols > 0, "n={} start={:b}", l.n, l.start);
-                let end = r.line.iter().fold(l.start, |p, &m| l.play(&p, m).expect("legal line"));
+                let end = r
+                    .line
+                    .iter()
+                    .fold(l.start, |p, &m| l.play(&p, m).expect("legal line"));
                 assert_eq!(l.is_goal(&end), r.reached_goal);
                 if !r.reached_goal {
                     assert_eq!(r.best_score, best);
@@ -231,8 +257,19 @@ fn dfs_agrees_with_brute_force() {
 
 #[test]
 fn dfs_budget_is_respected_and_reported() {
-    let l = Line { n: 11, start: Line::full(11) & !(1 << 5), target: Some(5) };
-    let r = dfs::solve(&l, &l.start, &DfsOptions { max_expansions: Some(3), ..Default::default() });
+    let l = Line {
+        n: 11,
+        start: Line::full(11) & !(1 << 5),
+        target: Some(5),
+    };
+    let r = dfs::solve(
+        &l,
+        &l.start,
+        &DfsOptions {
+            max_expansions: Some(3),
+            ..Default::default()
+        },
+    );
     assert!(r.expansions <= 3, "{} expansions", r.expansions);
     assert!(!r.complete || r.reached_goal);
 }
@@ -242,7 +279,14 @@ fn layered_counts_agree_with_brute_force() {
     for l in line_problems() {
         let (best, sols) = brute(&l, l.start);
         let r = layered::enumerate(&l, &LayeredOptions::default(), &Silent).unwrap();
-        assert_eq!(r.solutions, Some(sols), "n={} start={:b} target={:?}", l.n, l.start, l.target);
+        assert_eq!(
+            r.solutions,
+            Some(sols),
+            "n={} start={:b} target={:?}",
+            l.n,
+            l.start,
+            l.target
+        );
         assert_eq!(r.goal_reachable, sols > 0);
         assert_eq!(r.best_score, best);
         // Raw layer counts against plain breadth-first enumeration.
@@ -280,8 +324,19 @@ fn layered_counts_agree_with_brute_force() {
 
 #[test]
 fn layered_enumeration_honours_its_memory_budget() {
-    let l = Line { n: 11, start: Line::full(11) & !1, target: None };
-    let e = layered::enumerate(&l, &LayeredOptions { max_bytes: 16, ..Default::default() }, &Silent);
+    let l = Line {
+        n: 11,
+        start: Line::full(11) & !1,
+        target: None,
+    };
+    let e = layered::enumerate(
+        &l,
+        &LayeredOptions {
+            max_bytes: 16,
+            ..Default::default()
+        },
+        &Silent,
+    );
     assert!(matches!(e, Err(layered::LayeredError::MemoryBudget { .. })));
 }
 
@@ -291,11 +346,21 @@ fn astar_finds_a_solution_exactly_when_one_exists() {
     for l in line_problems() {
         let (_, sols) = brute(&l, l.start);
         for g_weight in [0, 1] {
-            let r = astar::search(&l, &l.start, &h, &AstarOptions { g_weight, ..Default::default() });
+            let r = astar::search(
+                &l,
+                &l.start,
+                &h,
+                &AstarOptions {
+                    g_weight,
+                    ..Default::default()
+                },
+            );
             match r.line {
                 Some(line) => {
                     assert!(sols > 0);
-                    let end = line.iter().fold(l.start, |p, &m| l.play(&p, m).expect("legal"));
+                    let end = line
+                        .iter()
+                        .fold(l.start, |p, &m| l.play(&p, m).expect("legal"));
                     assert!(l.is_goal(&end));
                 }
                 None => {
@@ -310,21 +375,51 @@ fn astar_finds_a_solution_exactly_when_one_exists() {
 #[test]
 fn genetic_search_is_reproducible_and_solves_solvable_lines() {
     let l = (9..=11u32)
-        .flat_map(|n| (0..n).map(move |h| Line { n, start: Line::full(n) & !(1 << h), target: None }))
+        .flat_map(|n| {
+            (0..n).map(move |h| Line {
+                n,
+                start: Line::full(n) & !(1 << h),
+                target: None,
+            })
+        })
         .find(|l| brute(l, l.start).1 > 0)
         .expect("some line is solvable");
-    let opts = GeneticOptions { threshold: 5, population: 6, offspring: 10, restarts: 5, seed: 42, ..Default::default() };
+    let opts = GeneticOptions {
+        threshold: 5,
+        population: 6,
+        offspring: 10,
+        restarts: 5,
+        seed: 42,
+        ..Default::default()
+    };
     let a = genetic::search(&l, &opts);
     let b = genetic::search(&l, &opts);
     assert!(a.solved);
     assert_eq!(a.best.weights, b.best.weights);
     assert_eq!(a.evaluations, b.evaluations);
-    let end = a.best.line.iter().fold(l.start, |p, &m| l.play(&p, m).expect("legal"));
+    let end = a
+        .best
+        .line
+        .iter()
+        .fold(l.start, |p, &m| l.play(&p, m).expect("legal"));
     assert!(l.is_goal(&end));
     // An unsolvable line is never reported solved.
-    let u = Line { n: 6, start: 0b100101, target: None };
+    let u = Line {
+        n: 6,
+        start: 0b100101,
+        target: None,
+    };
     assert_eq!(brute(&u, u.start).1, 0);
-    let r = genetic::search(&u, &GeneticOptions { threshold: 3, population: 4, offspring: 3, restarts: 2, ..Default::default() });
+    let r = genetic::search(
+        &u,
+        &GeneticOptions {
+            threshold: 3,
+            population: 4,
+            offspring: 3,
+            restarts: 2,
+            ..Default::default()
+        },
+    );
     assert!(!r.solved);
     assert!(r.best.fitness < 0);
 }
@@ -333,7 +428,14 @@ fn genetic_search_is_reproducible_and_solves_solvable_lines() {
 struct TicTacToe;
 
 const LINES: [[usize; 3]; 8] = [
-    [0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6],
+    [0, 1, 2],
+    [3, 4, 5],
+    [6, 7, 8],
+    [0, 3, 6],
+    [1, 4, 7],
+    [2, 5, 8],
+    [0, 4, 8],
+    [2, 4, 6],
 ];
 
 fn won(bits: u16) -> bool {
@@ -394,7 +496,11 @@ impl Symmetric for TicTacToe {
         8
     }
     fn apply_symmetry(&self, i: usize, &(x, o): &(u16, u16)) -> (u16, u16) {
-        let map = |b: u16| (0..9).filter(|&c| b >> c & 1 == 1).fold(0u16, |a, c| a | 1 << PERMS[i][c]);
+        let map = |b: u16| {
+            (0..9)
+                .filter(|&c| b >> c & 1 == 1)
+                .fold(0u16, |a, c| a | 1 << PERMS[i][c])
+        };
         (map(x), map(o))
     }
 }
@@ -409,7 +515,12 @@ fn negamax(g: &TicTacToe, p: (u16, u16), memo: &mut HashMap<(u16, u16), i8>) -> 
     if let Some(&v) = memo.get(&p) {
         return v;
     }
-    let v = g.moves(&p).into_iter().map(|m| -negamax(g, g.play_unchecked(&p, m), memo)).max().unwrap();
+    let v = g
+        .moves(&p)
+        .into_iter()
+        .map(|m| -negamax(g, g.play_unchecked(&p, m), memo))
+        .max()
+        .unwrap();
     memo.insert(p, v);
     v
 }
@@ -428,7 +539,11 @@ fn tic_tac_toe_passes_the_battery_and_symmetry_preserves_values() {
     conformance::check_symmetry(&g, &positions).unwrap();
     conformance::check_game_terminals(&g, &positions).unwrap();
     let mut memo = HashMap::new();
-    assert_eq!(negamax(&g, g.start(), &mut memo), 0, "tic-tac-toe is a draw");
+    assert_eq!(
+        negamax(&g, g.start(), &mut memo),
+        0,
+        "tic-tac-toe is a draw"
+    );
     for p in &positions {
         let v = negamax(&g, *p, &mut memo);
         for i in 0..8 {
@@ -439,9 +554,18 @@ fn tic_tac_toe_passes_the_battery_and_symmetry_preserves_values() {
 
 #[test]
 fn the_battery_catches_a_broken_generator() {
-    let l = Line { n: 7, start: Line::full(7) & !(1 << 3), target: None };
+    let l = Line {
+        n: 7,
+        start: Line::full(7) & !(1 << 3),
+        target: None,
+    };
     let positions = conformance::random_positions(&l, 1, 5);
     // A naive generator that forgets leftward jumps must be caught.
-    let forgetful = |p: &u32| naive_moves(&l, p).into_iter().filter(|(a, b)| a < b).collect::<Vec<_>>();
+    let forgetful = |p: &u32| {
+        naive_moves(&l, p)
+            .into_iter()
+            .filter(|(a, b)| a < b)
+            .collect::<Vec<_>>()
+    };
     assert!(conformance::check_move_generation(&l, &positions, forgetful).is_err());
 }

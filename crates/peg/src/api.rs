@@ -284,7 +284,12 @@ fn class_floor<B: Bits>(p: &Problem<B>) -> u32 {
     }
 }
 
-fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget, best_result: bool) -> SolveReport {
+fn solve_typed<B: Bits>(
+    p: &Problem<B>,
+    method: Method,
+    budget: &Budget,
+    best_result: bool,
+) -> SolveReport {
     let t0 = Instant::now();
     let start = p.start();
     let mut reason = p.impossibility(start);
@@ -371,22 +376,23 @@ fn solve_typed<B: Bits>(p: &Problem<B>, method: Method, budget: &Budget, best_re
         }
     };
     // Proven impossible: find the best result and a line to it.
-    let (line, best_proven, expansions) = if best_result && solvable == Some(false) && line.is_empty() {
-        let floor = class_floor(p);
-        let r = dfs::best_by(
-            p,
-            &start,
-            &DfsOptions {
-                use_pruning: false,
-                ..dfs_opts.clone()
-            },
-            |q| q.count(),
-            floor,
-        );
-        (r.line, r.complete, expansions + r.expansions)
-    } else {
-        (line, best_proven, expansions)
-    };
+    let (line, best_proven, expansions) =
+        if best_result && solvable == Some(false) && line.is_empty() {
+            let floor = class_floor(p);
+            let r = dfs::best_by(
+                p,
+                &start,
+                &DfsOptions {
+                    use_pruning: false,
+                    ..dfs_opts.clone()
+                },
+                |q| q.count(),
+                floor,
+            );
+            (r.line, r.complete, expansions + r.expansions)
+        } else {
+            (line, best_proven, expansions)
+        };
     let end = end_of(p, start, &line);
     SolveReport {
         board: p.board().name().to_string(),
@@ -417,15 +423,26 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
     // Holes near the centre of mass first: they are the likeliest finishes.
     let mut holes: Vec<usize> = (0..board.holes()).collect();
     let n = board.holes() as f64;
-    let cx = (0..board.holes()).map(|h| board.coords(h).0 as f64).sum::<f64>() / n;
-    let cy = (0..board.holes()).map(|h| board.coords(h).1 as f64).sum::<f64>() / n;
+    let cx = (0..board.holes())
+        .map(|h| board.coords(h).0 as f64)
+        .sum::<f64>()
+        / n;
+    let cy = (0..board.holes())
+        .map(|h| board.coords(h).1 as f64)
+        .sum::<f64>()
+        / n;
     let d = |h: usize| {
         let (x, y) = board.coords(h);
         (x as f64 - cx).abs() + (y as f64 - cy).abs()
     };
     holes.sort_by(|&a, &b| d(a).total_cmp(&d(b)));
     for h in holes {
-        let Ok(q) = Problem::<B>::new(board.clone(), &pegs, Goal::Pattern(vec![h]), Pruning::default()) else {
+        let Ok(q) = Problem::<B>::new(
+            board.clone(),
+            &pegs,
+            Goal::Pattern(vec![h]),
+            Pruning::default(),
+        ) else {
             continue;
         };
         if q.cannot_reach_goal(&start) {
@@ -663,15 +680,14 @@ fn hint_typed<B: Bits>(p: &Problem<B>, budget: &Budget, count_limit: u32) -> Hin
             }
         })
         .collect();
-    let goal_reachable = if p.is_goal(&start) {
-        Some(true)
-    } else if moves.iter().any(|m| m.goal_reachable == Some(true)) {
-        Some(true)
-    } else if moves.iter().all(|m| m.goal_reachable == Some(false)) {
-        Some(false)
-    } else {
-        None
-    };
+    let goal_reachable =
+        if p.is_goal(&start) || moves.iter().any(|m| m.goal_reachable == Some(true)) {
+            Some(true)
+        } else if moves.iter().all(|m| m.goal_reachable == Some(false)) {
+            Some(false)
+        } else {
+            None
+        };
     HintReport {
         position: p.format_position(&start),
         goal: goal_text(p),

@@ -317,6 +317,9 @@ impl Board {
     }
 }
 
+/// A lattice isometry on drawing coordinates.
+type Transform = Box<dyn Fn((i32, i32)) -> (i32, i32)>;
+
 /// Symmetries of a hole set: lattice isometries that map it onto itself
 /// (translation fixed by matching the first hole in (y, x) order).
 fn find_symmetries(
@@ -324,7 +327,7 @@ fn find_symmetries(
     cells: &[(i32, i32)],
     index: &HashMap<(i32, i32), usize>,
 ) -> Vec<Vec<usize>> {
-    let transforms: Vec<Box<dyn Fn((i32, i32)) -> (i32, i32)>> = match lattice {
+    let transforms: Vec<Transform> = match lattice {
         Lattice::Square => vec![
             Box::new(|(x, y)| (x, y)),
             Box::new(|(x, y)| (-y, x)),
@@ -340,7 +343,7 @@ fn find_symmetries(
             // by 60° and reflections. Holes have x + y of one parity; shift
             // it to even first so the halving is exact.
             let par = (cells[0].0 + cells[0].1).rem_euclid(2);
-            let mut v: Vec<Box<dyn Fn((i32, i32)) -> (i32, i32)>> = Vec::new();
+            let mut v: Vec<Transform> = Vec::new();
             for refl in [false, true] {
                 for rot in 0..6 {
                     v.push(Box::new(move |(x, y)| {

@@ -126,7 +126,7 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
     lines.dedup();
     for (a, b, c) in lines {
         lp.add_constraint(
-            &[(vars[a], 1.0), (vars[b], 1.0), (vars[c], -1.0)],
+            [(vars[a], 1.0), (vars[b], 1.0), (vars[c], -1.0)],
             ComparisonOp::Ge,
             0.0,
         );

@@ -52,6 +52,161 @@ struct Dir<B> {
     ids: Vec<u16>,
 }
 
+/// The symmetries of a square board of at most 8 by 8 holes in rows of 8
+/// bits, by delta swaps instead of table look-ups: mirror `H` (columns),
+/// flip `V` (rows) and transpose `T`. Image `k` (0..8) is
+/// `T^(k>>2) V^(k>>1&1) H^(k&1)`.
+#[derive(Clone, Debug)]
+struct D4<B> {
+    /// Delta swaps (mask of the lower bits, shift) of the mirror; unused
+    /// ones have an empty mask.
+    h: [(B, usize); 4],
+    /// Delta swaps of the flip.
+    v: [(B, usize); 4],
+    /// Delta swaps of the transposition (empty masks if rows differ from
+    /// columns).
+    t: [(B, usize); 3],
+    /// Whether the transposition is a symmetry of the grid.
+    square: bool,
+    /// For each element of the problem's group, its image index `k`.
+    codes: Vec<u8>,
+}
+
+impl<B: Bits> D4<B> {
+    fn from_u64(x: u64) -> B {
+        (0..64)
+            .filter(|i| x >> i & 1 == 1)
+            .fold(B::ZERO, |m, i| m | B::bit(i))
+    }
+
+    fn new(cols: usize, rows: usize) -> Self {
+        let col = |c: usize| Self::from_u64((0..rows).fold(0u64, |m, r| m | 1 << (8 * r + c)));
+        let row = |r: usize| Self::from_u64(0xffu64 << (8 * r));
+        let mut h = [(B::ZERO, 0); 4];
+        for (c, slot) in h.iter_mut().enumerate().take(cols / 2) {
+            *slot = (col(c), cols - 1 - 2 * c);
+        }
+        let mut v = [(B::ZERO, 0); 4];
+        for (r, slot) in v.iter_mut().enumerate().take(rows / 2) {
+            *slot = (row(r), 8 * (rows - 1 - 2 * r));
+        }
+        // The transposition of an 8 by 8 board in three delta swaps.
+        let square = rows == cols;
+        let t = if square {
+            [
+                (Self::from_u64(0x0000_0000_f0f0_f0f0), 28),
+                (Self::from_u64(0x0000_cccc_0000_cccc), 14),
+                (Self::from_u64(0x00aa_00aa_00aa_00aa), 7),
+            ]
+        } else {
+            [(B::ZERO, 0); 3]
+        };
+        D4 {
+            h,
+            v,
+            t,
+            square,
+            codes: Vec::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn swaps(x: B, swaps: &[(B, usize)]) -> B {
+        swaps.iter().fold(x, |x, &(m, d)| {
+            let t = (x ^ x.shr(d)) & m;
+            x ^ t ^ t.shl(d)
+        })
+    }
+
+    /// All eight images (index `k` as in the type's documentation).
+    #[inline(always)]
+    fn all(&self, x: B) -> [B; 8] {
+        let hx = Self::swaps(x, &self.h);
+        let vx = Self::swaps(x, &self.v);
+        let vhx = Self::swaps(hx, &self.v);
+        [
+            x,
+            hx,
+            vx,
+            vhx,
+            Self::swaps(x, &self.t),
+            Self::swaps(hx, &self.t),
+            Self::swaps(vx, &self.t),
+            Self::swaps(vhx, &self.t),
+        ]
+    }
+
+    #[inline]
+    fn apply(&self, k: u8, x: B) -> B {
+        let mut y = x;
+        if k & 1 == 1 {
+            y = Self::swaps(y, &self.h);
+        }
+        if k & 2 == 2 {
+            y = Self::swaps(y, &self.v);
+        }
+        if k & 4 == 4 {
+            y = Self::swaps(y, &self.t);
+        }
+        y
+    }
+}
+
+/// The least of `xs` by a balanced tree of selects (short dependency
+/// chains, no unpredictable branches).
+#[inline(always)]
+fn least<B: Bits>(xs: &[B]) -> B {
+    #[inline(always)]
+    fn lo<B: Bits>(a: B, b: B) -> B {
+        if b < a {
+            b
+        } else {
+            a
+        }
+    }
+    match xs.len() {
+        1 => xs[0],
+        2 => lo(xs[0], xs[1]),
+        3 => lo(lo(xs[0], xs[1]), xs[2]),
+        4 => lo(lo(xs[0], xs[1]), lo(xs[2], xs[3])),
+        8 => lo(
+            lo(lo(xs[0], xs[1]), lo(xs[2], xs[3])),
+            lo(lo(xs[4], xs[5]), lo(xs[6], xs[7])),
+        ),
+        _ => xs.iter().fold(xs[0], |a, &b| lo(a, b)),
+    }
+}
+
+/// [`D4::all`] compiled for CPUs with AVX-512.
+///
+/// # Safety
+/// The CPU must support the enabled features (see `wide_simd`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,bmi1,bmi2,popcnt")]
+#[inline]
+unsafe fn d4_wide<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
+    d4.all(pos)
+}
+
+/// Whether the CPU runs [`Problem::neighbours_wide`].
+fn wide_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx2")
+            && std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512vl")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("avx512dq")
+            && std::arch::is_x86_feature_detected!("bmi1")
+            && std::arch::is_x86_feature_detected!("bmi2")
+            && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// A peg-solitaire problem with `B`-bit bitboards.
 #[derive(Clone)]
 pub struct Problem<B: Bits> {
@@ -78,6 +233,12 @@ pub struct Problem<B: Bits> {
     pagoda_tables: Vec<[i32; 256]>,
     /// Class (orbit under the group) of each hole.
     hole_class: Vec<usize>,
+    /// The fast symmetries of small square boards, when they apply.
+    d4: Option<D4<B>>,
+    /// Whether the CPU has AVX-512 (for [`Problem::neighbours_wide`]).
+    wide: bool,
+    /// order_tables[k][byte]: search-order weight of byte k's pegs.
+    order_tables: Vec<[i32; 256]>,
 }
 
 impl<B: Bits> std::fmt::Debug for Problem<B> {
@@ -103,11 +264,19 @@ fn grid(board: &Board) -> (Vec<(usize, usize)>, usize) {
     let minc = axial.iter().map(|c| c.0).min().unwrap_or(0);
     let minr = axial.iter().map(|c| c.1).min().unwrap_or(0);
     let cols = axial.iter().map(|c| c.0 - minc).max().unwrap_or(0) as usize + 1;
+    let rows = axial.iter().map(|c| c.1 - minr).max().unwrap_or(0) as usize + 1;
     let g = axial
         .iter()
         .map(|&(c, r)| ((c - minc) as usize, (r - minr) as usize))
         .collect();
-    (g, cols)
+    // Square boards up to 8 by 8 use rows of 8 bits, so that their
+    // symmetries are a few shifts and masks (see `D4`).
+    let stride = if board.lattice() == Lattice::Square && cols <= 8 && rows <= 8 {
+        8
+    } else {
+        cols
+    };
+    (g, stride)
 }
 
 /// The number of grid bits a board needs (decides `u64` or `u128`).
@@ -238,7 +407,11 @@ impl<B: Bits> Problem<B> {
             pagodas: Vec::new(),
             pagoda_tables: Vec::new(),
             hole_class: Vec::new(),
+            d4: None,
+            wide: wide_simd(),
+            order_tables: Vec::new(),
         };
+        p.d4 = p.find_d4(&g, stride);
         p.hole_class = p.hole_classes();
         p.jump_images = p
             .jump_mask
@@ -269,6 +442,15 @@ impl<B: Bits> Problem<B> {
                 }
             }
         }
+        // Depth-first searches try first the children whose pegs sit on
+        // holes that are easy to clear later: the study's weighted cost
+        // (corners, with the fewest jumps into them, weigh most). On the
+        // English central game this cuts the first solution from some
+        // 17,500 expansions to about 400.
+        let order = crate::heuristics::weighted_cost_weights(&p);
+        if !order.is_empty() {
+            p.order_tables = p.byte_tables(&order);
+        }
         for (pg, _) in &p.pagodas {
             for k in 0..p.nbytes {
                 let mut t = [0i32; 256];
@@ -285,6 +467,25 @@ impl<B: Bits> Problem<B> {
             }
         }
         Ok(p)
+    }
+
+    /// Per-byte tables of the total of per-hole `weights` over the pegs.
+    fn byte_tables(&self, weights: &[i64]) -> Vec<[i32; 256]> {
+        (0..self.nbytes)
+            .map(|k| {
+                let mut t = [0i32; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    for bit in 0..8 {
+                        if byte >> bit & 1 == 1 {
+                            if let Some(Some(h)) = self.bit_hole.get(8 * k + bit) {
+                                *slot += weights[*h] as i32;
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect()
     }
 
     fn goal_classes(&self, classes: &PositionClasses) -> Vec<u64> {
@@ -335,9 +536,34 @@ impl<B: Bits> Problem<B> {
         pos.has(self.hole_bit[h])
     }
 
+    /// The delta-swap symmetries, if every element of the group is one of
+    /// them (checked hole by hole against the board's permutations).
+    fn find_d4(&self, g: &[(usize, usize)], stride: usize) -> Option<D4<B>> {
+        if stride != 8 || self.board.lattice() != Lattice::Square {
+            return None;
+        }
+        let cols = g.iter().map(|c| c.0).max()? + 1;
+        let rows = g.iter().map(|c| c.1).max()? + 1;
+        let mut d4 = D4::new(cols, rows);
+        let kinds = if d4.square { 8 } else { 4 };
+        for &gi in &self.group {
+            let perm = &self.board.symmetries()[gi];
+            let k = (0..kinds as u8).find(|&k| {
+                (0..self.board.holes()).all(|h| {
+                    d4.apply(k, B::bit(self.hole_bit[h])) == B::bit(self.hole_bit[perm[h]])
+                })
+            })?;
+            d4.codes.push(k);
+        }
+        Some(d4)
+    }
+
     /// Image of `pos` under group element `g`.
     #[inline]
     fn transform(&self, g: usize, pos: B) -> B {
+        if let Some(d4) = &self.d4 {
+            return d4.apply(d4.codes[g], pos);
+        }
         let base = g * self.nbytes;
         let mut out = B::ZERO;
         for k in 0..self.nbytes {
@@ -346,8 +572,121 @@ impl<B: Bits> Problem<B> {
         out
     }
 
-    /// Calls `f(jump index)` for each jump whose mask test passes.
+    /// Calls `f(canonical neighbour, its orbit size)` for each child
+    /// (`forward`) or parent of `pos`, with the group's order `N` known at
+    /// compile time. Symmetries are bit permutations, so the images of a
+    /// neighbour are the images of `pos` XOR the images of the jump's mask:
+    /// the images of `pos` are computed once, and each neighbour costs `N`
+    /// XORs and a branch-free minimum.
+    #[inline(always)]
+    fn neighbours_n<const N: usize>(&self, pos: B, forward: bool, mut f: impl FnMut(B, u32)) {
+        let images = self.images_n::<N>(pos);
+        let table: &[B] = &self.jump_images;
+        self.each_jump(pos, forward, |j| {
+            let Some(ji) = table.get(j * N..j * N + N) else {
+                return;
+            };
+            let mut t = [B::ZERO; N];
+            for g in 0..N {
+                t[g] = images[g] ^ ji[g];
+            }
+            let best = least(&t);
+            let mut fixed = 0u32;
+            for &x in &t {
+                fixed += (x == best) as u32;
+            }
+            f(best, N as u32 / fixed.max(1));
+        });
+    }
+
+    /// The images of `pos` under the group, whose order is `N`.
+    #[inline(always)]
+    fn images_n<const N: usize>(&self, pos: B) -> [B; N] {
+        let mut images = [B::ZERO; N];
+        if let Some(d4) = &self.d4 {
+            let all = self.all_d4(d4, pos);
+            for (img, &k) in images.iter_mut().zip(&d4.codes) {
+                *img = all[k as usize];
+            }
+        } else {
+            for (g, img) in images.iter_mut().enumerate() {
+                *img = self.transform(g, pos);
+            }
+        }
+        images
+    }
+
+    /// The least image of `pos` and the number of group elements giving it.
     #[inline]
+    fn least_image(&self, pos: B) -> (B, u32) {
+        fn count<B: Bits, const N: usize>(images: [B; N]) -> (B, u32) {
+            let best = least(&images);
+            (best, images.iter().map(|&i| (i == best) as u32).sum())
+        }
+        match self.group.len() {
+            1 => (pos, 1),
+            2 => count(self.images_n::<2>(pos)),
+            4 => count(self.images_n::<4>(pos)),
+            8 => count(self.images_n::<8>(pos)),
+            n => {
+                let images: Vec<B> = (0..n).map(|g| self.transform(g, pos)).collect();
+                let best = images.iter().copied().min().unwrap_or(pos);
+                (best, images.iter().filter(|&&i| i == best).count() as u32)
+            }
+        }
+    }
+
+    /// [`Problem::neighbours_n`] for this problem's group.
+    #[inline]
+    fn neighbours(&self, pos: B, forward: bool, f: impl FnMut(B, u32)) {
+        #[cfg(target_arch = "x86_64")]
+        if self.wide && self.group.len() == 8 {
+            // SAFETY: `wide` is set only when the CPU has these features.
+            unsafe { self.neighbours_wide::<8>(pos, forward, f) };
+            return;
+        }
+        match self.group.len() {
+            1 => self.neighbours_n::<1>(pos, forward, f),
+            2 => self.neighbours_n::<2>(pos, forward, f),
+            4 => self.neighbours_n::<4>(pos, forward, f),
+            6 => self.neighbours_n::<6>(pos, forward, f),
+            8 => self.neighbours_n::<8>(pos, forward, f),
+            3 => self.neighbours_n::<3>(pos, forward, f),
+            12 => self.neighbours_n::<12>(pos, forward, f),
+            _ => {
+                let mut f = f;
+                self.each_jump(pos, forward, |j| {
+                    let (c, o) = self.canonical_and_orbit(&(pos ^ self.jump_mask[j]));
+                    f(c, o)
+                })
+            }
+        }
+    }
+
+    /// The eight delta-swap images of `pos`.
+    #[inline(always)]
+    fn all_d4(&self, d4: &D4<B>, pos: B) -> [B; 8] {
+        #[cfg(target_arch = "x86_64")]
+        if self.wide {
+            // SAFETY: `wide` is set only when the CPU has these features.
+            return unsafe { d4_wide(d4, pos) };
+        }
+        d4.all(pos)
+    }
+
+    /// [`Problem::neighbours_n`] compiled for CPUs with AVX-512, where the
+    /// eight images of a neighbour fit one vector register.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features (see `wide`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,bmi1,bmi2,popcnt")]
+    unsafe fn neighbours_wide<const N: usize>(&self, pos: B, forward: bool, f: impl FnMut(B, u32)) {
+        self.neighbours_n::<N>(pos, forward, f)
+    }
+
+    /// Calls `f(jump index)` for each jump whose mask test passes.
+    #[inline(always)]
     fn each_jump(&self, pos: B, forward: bool, mut f: impl FnMut(usize)) {
         // Forward: peg on from and over, to empty. Backward (parents of
         // pos): from and over empty, peg on to.
@@ -493,6 +832,14 @@ impl<B: Bits> Puzzle for Problem<B> {
         })
     }
 
+    fn search_order(&self, pos: &B) -> i64 {
+        self.order_tables
+            .iter()
+            .enumerate()
+            .map(|(k, t)| t[pos.byte(k)] as i64)
+            .sum()
+    }
+
     fn score_bound(&self) -> u32 {
         match &self.goal {
             Goal::Pattern(h) => h.len() as u32,
@@ -512,36 +859,38 @@ impl<B: Bits> Symmetric for Problem<B> {
 
     #[inline]
     fn canonical(&self, pos: &B) -> B {
-        let mut best = *pos;
-        for g in 1..self.group.len() {
-            let t = self.transform(g, *pos);
-            if t < best {
-                best = t;
-            }
-        }
-        best
+        self.least_image(*pos).0
+    }
+
+    fn orbit_size(&self, pos: &B) -> u32 {
+        // The images equal to `pos` itself form its stabiliser; `pos`
+        // need not be canonical.
+        let n = self.group.len();
+        let fixed = if let Some(d4) = &self.d4 {
+            let all = self.all_d4(d4, *pos);
+            d4.codes
+                .iter()
+                .filter(|&&k| all[k as usize] == *pos)
+                .count()
+        } else {
+            (0..n).filter(|&g| self.transform(g, *pos) == *pos).count()
+        };
+        (n / fixed.max(1)) as u32
+    }
+
+    fn canonical_and_orbit(&self, pos: &B) -> (B, u32) {
+        let (c, fixed) = self.least_image(*pos);
+        (c, self.group.len() as u32 / fixed.max(1))
+    }
+
+    #[inline]
+    fn for_each_canonical_child_orbit(&self, pos: &B, f: impl FnMut(B, u32)) {
+        self.neighbours(*pos, true, f);
     }
 
     #[inline]
     fn for_each_canonical_child(&self, pos: &B, mut f: impl FnMut(B)) {
-        // Symmetries are bit permutations, so the image of a child is the
-        // parent's image XOR the image of the jump's mask.
-        let n = self.group.len();
-        let mut images = [B::ZERO; 12];
-        for (g, img) in images.iter_mut().enumerate().take(n) {
-            *img = self.transform(g, *pos);
-        }
-        self.each_jump(*pos, true, |j| {
-            let ji = &self.jump_images[j * n..j * n + n];
-            let mut best = images[0] ^ ji[0];
-            for g in 1..n {
-                let t = images[g] ^ ji[g];
-                if t < best {
-                    best = t;
-                }
-            }
-            f(best);
-        });
+        self.neighbours(*pos, true, |c, _| f(c));
     }
 }
 
@@ -557,6 +906,22 @@ impl<B: Bits> Reversible for Problem<B> {
 
     fn for_each_parent(&self, pos: &B, mut f: impl FnMut(B)) {
         self.each_jump(*pos, false, |j| f(*pos ^ self.jump_mask[j]));
+    }
+
+    fn reversal(&self, pos: &B) -> Option<B> {
+        // Complementing reverses every jump; it maps the start to the goal
+        // only when the goal is the start's complement.
+        let board = self.position_of(0..self.board.holes());
+        match self.goal {
+            Goal::Pattern(_) if self.goal_mask == board ^ self.start => Some(board ^ *pos),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn for_each_canonical_parent_orbit(&self, pos: &B, f: impl FnMut(B, u32)) -> bool {
+        self.neighbours(*pos, false, f);
+        true
     }
 }
 
@@ -613,5 +978,183 @@ impl<B: Bits> endgame_core::genetic::WeightGuided for Problem<B> {
             Goal::Pattern(_) => (*pos ^ self.goal_mask).count(),
             Goal::AnyOne => pos.count().saturating_sub(1),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endgame_core::layered::{enumerate, LayeredError, LayeredOptions, Silent};
+
+    fn problem<B: Bits>(board: &str, vacate: &[&str], goal: Option<&str>) -> Problem<B> {
+        let b = Arc::new(Board::named(board, false).unwrap());
+        let empty: Vec<usize> = vacate.iter().map(|h| b.hole(h).unwrap()).collect();
+        let start: Vec<bool> = (0..b.holes()).map(|h| !empty.contains(&h)).collect();
+        let goal = match goal {
+            Some(h) => Goal::Pattern(vec![b.hole(h).unwrap()]),
+            None => Goal::AnyOne,
+        };
+        Problem::new(b, &start, goal, Pruning::default()).unwrap()
+    }
+
+    /// Positions along random lines of play from the start.
+    fn sample<B: Bits>(p: &Problem<B>) -> Vec<B> {
+        let mut out = Vec::new();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..40 {
+            let mut pos = p.start();
+            loop {
+                out.push(pos);
+                let moves = p.moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                seed = seed
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                pos = p.play_unchecked(&pos, moves[(seed >> 33) as usize % moves.len()]);
+            }
+        }
+        out
+    }
+
+    /// The fast symmetry routes (delta swaps, XOR images, orbit counts)
+    /// agree with the byte tables and the trait's plain definitions.
+    fn fast_routes_agree<B: Bits>(p: &Problem<B>) {
+        let n = p.group.len();
+        for pos in sample(p) {
+            let images: Vec<B> = (0..n)
+                .map(|g| {
+                    let base = g * p.nbytes;
+                    (0..p.nbytes).fold(B::ZERO, |o, k| o | p.sym_table[base + k][pos.byte(k)])
+                })
+                .collect();
+            for (g, &img) in images.iter().enumerate() {
+                assert_eq!(p.transform(g, pos), img, "{}: symmetry {g}", p.board.name());
+            }
+            let mut distinct = images.clone();
+            distinct.sort_unstable();
+            distinct.dedup();
+            assert_eq!(p.canonical(&pos), distinct[0]);
+            assert_eq!(p.orbit_size(&pos), distinct.len() as u32);
+            assert_eq!(
+                p.canonical_and_orbit(&pos),
+                (distinct[0], distinct.len() as u32)
+            );
+            let mut fast = Vec::new();
+            p.for_each_canonical_child_orbit(&pos, |c, o| fast.push((c, o)));
+            let mut plain = Vec::new();
+            p.for_each_move(&pos, |m| {
+                let c = p.play_unchecked(&pos, m);
+                plain.push((p.canonical(&c), p.orbit_size(&c)));
+            });
+            assert_eq!(fast, plain, "children of {pos:?}");
+            let mut fast = Vec::new();
+            assert!(p.for_each_canonical_parent_orbit(&pos, |c, o| fast.push((c, o))));
+            let mut plain = Vec::new();
+            p.for_each_parent(&pos, |q| plain.push((p.canonical(&q), p.orbit_size(&q))));
+            assert_eq!(fast, plain, "parents of {pos:?}");
+        }
+    }
+
+    #[test]
+    fn fast_symmetry_routes_agree_with_the_definitions() {
+        fast_routes_agree(&problem::<u64>("english", &["d4"], Some("d4")));
+        fast_routes_agree(&problem::<u64>("english", &["c1"], None));
+        fast_routes_agree(&problem::<u64>("french", &["d4"], None));
+        fast_routes_agree(&problem::<u64>("triangle", &["a1"], None));
+        fast_routes_agree(&problem::<u128>("wiegleb", &["e5"], Some("e5")));
+        fast_routes_agree(&problem::<u128>("diamond", &["e5"], None));
+        let english: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        assert!(english.d4.is_some(), "the English board uses delta swaps");
+    }
+
+    /// The goal-only enumeration (from both ends, with and without
+    /// pruning, with a tight budget) agrees with the full one.
+    fn modes_agree<B: Bits>(p: &Problem<B>) {
+        let full = enumerate(p, &LayeredOptions::default(), &Silent).unwrap();
+        assert!(full.complete);
+        for opts in [
+            LayeredOptions {
+                count_all: false,
+                ..LayeredOptions::default()
+            },
+            LayeredOptions {
+                count_all: false,
+                prune: true,
+                ..LayeredOptions::default()
+            },
+            LayeredOptions {
+                prune: true,
+                ..LayeredOptions::default()
+            },
+        ] {
+            let r = enumerate(p, &opts, &Silent).unwrap();
+            assert!(!r.complete);
+            assert_eq!(r.solutions, full.solutions, "{opts:?}");
+            assert_eq!(r.goal_reachable, full.goal_reachable);
+            let good = |r: &endgame_core::layered::LayeredReport<B>| {
+                r.layers
+                    .iter()
+                    .map(|l| (l.to_goal_reduced, l.to_goal_raw))
+                    .filter(|&x| x != (0, 0))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(good(&r), good(&full), "{opts:?}");
+            assert_eq!(r.child_solutions, full.child_solutions);
+        }
+    }
+
+    #[test]
+    fn goal_only_enumeration_agrees_with_the_full_one() {
+        modes_agree(&problem::<u64>("triangle", &["a1"], None));
+        modes_agree(&problem::<u64>("triangle", &["c3"], Some("c3")));
+        modes_agree(&problem::<u64>("triangle6", &["a1"], None));
+        modes_agree(&problem::<u64>(
+            "english",
+            &["d4", "c4", "e4", "d3", "d5"],
+            None,
+        ));
+    }
+
+    #[test]
+    fn english_goal_only_counts_match_published_ones() {
+        let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        let opts = LayeredOptions {
+            count_all: false,
+            // Tight enough that the largest layers are built in batches.
+            max_bytes: 300 << 20,
+            ..LayeredOptions::default()
+        };
+        let r = enumerate(&p, &opts, &Silent).unwrap();
+        // A112738: positions that can still reach one peg in the centre.
+        let head: [u64; 16] = [
+            1, 1, 2, 8, 38, 164, 635, 2089, 6174, 16020, 35749, 68326, 112788, 162319, 204992,
+            230230,
+        ];
+        let good: Vec<u64> = r.layers.iter().map(|l| l.to_goal_reduced).collect();
+        assert_eq!(&good[..16], &head[..]);
+        assert_eq!(good.iter().sum::<u64>(), 1_679_072);
+        assert_eq!(r.solutions, Some(40_861_647_040_079_968));
+    }
+
+    #[test]
+    fn a_small_budget_is_reported() {
+        let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        let opts = LayeredOptions {
+            max_bytes: 4 << 20,
+            ..LayeredOptions::default()
+        };
+        let e = enumerate(&p, &opts, &Silent).unwrap_err();
+        let LayeredError::MemoryBudget { budget, .. } = e;
+        assert_eq!(budget, 4 << 20);
+    }
+
+    #[test]
+    fn search_order_finds_the_english_solution_quickly() {
+        let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        let r = endgame_core::dfs::solve(&p, &p.start(), &Default::default());
+        assert!(r.reached_goal);
+        assert!(r.expansions < 2_000, "{} expansions", r.expansions);
     }
 }

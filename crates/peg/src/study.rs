@@ -34,7 +34,11 @@ pub struct StudyRow {
 
 /// Runs the study on one board (built-in name), both finishes for every
 /// hole, in hole order.
-pub fn single_vacancy(board: &str, diagonal: bool, budget: &Budget) -> Result<Vec<StudyRow>, PegError> {
+pub fn single_vacancy(
+    board: &str,
+    diagonal: bool,
+    budget: &Budget,
+) -> Result<Vec<StudyRow>, PegError> {
     let b = Board::named(board, diagonal)?;
     let mut rows = Vec::new();
     for h in 0..b.holes() {
@@ -51,7 +55,9 @@ pub fn single_vacancy(board: &str, diagonal: bool, budget: &Budget) -> Result<Ve
             let r = api::solve_goal_only(&p, Method::Dfs, budget);
             let decided_by = match (&r.solvable, &r.reason) {
                 (Some(true), _) => "search",
-                (Some(false), Some(reason)) if reason.starts_with("position class") => "position class",
+                (Some(false), Some(reason)) if reason.starts_with("position class") => {
+                    "position class"
+                }
                 (Some(false), Some(reason)) if reason.starts_with("pagoda") => "pagoda",
                 (Some(false), _) => "exhaustive search",
                 (None, _) => "budget",
@@ -66,7 +72,11 @@ pub fn single_vacancy(board: &str, diagonal: bool, budget: &Budget) -> Result<Ve
                 solvable: r.solvable,
                 decided_by: decided_by.to_string(),
                 reason: r.reason,
-                solution: if r.solvable == Some(true) { r.line } else { Vec::new() },
+                solution: if r.solvable == Some(true) {
+                    r.line
+                } else {
+                    Vec::new()
+                },
                 expansions: r.expansions,
                 time_ms: t0.elapsed().as_secs_f64() * 1e3,
             });

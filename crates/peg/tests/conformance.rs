@@ -13,7 +13,9 @@ fn naive<B: Bits>(p: &Problem<B>, pos: &B) -> Vec<u16> {
         .jumps()
         .iter()
         .enumerate()
-        .filter(|(_, j)| p.has_peg(*pos, j.from) && p.has_peg(*pos, j.over) && !p.has_peg(*pos, j.to))
+        .filter(|(_, j)| {
+            p.has_peg(*pos, j.from) && p.has_peg(*pos, j.over) && !p.has_peg(*pos, j.to)
+        })
         .map(|(i, _)| i as u16)
         .collect()
 }
@@ -63,7 +65,12 @@ fn triangular_and_drawn_boards_pass_the_battery() {
     // An asymmetric drawn board, and a hexagon drawn staggered.
     let odd = Board::from_art("odd", "ooo.\no.ooo\n ooo o\n  oo", false).unwrap();
     battery(&problem::<u64>(odd, &[], Goal::AnyOne), 30);
-    let hex = Board::from_art("hex", "  o o o\n o o o o\no o . o o\n o o o o\n  o o o", false).unwrap();
+    let hex = Board::from_art(
+        "hex",
+        "  o o o\n o o o o\no o . o o\n o o o o\n  o o o",
+        false,
+    )
+    .unwrap();
     assert_eq!(hex.symmetries().len(), 12);
     let c = hex.centre().unwrap();
     battery(&problem::<u64>(hex, &[c], Goal::Pattern(vec![c])), 30);
@@ -84,9 +91,14 @@ fn pruning_never_cuts_a_solvable_position() {
     for (name, row) in boards {
         let b = Board::named(name, false).unwrap();
         let goal = b.centre().unwrap_or(0);
-        let vac = (0..b.holes()).find(|&h| b.coords(h).1 == row as i32).unwrap();
+        let vac = (0..b.holes())
+            .find(|&h| b.coords(h).1 == row as i32)
+            .unwrap();
         let p = problem::<u64>(b, &[vac], Goal::Pattern(vec![goal]));
-        let plain = DfsOptions { use_pruning: false, ..Default::default() };
+        let plain = DfsOptions {
+            use_pruning: false,
+            ..Default::default()
+        };
         let mut pruned = 0;
         for pos in conformance::random_positions(&p, 5, 40) {
             if pos.count() > 16 {
@@ -95,7 +107,11 @@ fn pruning_never_cuts_a_solvable_position() {
             let solvable = dfs::solve(&p, &pos, &plain).reached_goal;
             if p.cannot_reach_goal(&pos) {
                 pruned += 1;
-                assert!(!solvable, "{name}: pruned a solvable position {}", p.format_position(&pos));
+                assert!(
+                    !solvable,
+                    "{name}: pruned a solvable position {}",
+                    p.format_position(&pos)
+                );
             }
         }
         assert!(pruned > 0, "{name}: the test should exercise pruning");
@@ -125,7 +141,7 @@ proptest! {
     #[test]
     fn garbage_never_panics(s in "\\PC{0,60}") {
         let b = Arc::new(Board::named("english", false).unwrap());
-        let p = Problem::<u64>::new(b, &vec![true; 33], Goal::AnyOne, Pruning::default()).unwrap();
+        let p = Problem::<u64>::new(b, &[true; 33], Goal::AnyOne, Pruning::default()).unwrap();
         let _ = p.parse_position(&s);
         let _ = p.parse_move(&s);
         let _ = Board::from_art("x", &s, false);
@@ -148,6 +164,10 @@ fn moves_parse_and_reject_nonsense() {
     let after = p.play(&p.start(), m).unwrap();
     assert!(p.play(&after, far).is_err(), "d4 is occupied after d2-d4");
     assert!(p.parse_position("ooo/ooo").is_err());
-    assert!(p.parse_position("ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/oox").is_err());
-    assert!(p.parse_position("ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/oooo").is_err());
+    assert!(p
+        .parse_position("ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/oox")
+        .is_err());
+    assert!(p
+        .parse_position("ooo/ooo/ooooooo/ooo.ooo/ooooooo/ooo/oooo")
+        .is_err());
 }

@@ -28,7 +28,10 @@ fn english_single_vacancy_study_decides_everything() {
     assert_eq!(rows.len(), 66);
     assert!(rows.iter().all(|r| r.solvable.is_some()));
     // The central game and its complement are solvable.
-    let d4 = rows.iter().find(|r| r.vacate == "d4" && r.finish == "d4").unwrap();
+    let d4 = rows
+        .iter()
+        .find(|r| r.vacate == "d4" && r.finish == "d4")
+        .unwrap();
     assert_eq!(d4.solvable, Some(true));
     for r in rows.iter().filter(|r| r.solvable == Some(false)) {
         println!("{} -> {}: {}", r.vacate, r.finish, r.decided_by);

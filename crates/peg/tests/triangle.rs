@@ -28,7 +28,11 @@ fn triangle_solution_counts_match_the_published_table() {
                 };
                 let p = api::build(&spec).unwrap();
                 let r = api::count(&p, 1 << 30, &Silent).unwrap();
-                assert_eq!(r.solutions, expect.to_string(), "vacate {h}, finish {finish:?}");
+                assert_eq!(
+                    r.solutions,
+                    expect.to_string(),
+                    "vacate {h}, finish {finish:?}"
+                );
                 assert_eq!(r.solvable, expect > 0);
             }
         }
