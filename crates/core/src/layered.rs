@@ -609,9 +609,9 @@ where
                         // gather's last bucket (or the caller's guess):
                         // growing a table rehashes it.
                         let share = if table.ratio > 0.0 {
-                            table.ratio * 2.0
+                            (table.ratio * 1.25).min(1.0)
                         } else {
-                            distinct
+                            distinct.min(1.0)
                         };
                         table.prepare((count as f64 * share) as usize + 16, first);
                         for (k, v) in parts {
@@ -914,6 +914,42 @@ impl<P: Reversible + Symmetric> Ctx<'_, P> {
         Ok(Layer::from_buckets(g.buckets))
     }
 
+    /// The members of `a` that lie in `b`, partitioned as `b` (so the test
+    /// is a merge per bucket rather than a look-up per member).
+    fn intersect(
+        &self,
+        a: &Layer<P::Position>,
+        b: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<Layer<P::Position>, LayeredError> {
+        let avail = self.opts.max_bytes.saturating_sub(self.stored);
+        let sources: Vec<&[P::Position]> = a.buckets.iter().map(Vec::as_slice).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &[],
+            b.nb(),
+            a.len() + 16,
+            1.0,
+            avail,
+            &|&p, sink| sink.push(p, ()),
+            &|_, _| {},
+            &|k, entries, out| {
+                let here = b.bucket(k);
+                let mut j = 0;
+                for &(p, ()) in entries {
+                    let (found, at) = gallop(&here[j..], &p);
+                    j += at + found as usize;
+                    if found {
+                        out.push(p);
+                    }
+                }
+                0
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + a.len() * 16))?;
+        Ok(Layer::from_buckets(g.buckets))
+    }
+
     /// The canonical children of `from` that lie in `within`, and how many
     /// distinct canonical children there were.
     fn forward_within(
@@ -940,12 +976,14 @@ impl<P: Reversible + Symmetric> Ctx<'_, P> {
             &|_, _| {},
             &|b, entries, out| {
                 let here = within.bucket(b);
-                out.extend(
-                    entries
-                        .iter()
-                        .filter(|e| here.binary_search(&e.0).is_ok())
-                        .map(|e| e.0),
-                );
+                let mut j = 0;
+                for &(p, ()) in entries {
+                    let (found, k) = gallop(&here[j..], &p);
+                    j += k + found as usize;
+                    if found {
+                        out.push(p);
+                    }
+                }
                 entries.len() as u64
             },
         )
@@ -991,14 +1029,13 @@ impl<P: Reversible + Symmetric> Ctx<'_, P> {
                 let here = layer.bucket(b);
                 let mut j = 0;
                 for &(p, w) in entries {
-                    match here[j..].binary_search(&p) {
-                        Ok(k) => {
-                            j += k + 1;
-                            let o = puzzle.orbit_size(&p);
-                            debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
-                            out.push((p, w / o as u128, o));
-                        }
-                        Err(k) => j += k,
+                    let (found, k) = gallop(&here[j..], &p);
+                    j += k;
+                    if found {
+                        j += 1;
+                        let o = puzzle.orbit_size(&p);
+                        debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
+                        out.push((p, w / o as u128, o));
                     }
                 }
                 0
@@ -1006,6 +1043,25 @@ impl<P: Reversible + Symmetric> Ctx<'_, P> {
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 24))?;
         Ok(g.buckets.into_iter().flatten().collect())
+    }
+}
+
+/// Where `x` is or would go in the sorted `xs` (as `binary_search`, with
+/// whether it is there), searching from the front by doubling steps: a
+/// merge of two sorted sequences then costs little more than a linear scan
+/// when they are alike in size, and little more than binary searches when
+/// one is much shorter.
+#[inline]
+fn gallop<T: Ord>(xs: &[T], x: &T) -> (bool, usize) {
+    let mut hi = 1;
+    while hi < xs.len() && xs[hi - 1] < *x {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = hi.min(xs.len());
+    match xs[lo..hi].binary_search(x) {
+        Ok(k) => (true, lo + k),
+        Err(k) => (false, lo + k),
     }
 }
 
@@ -1340,13 +1396,14 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     // Goal-reaching layers at and beyond the meeting depth.
     let mut good: Vec<Layer<P::Position>> = Vec::new();
     if met {
-        let meet = &fwd[m];
-        let inter: Vec<Vec<P::Position>> = back[0]
-            .buckets
-            .par_iter()
-            .map(|b| b.iter().copied().filter(|p| meet.contains(p)).collect())
-            .collect();
-        good.push(Layer::from_buckets(inter));
+        let ctx = Ctx {
+            puzzle,
+            opts,
+            progress,
+            stored,
+            distinct,
+        };
+        good.push(ctx.intersect(&back[0], &fwd[m], m)?);
         for d in m + 1..=last {
             let prev = good.last().expect("a layer");
             let ctx = Ctx {

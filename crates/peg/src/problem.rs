@@ -412,6 +412,19 @@ impl<B: Bits> Problem<B> {
             order_tables: Vec::new(),
         };
         p.d4 = p.find_d4(&g, stride);
+        if let Some(mut d4) = p.d4.take() {
+            // Order the group as the delta-swap images come (the identity
+            // stays first), so the full group's images need no shuffle.
+            let mut order: Vec<usize> = (0..p.group.len()).collect();
+            order.sort_by_key(|&i| d4.codes[i]);
+            p.group = order.iter().map(|&i| p.group[i]).collect();
+            p.sym_table = order
+                .iter()
+                .flat_map(|&i| p.sym_table[i * nbytes..(i + 1) * nbytes].iter().copied())
+                .collect();
+            d4.codes = order.iter().map(|&i| d4.codes[i]).collect();
+            p.d4 = Some(d4);
+        }
         p.hole_class = p.hole_classes();
         p.jump_images = p
             .jump_mask
@@ -605,8 +618,13 @@ impl<B: Bits> Problem<B> {
         let mut images = [B::ZERO; N];
         if let Some(d4) = &self.d4 {
             let all = self.all_d4(d4, pos);
-            for (img, &k) in images.iter_mut().zip(&d4.codes) {
-                *img = all[k as usize];
+            if N == 8 {
+                // The whole group, in the images' order (see `new`).
+                images.copy_from_slice(&all[..N]);
+            } else {
+                for (img, &k) in images.iter_mut().zip(&d4.codes) {
+                    *img = all[k as usize];
+                }
             }
         } else {
             for (g, img) in images.iter_mut().enumerate() {
