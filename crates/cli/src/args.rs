@@ -156,8 +156,9 @@ pub struct SolvePeg {
 pub struct CountPeg {
     #[command(flatten)]
     pub problem: PegProblem,
-    /// Memory budget of the stored layers, e.g. 512M or 8G.
-    #[arg(long, value_name = "SIZE", default_value = "8G", value_parser = parse_size)]
+    /// Memory budget of the stored layers, e.g. 512M or 8G. The default
+    /// keeps the French central count under 4 GB of resident memory.
+    #[arg(long, value_name = "SIZE", default_value = "3.5G", value_parser = parse_size)]
     pub max_memory: u64,
 }
 
