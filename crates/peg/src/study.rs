@@ -19,8 +19,9 @@ pub struct StudyRow {
     pub finish: String,
     /// `true` solved, `false` proven impossible, `null` undecided.
     pub solvable: Option<bool>,
-    /// How it was decided: `search`, `position class`, `pagoda`,
-    /// `exhaustive search`, or `budget` (undecided).
+    /// How it was decided: `search (genetic)` or `search (dfs)` (a
+    /// solution found), `position class`, `pagoda`, `exhaustive search`,
+    /// or `budget` (undecided).
     pub decided_by: String,
     /// The reason when impossible.
     pub reason: Option<String>,
@@ -52,9 +53,20 @@ pub fn single_vacancy(
             };
             let t0 = Instant::now();
             let p = api::build(&spec)?;
-            let r = api::solve_goal_only(&p, Method::Dfs, budget);
+            // The genetic search often finds a solution in milliseconds
+            // where depth-first search needs millions of expansions (the
+            // French "finish anywhere" problems have no pagoda to prune
+            // with); it cannot prove impossibility, so DFS decides the rest.
+            let genetic = api::solve_goal_only(&p, Method::Genetic, budget);
+            let (r, searched_by) = if genetic.solvable == Some(true) {
+                (genetic, "search (genetic)")
+            } else {
+                let mut dfs = api::solve_goal_only(&p, Method::Dfs, budget);
+                dfs.expansions += genetic.expansions;
+                (dfs, "search (dfs)")
+            };
             let decided_by = match (&r.solvable, &r.reason) {
-                (Some(true), _) => "search",
+                (Some(true), _) => searched_by,
                 (Some(false), Some(reason)) if reason.starts_with("position class") => {
                     "position class"
                 }
