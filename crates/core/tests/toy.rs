@@ -569,3 +569,25 @@ fn the_battery_catches_a_broken_generator() {
     };
     assert!(conformance::check_move_generation(&l, &positions, forgetful).is_err());
 }
+
+#[test]
+fn goal_table_agrees_with_brute_force_near_the_goal() {
+    use endgame_core::goal_table::GoalTable;
+    for l in line_problems().into_iter().filter(|l| l.n <= 9) {
+        let t = GoalTable::build(&l, 200);
+        assert!(!t.is_empty());
+        for pos in 0..(1u32 << l.n) {
+            match t.decides(&l, &pos) {
+                Some(ok) => {
+                    assert_eq!(ok, brute(&l, pos).1 > 0, "n={} pos={pos:b}", l.n);
+                    if ok {
+                        let line = t.line_to_goal(&l, &pos).expect("a line");
+                        let end = line.iter().fold(pos, |p, &m| l.play(&p, m).expect("legal"));
+                        assert!(l.is_goal(&end));
+                    }
+                }
+                None => assert!(pos.count_ones() > t.max_score()),
+            }
+        }
+    }
+}
