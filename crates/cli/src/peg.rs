@@ -5,7 +5,7 @@ use crate::args::{CountPeg, HintPeg, MethodArg, PegProblem, SolvePeg, StudyPeg};
 use crate::human;
 use crate::progress::{self, Bar, Spinner};
 use anyhow::{bail, Context, Result};
-use endgame_peg::api::{self, BoardSource, Budget, Finish, Method, Spec};
+use endgame_peg::api::{self, AnyProblem, BoardSource, Budget, Finish, Method, Spec};
 use endgame_peg::board::BUILT_IN;
 use endgame_peg::{Board, Pruning};
 use serde::Serialize;
@@ -37,16 +37,27 @@ impl Output {
     }
 }
 
+/// The board and the validated problem the arguments describe.
+fn problem(args: &PegProblem) -> Result<(Board, AnyProblem)> {
+    let spec = spec(args)?;
+    Ok((api::board_of(&spec)?, api::build(&spec)?))
+}
+
+/// The default budget with the user's expansion limit, if any.
+fn budget(max_expansions: Option<u64>) -> Budget {
+    let defaults = Budget::default();
+    Budget {
+        max_expansions: max_expansions.unwrap_or(defaults.max_expansions),
+        ..defaults
+    }
+}
+
 /// `endgame solve peg`.
 pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
-    let spec = spec(&args.problem)?;
-    let board = api::board_of(&spec)?;
-    let problem = api::build(&spec)?;
-    let defaults = Budget::default();
+    let (board, problem) = problem(&args.problem)?;
     let budget = Budget {
-        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
         seed: args.seed,
-        ..defaults
+        ..budget(args.max_expansions)
     };
     let spinner = Spinner::start(out.progress(), &format!("solving {}", board.name()));
     let report = api::solve(&problem, method(args.method), &budget);
@@ -73,11 +84,7 @@ pub struct StudyReport {
 
 /// `endgame study peg`.
 pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
-    let defaults = Budget::default();
-    let budget = Budget {
-        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
-        ..defaults
-    };
+    let budget = budget(args.max_expansions);
     let t0 = std::time::Instant::now();
     let mut rows = Vec::new();
     for b in &args.boards {
@@ -100,9 +107,7 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
 
 /// `endgame count peg`.
 pub fn count(args: &CountPeg, out: Output) -> Result<String> {
-    let spec = spec(&args.problem)?;
-    let board = api::board_of(&spec)?;
-    let problem = api::build(&spec)?;
+    let (board, problem) = problem(&args.problem)?;
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
     let bar = Bar::new(out.progress());
@@ -113,14 +118,8 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
 
 /// `endgame hint peg`.
 pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
-    let spec = spec(&args.problem)?;
-    let board = api::board_of(&spec)?;
-    let problem = api::build(&spec)?;
-    let defaults = Budget::default();
-    let budget = Budget {
-        max_expansions: args.max_expansions.unwrap_or(defaults.max_expansions),
-        ..defaults
-    };
+    let (board, problem) = problem(&args.problem)?;
+    let budget = budget(args.max_expansions);
     let spinner = Spinner::start(out.progress(), "weighing every move");
     let report = api::hint(&problem, &budget, args.count_limit);
     spinner.finish();

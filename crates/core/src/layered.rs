@@ -744,7 +744,23 @@ struct Plan {
 /// Canonical positions with their solution counts and orbit sizes.
 type Counted<T> = Vec<(T, u128, u32)>;
 
-impl<P: Reversible + Symmetric> Ctx<'_, P> {
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    fn new(
+        puzzle: &'a P,
+        opts: &'a LayeredOptions,
+        progress: &'a dyn Progress,
+        stored: usize,
+        distinct: f64,
+    ) -> Self {
+        Ctx {
+            puzzle,
+            opts,
+            progress,
+            stored,
+            distinct,
+        }
+    }
+
     fn budget_error(&self, layer: usize, needed: usize) -> LayeredError {
         LayeredError::MemoryBudget {
             budget: self.opts.max_bytes,
@@ -1191,13 +1207,7 @@ fn full<P: Reversible + Symmetric>(
         let depth = stats.len();
         let parents = layers.last().expect("at least the start layer");
         progress.phase(&format!("layer {depth}"), parents.len() as u64);
-        let ctx = Ctx {
-            puzzle,
-            opts,
-            progress,
-            stored,
-            distinct,
-        };
+        let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
         let (next, raw, share) = ctx.forward(parents, depth, true)?;
         if next.len() == 0 {
             break;
@@ -1229,33 +1239,11 @@ fn full<P: Reversible + Symmetric>(
     if opts.backward && unreachable {
         solutions = Some(0);
     } else if opts.backward {
+        let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0);
         let goals = goals_by_depth(puzzle);
-        progress.phase("backward", layers.len() as u64);
-        let mut next: Counted<P::Position> = Vec::new();
-        for depth in (0..layers.len()).rev() {
-            let here_goals: Vec<P::Position> = goals
-                .iter()
-                .filter(|&&(d, g)| d == depth && layers[depth].contains(&g))
-                .map(|&(_, g)| g)
-                .collect();
-            let ctx = Ctx {
-                puzzle,
-                opts,
-                progress,
-                stored,
-                distinct: 1.0,
-            };
-            let here = ctx.backward_counts(&layers[depth], &next, &here_goals, depth)?;
-            record_goal_layer(&mut stats[depth], &here);
-            if depth == 1 {
-                child_solutions = here.iter().map(|&(p, n, _)| (p, n)).collect();
-            }
-            if depth == 0 {
-                solutions = Some(here.first().map_or(0, |e| e.1));
-            }
-            next = here;
-            progress.advance(1);
-        }
+        let pass = ctx.counted_backward(&goals, |d| &layers[d], &mut stats)?;
+        solutions = Some(pass.solutions);
+        child_solutions = pass.child_solutions;
     }
     best.positions.sort_unstable();
     child_solutions.sort_unstable();
@@ -1273,9 +1261,64 @@ fn full<P: Reversible + Symmetric>(
     })
 }
 
-fn record_goal_layer<T>(stats: &mut LayerStats, here: &[(T, u128, u32)]) {
-    stats.to_goal_reduced = here.len() as u64;
-    stats.to_goal_raw = here.iter().map(|e| e.2 as u64).sum();
+/// What the backward pass with counts found.
+struct BackwardPass<T> {
+    /// Distinct solutions from the start.
+    solutions: u128,
+    /// Canonical children of the start with the solutions through each.
+    child_solutions: Vec<(T, u128)>,
+    /// Whether some goal lies in the layers passed over.
+    goal_reachable: bool,
+}
+
+impl<T> Default for BackwardPass<T> {
+    fn default() -> Self {
+        BackwardPass {
+            solutions: 0,
+            child_solutions: Vec::new(),
+            goal_reachable: false,
+        }
+    }
+}
+
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    /// The backward pass with counts over the layers `layer(d)` for every
+    /// depth of `stats`, deepest first: fills the goal-reaching counts of
+    /// `stats` and returns the solutions from the start.
+    fn counted_backward<'l>(
+        &self,
+        goals: &[(usize, P::Position)],
+        layer: impl Fn(usize) -> &'l Layer<P::Position>,
+        stats: &mut [LayerStats],
+    ) -> Result<BackwardPass<P::Position>, LayeredError>
+    where
+        P::Position: 'l,
+    {
+        self.progress.phase("backward", stats.len() as u64);
+        let mut pass = BackwardPass::default();
+        let mut next: Counted<P::Position> = Vec::new();
+        for depth in (0..stats.len()).rev() {
+            let here_layer = layer(depth);
+            let here_goals: Vec<P::Position> = goals
+                .iter()
+                .filter(|&&(d, g)| d == depth && here_layer.contains(&g))
+                .map(|&(_, g)| g)
+                .collect();
+            pass.goal_reachable |= !here_goals.is_empty();
+            let here = self.backward_counts(here_layer, &next, &here_goals, depth)?;
+            stats[depth].to_goal_reduced = here.len() as u64;
+            stats[depth].to_goal_raw = here.iter().map(|e| e.2 as u64).sum();
+            if depth == 1 {
+                pass.child_solutions = here.iter().map(|&(p, n, _)| (p, n)).collect();
+            }
+            if depth == 0 {
+                pass.solutions = here.first().map_or(0, |e| e.1);
+            }
+            next = here;
+            self.progress.advance(1);
+        }
+        Ok(pass)
+    }
 }
 
 /// The goal-only enumeration from both ends; `None` when the puzzle's
@@ -1327,13 +1370,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     }
     while fwd.len() - 1 < bd && !unreachable {
         let fd = fwd.len() - 1;
-        let ctx = Ctx {
-            puzzle,
-            opts,
-            progress,
-            stored,
-            distinct,
-        };
+        let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
         let (f, b) = (&fwd[fd], &back[0]);
         if f.len() == 0 || b.len() == 0 {
             break;
@@ -1364,13 +1401,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         // back[d - top] = σ(fwd[last - d]) for top <= d <= last.
         back.clear();
         for d in top..=last {
-            let ctx = Ctx {
-                puzzle,
-                opts,
-                progress,
-                stored,
-                distinct,
-            };
+            let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
             let layer = ctx.reversed(&fwd[last - d], d)?;
             stored += layer.bytes();
             if stored > opts.max_bytes {
@@ -1396,23 +1427,11 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     // Goal-reaching layers at and beyond the meeting depth.
     let mut good: Vec<Layer<P::Position>> = Vec::new();
     if met {
-        let ctx = Ctx {
-            puzzle,
-            opts,
-            progress,
-            stored,
-            distinct,
-        };
+        let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
         good.push(ctx.intersect(&back[0], &fwd[m], m)?);
         for d in m + 1..=last {
             let prev = good.last().expect("a layer");
-            let ctx = Ctx {
-                puzzle,
-                opts,
-                progress,
-                stored,
-                distinct,
-            };
+            let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
             let (next, explored) = ctx.forward_within(prev, &back[d - m], d)?;
             stats[d].reduced = explored;
             best.add(puzzle, &next);
@@ -1422,48 +1441,23 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     drop(back);
     // The backward pass with counts: over the goal-reaching layers from the
     // meeting depth on, then over the forward layers.
-    progress.phase("backward", (last + 1) as u64);
-    let mut next: Counted<P::Position> = Vec::new();
-    let mut solutions = Some(0);
-    let mut child_solutions = Vec::new();
-    let mut goal_reachable = false;
+    let mut pass = BackwardPass::default();
     if met {
-        for depth in (0..=last).rev() {
-            let layer = if depth >= m {
-                &good[depth - m]
-            } else {
-                &fwd[depth]
-            };
-            let here_goals: Vec<P::Position> = goals_at(depth)
-                .into_iter()
-                .filter(|g| layer.contains(g))
-                .collect();
-            goal_reachable |= !here_goals.is_empty();
-            let ctx = Ctx {
-                puzzle,
-                opts,
-                progress,
-                stored,
-                distinct: 1.0,
-            };
-            let here = ctx.backward_counts(layer, &next, &here_goals, depth)?;
-            record_goal_layer(&mut stats[depth], &here);
-            if depth == 1 {
-                child_solutions = here.iter().map(|&(p, n, _)| (p, n)).collect();
-            }
-            if depth == 0 {
-                solutions = Some(here.first().map_or(0, |e| e.1));
-            }
-            next = here;
-            progress.advance(1);
-        }
+        let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0);
+        let layer = |d: usize| if d >= m { &good[d - m] } else { &fwd[d] };
+        pass = ctx.counted_backward(&goals, layer, &mut stats)?;
     }
+    let BackwardPass {
+        solutions,
+        mut child_solutions,
+        goal_reachable,
+    } = pass;
     best.positions.sort_unstable();
     child_solutions.sort_unstable();
     Ok(Some(LayeredReport {
         layers: stats,
         goal_reachable,
-        solutions,
+        solutions: Some(solutions),
         best_score: best.score,
         best_positions: best.positions,
         best_count: best.count,

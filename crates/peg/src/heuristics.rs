@@ -77,9 +77,3 @@ pub fn weighted_cost_weights(p: &Problem<impl Bits>) -> Vec<i64> {
         })
         .collect()
 }
-
-/// The sum of per-hole weights over the pegs of a position.
-pub fn total(p: &Problem<impl Bits>, weights: &[i64], pos_holes: &[usize]) -> i64 {
-    let _ = p;
-    pos_holes.iter().map(|&h| weights[h]).sum()
-}

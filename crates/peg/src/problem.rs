@@ -726,13 +726,13 @@ impl<B: Bits> Problem<B> {
     /// Why `pos` cannot reach the goal, if a quick test proves it.
     pub fn impossibility(&self, pos: B) -> Option<String> {
         if let Some((classes, goal_classes)) = &self.classes {
-            let c = classes.class_of(&mut self.pegs(pos).into_iter());
+            let c = self.class_bits(pos);
             if !goal_classes.contains(&c) {
                 return Some(classes.explain(&self.board, c, goal_classes));
             }
         }
-        for (pg, need) in &self.pagodas {
-            let v = pg.value(&mut self.pegs(pos).into_iter());
+        for (i, (pg, need)) in self.pagodas.iter().enumerate() {
+            let v = self.pagoda_value(i, pos);
             if v < *need {
                 return Some(format!(
                     "pagoda function '{}' is {v} here but the goal needs {need}, and no jump raises it",
@@ -741,6 +741,23 @@ impl<B: Bits> Problem<B> {
             }
         }
         None
+    }
+
+    /// The position class of `pos`: bit `k` is the parity of its pegs on
+    /// invariant `k` (as [`PositionClasses::class_of`] numbers them).
+    #[inline]
+    fn class_bits(&self, pos: B) -> u64 {
+        self.class_masks
+            .iter()
+            .enumerate()
+            .fold(0u64, |c, (k, &m)| c | (((pos & m).count() & 1) as u64) << k)
+    }
+
+    /// The value of pagoda function `i` on `pos`, by byte tables.
+    #[inline]
+    fn pagoda_value(&self, i: usize, pos: B) -> i64 {
+        let t = &self.pagoda_tables[i * self.nbytes..(i + 1) * self.nbytes];
+        (0..self.nbytes).map(|k| t[k][pos.byte(k)] as i64).sum()
     }
 
     /// The total of per-hole `weights` over the pegs of `pos`.
@@ -832,22 +849,14 @@ impl<B: Bits> Puzzle for Problem<B> {
             return true;
         }
         if let Some((_, goal_classes)) = &self.classes {
-            let class = self
-                .class_masks
-                .iter()
-                .enumerate()
-                .fold(0u64, |c, (k, &m)| {
-                    c | (((*pos & m).count() & 1) as u64) << k
-                });
-            if !goal_classes.contains(&class) {
+            if !goal_classes.contains(&self.class_bits(*pos)) {
                 return true;
             }
         }
-        self.pagodas.iter().enumerate().any(|(i, (_, need))| {
-            let t = &self.pagoda_tables[i * self.nbytes..(i + 1) * self.nbytes];
-            let v: i64 = (0..self.nbytes).map(|k| t[k][pos.byte(k)] as i64).sum();
-            v < *need
-        })
+        self.pagodas
+            .iter()
+            .enumerate()
+            .any(|(i, (_, need))| self.pagoda_value(i, *pos) < *need)
     }
 
     fn search_order(&self, pos: &B) -> i64 {
