@@ -1,6 +1,10 @@
 //! The command line grammar (clap derive). Parsing only: turning the
 //! arguments into a problem is `peg.rs`'s job.
 
+use crate::battle::BattleArgs;
+use crate::martello::{HintMartello, SolveMartello, StudyMartello};
+use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
+use crate::sim::{CountSim, HintSim, SolveSim};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, count and analyse puzzles and games.
@@ -56,6 +60,20 @@ pub enum Command {
         #[command(subcommand)]
         game: StudyGame,
     },
+    /// Play one AI against another, many games, and report the score.
+    #[command(arg_required_else_help = false)]
+    Battle {
+        /// The game.
+        #[command(subcommand)]
+        game: BattleGame,
+    },
+    /// Play a game in the terminal (human or AI on either side).
+    #[command(arg_required_else_help = false)]
+    Play {
+        /// The game.
+        #[command(subcommand)]
+        game: PlayGame,
+    },
     /// List the built-in boards with their ASCII art.
     Boards,
 }
@@ -65,6 +83,8 @@ pub enum Command {
 pub enum StudyGame {
     /// Peg solitaire: the single-vacancy study.
     Peg(StudyPeg),
+    /// Martello: the random-board study of the source document.
+    Martello(StudyMartello),
 }
 
 /// `endgame study peg`.
@@ -86,6 +106,12 @@ pub struct StudyPeg {
 pub enum SolveGame {
     /// Peg solitaire.
     Peg(SolvePeg),
+    /// Martello: minimum stone count and a line reaching it.
+    Martello(SolveMartello),
+    /// Sim on K_n: value, remoteness and best move.
+    Sim(SolveSim),
+    /// Pentago: exact value of a position and of each child.
+    Pentago(SolvePentago),
 }
 
 /// Games `count` knows.
@@ -93,6 +119,8 @@ pub enum SolveGame {
 pub enum CountGame {
     /// Peg solitaire.
     Peg(CountPeg),
+    /// Sim on K_n: reachable positions up to isomorphism.
+    Sim(CountSim),
 }
 
 /// Games `hint` knows.
@@ -100,6 +128,28 @@ pub enum CountGame {
 pub enum HintGame {
     /// Peg solitaire.
     Peg(HintPeg),
+    /// Martello: every operation with the minimum stone count after it.
+    Martello(HintMartello),
+    /// Sim: every legal move with value and remoteness.
+    Sim(HintSim),
+    /// Pentago: every move with its value, best first.
+    Pentago(HintPentago),
+}
+
+/// Games `battle` knows.
+#[derive(Debug, Subcommand)]
+pub enum BattleGame {
+    /// Pentago.
+    Pentago(BattleArgs),
+    /// Sim on K_n.
+    Sim(BattleArgs),
+}
+
+/// Games `play` knows.
+#[derive(Debug, Subcommand)]
+pub enum PlayGame {
+    /// Pentago in the terminal.
+    Pentago(PlayPentago),
 }
 
 /// A peg-solitaire problem: board, start, goal, pruning.

@@ -4,11 +4,16 @@
 //! Every user error is one line `error: …` on stderr and exit status 2.
 
 mod args;
+mod battle;
 mod human;
+mod martello;
+mod output;
 mod peg;
+mod pentago;
 mod progress;
+mod sim;
 
-use args::{Cli, Command, CountGame, HintGame, SolveGame, StudyGame};
+use args::{BattleGame, Cli, Command, CountGame, HintGame, PlayGame, SolveGame, StudyGame};
 use clap::error::ErrorKind;
 use clap::Parser;
 use std::io::Write;
@@ -22,7 +27,7 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
-    let out = peg::Output {
+    let out = output::Output {
         json: cli.json,
         quiet: cli.quiet,
     };
@@ -39,6 +44,39 @@ fn main() -> ExitCode {
         Command::Study {
             game: StudyGame::Peg(a),
         } => peg::study(a, out),
+        Command::Solve {
+            game: SolveGame::Martello(a),
+        } => martello::solve(a, out),
+        Command::Hint {
+            game: HintGame::Martello(a),
+        } => martello::hint(a, out),
+        Command::Study {
+            game: StudyGame::Martello(a),
+        } => martello::study(a, out),
+        Command::Solve {
+            game: SolveGame::Sim(a),
+        } => sim::solve(a, out),
+        Command::Hint {
+            game: HintGame::Sim(a),
+        } => sim::hint(a, out),
+        Command::Count {
+            game: CountGame::Sim(a),
+        } => sim::count(a, out),
+        Command::Solve {
+            game: SolveGame::Pentago(a),
+        } => pentago::solve(a, out),
+        Command::Hint {
+            game: HintGame::Pentago(a),
+        } => pentago::hint(a, out),
+        Command::Play {
+            game: PlayGame::Pentago(a),
+        } => pentago::play(a, out),
+        Command::Battle {
+            game: BattleGame::Pentago(a),
+        } => battle::pentago(a, out),
+        Command::Battle {
+            game: BattleGame::Sim(a),
+        } => battle::sim(a, out),
         Command::Boards => peg::boards(out),
     };
     match result {

@@ -3,7 +3,8 @@
 
 use crate::args::{CountPeg, HintPeg, MethodArg, PegProblem, SolvePeg, StudyPeg};
 use crate::human;
-use crate::progress::{self, Bar, Spinner};
+pub use crate::output::Output;
+use crate::progress::{Bar, Spinner};
 use anyhow::{bail, Context, Result};
 use endgame_peg::api::{self, AnyProblem, BoardSource, Budget, Finish, Method, Spec};
 use endgame_peg::board::BUILT_IN;
@@ -11,31 +12,6 @@ use endgame_peg::{Board, Pruning};
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
-
-/// How a command prints its report.
-#[derive(Clone, Copy, Debug)]
-pub struct Output {
-    /// JSON instead of text.
-    pub json: bool,
-    /// No progress on stderr.
-    pub quiet: bool,
-}
-
-impl Output {
-    fn render<R: Serialize>(&self, report: &R, text: impl FnOnce(&R) -> String) -> Result<String> {
-        if self.json {
-            let mut s = serde_json::to_string_pretty(report).context("writing JSON")?;
-            s.push('\n');
-            Ok(s)
-        } else {
-            Ok(text(report))
-        }
-    }
-
-    fn progress(&self) -> bool {
-        progress::visible(self.quiet)
-    }
-}
 
 /// The board and the validated problem the arguments describe.
 fn problem(args: &PegProblem) -> Result<(Board, AnyProblem)> {

@@ -10,6 +10,7 @@
 //! - [`genetic`]: the weight-vector genetic search of the peg-solitaire applet.
 //! - [`layered`]: layered enumeration of a whole reachable graph with
 //!   symmetry reduction, goal-reachability and exact path counting.
+//! - [`player`]: the [`player::Player`] trait every two-player AI implements.
 //! - [`conformance`]: the battery of checks every game must pass.
 
 pub mod astar;
@@ -20,6 +21,7 @@ pub mod goal_table;
 pub mod hash;
 pub mod layered;
 pub mod memory;
+pub mod player;
 mod rules;
 mod value;
 

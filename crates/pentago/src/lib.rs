@@ -1,0 +1,3 @@
+//! # endgame-pentago
+//!
+//! Pentago for Endgame: bitboards, win tables, exact late-game solver, AI players.
