@@ -12,8 +12,12 @@
 //!   symmetry reduction, goal-reachability and exact path counting.
 //! - [`player`]: the [`player::Player`] trait every two-player AI implements.
 //! - [`conformance`]: the battery of checks every game must pass.
+//! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
+//! - [`strong`]: strong and weak solving of acyclic games with canonical keys.
 
+pub mod alphabeta;
 pub mod astar;
+pub mod battle;
 pub mod conformance;
 pub mod dfs;
 pub mod genetic;
@@ -22,6 +26,7 @@ pub mod hash;
 pub mod layered;
 pub mod memory;
 pub mod player;
+pub mod strong;
 mod rules;
 mod value;
 
