@@ -10,6 +10,8 @@
 //! - [`genetic`]: the weight-vector genetic search of the peg-solitaire applet.
 //! - [`layered`]: layered enumeration of a whole reachable graph with
 //!   symmetry reduction, goal-reachability and exact path counting.
+//! - [`restarts`]: budgeted DFS runs with random restarts that keep the
+//!   memo of fully explored positions (the Martello meta-solver).
 //! - [`player`]: the [`player::Player`] trait every two-player AI implements.
 //! - [`conformance`]: the battery of checks every game must pass.
 //! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
@@ -26,6 +28,7 @@ pub mod hash;
 pub mod layered;
 pub mod memory;
 pub mod player;
+pub mod restarts;
 pub mod strong;
 mod rules;
 mod value;
