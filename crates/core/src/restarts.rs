@@ -132,7 +132,7 @@ impl Rng {
     /// A uniform index below `n` (`n > 0`).
     #[inline]
     pub fn below(&mut self, n: usize) -> usize {
-        ((self.next_u64() >> 32) * n as u64 >> 32) as usize
+        (((self.next_u64() >> 32) * n as u64) >> 32) as usize
     }
 
     /// Shuffles `v` uniformly (Fisher–Yates).

@@ -1,0 +1,196 @@
+//! The exact solver, the meta-solver and hints, all on
+//! [`endgame_core::restarts`] (memoised DFS whose memo of fully explored
+//! states survives budgeted restarts).
+
+use crate::state::{Martello, Op, State};
+use endgame_core::restarts::{self, RestartOptions, Schedule, Searcher};
+use endgame_core::Rules;
+use serde::{Deserialize, Serialize};
+
+/// How much of the symmetry group the memo identifies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum SymmetryMode {
+    /// Every normalised state is its own key (fastest key).
+    #[default]
+    None,
+    /// Left–right and top–bottom mirrors.
+    Mirror,
+    /// Mirrors, colour↔symbol swap and all relabellings of colours and
+    /// symbols.
+    Full,
+}
+
+/// Options of [`solve`].
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Symmetries the memo identifies.
+    pub symmetry: SymmetryMode,
+    /// Memory budget of the memo, in bytes.
+    pub max_memo_bytes: usize,
+    /// Budgeted restart runs before the exact run ([`Schedule::plain`]:
+    /// the plain solver).
+    pub schedule: Schedule,
+    /// Seed of the restarts' random child orders.
+    pub seed: u64,
+    /// Stop after this many expansions with an incomplete answer.
+    pub max_expansions: Option<u64>,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            symmetry: SymmetryMode::None,
+            max_memo_bytes: 1 << 30,
+            schedule: Schedule::plain(),
+            seed: 0,
+            max_expansions: None,
+        }
+    }
+}
+
+/// What the solver found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The minimum stone count (exact when `complete`).
+    pub min_stones: u32,
+    /// Whether one stone can be left.
+    pub solvable: bool,
+    /// Operations from the start to a state with `min_stones` stones.
+    pub ops: Vec<Op>,
+    /// The normalised states of the line, start first.
+    pub line: Vec<State>,
+    /// States expanded (operations generated) over all runs.
+    pub explored: u64,
+    /// Whether the answer is exact.
+    pub complete: bool,
+    /// Runs of the restart schedule used (1 for the plain solver).
+    pub runs: u32,
+    /// Memo entries at the end.
+    pub memo_entries: usize,
+    /// Estimated memo bytes at the end.
+    pub memo_bytes: usize,
+}
+
+fn entries_for<K>(bytes: usize) -> usize {
+    // A SwissTable holds up to 7/8 of a power-of-two bucket count, one
+    // control byte per bucket; growth doubles, so budget for the worst
+    // case of a just-grown table.
+    let per = std::mem::size_of::<(K, u32)>() + 1;
+    (bytes / per / 2 * 7 / 8).max(1)
+}
+
+/// Calls `$body` with `$key` bound to the key function of `$mode` (each
+/// arm monomorphises the search for its key type).
+macro_rules! with_key {
+    ($m:expr, $mode:expr, |$key:ident, $kt:ident| $body:expr) => {{
+        let m: &Martello = $m;
+        match ($mode, m.n() <= 6) {
+            (SymmetryMode::None, true) => {
+                type $kt = [u64; 4];
+                let $key = |s: &State| m.key4(s);
+                $body
+            }
+            (SymmetryMode::None, false) => {
+                type $kt = [u64; 7];
+                let $key = |s: &State| m.key7(s);
+                $body
+            }
+            (SymmetryMode::Mirror, true) => {
+                type $kt = [u64; 4];
+                let $key = |s: &State| m.key4(&m.canonical_mirror(s));
+                $body
+            }
+            (SymmetryMode::Mirror, false) => {
+                type $kt = [u64; 7];
+                let $key = |s: &State| m.key7(&m.canonical_mirror(s));
+                $body
+            }
+            (SymmetryMode::Full, true) => {
+                type $kt = [u64; 4];
+                let $key = |s: &State| m.key4(&m.canonical_full(s));
+                $body
+            }
+            (SymmetryMode::Full, false) => {
+                type $kt = [u64; 7];
+                let $key = |s: &State| m.key7(&m.canonical_full(s));
+                $body
+            }
+        }
+    }};
+}
+
+/// Solves the puzzle from its start: minimum stone count and a line.
+pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
+    let start = m.start();
+    let r = with_key!(m, opts.symmetry, |key, K| {
+        let ro = RestartOptions {
+            schedule: opts.schedule.clone(),
+            max_memo_entries: entries_for::<K>(opts.max_memo_bytes),
+            seed: opts.seed,
+            max_expansions: opts.max_expansions,
+        };
+        restarts::solve(m, &start, key, &ro)
+    });
+    let mut line = vec![start];
+    for &op in &r.line {
+        let next = m.play_unchecked(line.last().expect("non-empty"), op);
+        line.push(next);
+    }
+    let min_stones = if r.complete {
+        r.best_score
+    } else {
+        start.stones()
+    };
+    Solution {
+        min_stones,
+        solvable: r.complete && r.best_score == 1,
+        ops: if r.complete { r.line } else { Vec::new() },
+        line: if r.complete { line } else { vec![start] },
+        explored: r.expansions,
+        complete: r.complete,
+        runs: r.runs,
+        memo_entries: r.memo_entries,
+        memo_bytes: r.memo_bytes,
+    }
+}
+
+/// Minimum stone count of a start by the plain exact solver (no line),
+/// with the number of states expanded: the study's inner loop.
+pub fn min_stones(m: &Martello, symmetry: SymmetryMode, max_memo_bytes: usize) -> (u32, u64) {
+    let start = m.start();
+    with_key!(m, symmetry, |key, K| {
+        let mut s = Searcher::new(m, key, entries_for::<K>(max_memo_bytes));
+        let v = s.run(&start, None, None).expect("unbounded runs finish");
+        (v, s.expansions)
+    })
+}
+
+/// One operation of a hint.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The operation.
+    pub op: Op,
+    /// The state it leads to.
+    pub child: State,
+    /// The minimum stone count after it, `None` if undecided within the
+    /// budget.
+    pub min_stones: Option<u32>,
+}
+
+/// Every operation of `state` with the minimum stone count after it,
+/// each decided within `budget` expansions (one memo shared by all).
+pub fn hints(m: &Martello, state: &State, budget: u64, max_memo_bytes: usize) -> Vec<Hint> {
+    let children = m.children(state);
+    with_key!(m, SymmetryMode::None, |key, K| {
+        let mut s = Searcher::new(m, key, entries_for::<K>(max_memo_bytes));
+        children
+            .into_iter()
+            .map(|(op, child)| Hint {
+                op,
+                child,
+                min_stones: s.run(&child, Some(budget), None),
+            })
+            .collect()
+    })
+}

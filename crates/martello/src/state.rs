@@ -1,0 +1,578 @@
+//! Normalised states and operations.
+//!
+//! Only the *order* of the stones in each row matters to the rules:
+//! horizontal neighbours are consecutive stones of a row at any distance,
+//! the white columns hold a row's first and last stone (a lone stone may
+//! stand in either), and a double jump passes over a row with at most one
+//! stone (whose stone, if any, the player puts on the other side). So a
+//! normalised state — every stone slid as far left as allowed — is the
+//! sequence of stones of each row, and an operation (slides, one eat,
+//! re-packing) is named by its eater and eaten stone: the eater leaves its
+//! row and takes the eaten stone's place.
+//!
+//! A row is one `u64`, stone `id` stored as byte `id + 1` from the low
+//! byte, zero bytes after the last stone.
+
+use crate::board::{stone_name, Board, MartelloError, EMPTY, MAX_N};
+
+/// A normalised state: the stone sequence of each row.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
+pub struct State {
+    /// Row `r` packed as bytes `id + 1`, first stone in the low byte.
+    pub rows: [u64; MAX_N],
+}
+
+/// One operation: `eater` eats `eaten` (stone ids).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub struct Op {
+    /// The stone that moves.
+    pub eater: u8,
+    /// The stone removed.
+    pub eaten: u8,
+}
+
+/// Number of stones in a packed row.
+#[inline(always)]
+pub fn row_len(row: u64) -> usize {
+    (71 - row.leading_zeros() as usize) / 8
+}
+
+#[inline(always)]
+fn byte(row: u64, i: usize) -> u8 {
+    (row >> (8 * i)) as u8
+}
+
+/// The row with the stone at index `i` removed.
+#[inline(always)]
+fn remove_at(row: u64, i: usize) -> u64 {
+    let low_mask = (1u64 << (8 * i)).wrapping_sub(1);
+    let low = row & low_mask;
+    let high = if i >= 7 {
+        0
+    } else {
+        (row >> (8 * (i + 1))) << (8 * i)
+    };
+    low | high
+}
+
+/// The row with the byte at index `i` set to `v`.
+#[inline(always)]
+fn set_at(row: u64, i: usize, v: u8) -> u64 {
+    (row & !(0xFFu64 << (8 * i))) | (u64::from(v) << (8 * i))
+}
+
+/// Index of byte value `b` (non-zero) in `row`, if present.
+#[inline(always)]
+fn find_in(row: u64, b: u8) -> Option<usize> {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let x = row ^ (LO * u64::from(b));
+    let z = x.wrapping_sub(LO) & !x & HI;
+    if z == 0 {
+        None
+    } else {
+        Some(z.trailing_zeros() as usize / 8)
+    }
+}
+
+impl State {
+    /// The normalised state of a raw board (stones of each row, left to
+    /// right).
+    pub fn from_board(b: &Board) -> State {
+        let n = b.n();
+        let mut s = State::default();
+        for r in 0..n {
+            let mut k = 0;
+            for c in 0..n {
+                let v = b.get(r, c);
+                if v != EMPTY {
+                    s.rows[r] |= u64::from(v + 1) << (8 * k);
+                    k += 1;
+                }
+            }
+        }
+        s
+    }
+
+    /// The normalised raw layout: a row of k ≥ 2 stones fills columns
+    /// 0 … k-2 and n-1; a lone stone stands in column 0.
+    pub fn to_board(&self, n: usize) -> Board {
+        let mut b = Board::empty(n).expect("n checked by the caller");
+        for r in 0..n {
+            let row = self.row(r);
+            let k = row.len();
+            for (i, &id) in row.iter().enumerate() {
+                let c = if k >= 2 && i == k - 1 { n - 1 } else { i };
+                b.set(r, c, id);
+            }
+        }
+        b
+    }
+
+    /// Reads a board string into its normalised state.
+    pub fn parse(s: &str) -> Result<(usize, State), MartelloError> {
+        let b = Board::parse(s)?;
+        Ok((b.n(), State::from_board(&b)))
+    }
+
+    /// The stones of row `r`, in order.
+    pub fn row(&self, r: usize) -> Vec<u8> {
+        let row = self.rows[r];
+        (0..row_len(row)).map(|i| byte(row, i) - 1).collect()
+    }
+
+    /// Number of stones in row `r`.
+    #[inline(always)]
+    pub fn len(&self, r: usize) -> usize {
+        row_len(self.rows[r])
+    }
+
+    /// Stones on the board.
+    #[inline]
+    pub fn stones(&self) -> u32 {
+        self.rows.iter().map(|&r| row_len(r) as u32).sum()
+    }
+
+    /// Whether no stone is left (never reached by play).
+    pub fn is_empty(&self) -> bool {
+        self.rows.iter().all(|&r| r == 0)
+    }
+
+    /// Row and index of stone `id`.
+    #[inline]
+    pub fn find(&self, id: u8) -> Option<(usize, usize)> {
+        self.rows
+            .iter()
+            .enumerate()
+            .find_map(|(r, &row)| find_in(row, id + 1).map(|i| (r, i)))
+    }
+
+    /// Plays `op` with the positions of both stones known.
+    #[inline(always)]
+    fn apply_at(&self, eater: u8, (rx, ix): (usize, usize), (ry, iy): (usize, usize)) -> State {
+        let mut s = *self;
+        s.rows[ry] = set_at(s.rows[ry], iy, eater + 1);
+        s.rows[rx] = remove_at(s.rows[rx], ix);
+        s
+    }
+}
+
+/// The Martello puzzle on an n-board from a given start.
+#[derive(Clone, Debug)]
+pub struct Martello {
+    n: usize,
+    start: State,
+    /// `compat[a]` has bit `b` set when stones `a` and `b` share colour or
+    /// symbol.
+    compat: [u64; 64],
+    swap: [u8; 64],
+}
+
+impl Martello {
+    /// The puzzle on an `n`-board starting from `start`.
+    pub fn new(n: usize, start: State) -> Result<Martello, MartelloError> {
+        if !(1..=MAX_N).contains(&n) {
+            return Err(MartelloError::SizeOutOfRange(n));
+        }
+        let mut compat = [0u64; 64];
+        let mut swap = [0u8; 64];
+        for a in 0..n * n {
+            for b in 0..n * n {
+                if a != b && (a / n == b / n || a % n == b % n) {
+                    compat[a] |= 1 << b;
+                }
+            }
+            swap[a] = ((a % n) * n + a / n) as u8;
+        }
+        Ok(Martello {
+            n,
+            start,
+            compat,
+            swap,
+        })
+    }
+
+    /// The puzzle of a board string.
+    pub fn from_board_string(s: &str) -> Result<Martello, MartelloError> {
+        let (n, st) = State::parse(s)?;
+        Martello::new(n, st)
+    }
+
+    /// The board side.
+    pub fn n(&self) -> usize {
+        self.n
+    }
+
+    /// Whether stones `a` and `b` share colour or symbol.
+    #[inline(always)]
+    pub fn compatible(&self, a: u8, b: u8) -> bool {
+        self.compat[a as usize] >> b & 1 != 0
+    }
+
+    /// Calls `f(op, child)` for every operation of `s`: horizontal eats,
+    /// vertical eats in both white columns, double jumps. Each
+    /// (eater, eaten) pair once.
+    #[inline]
+    pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
+        let n = self.n;
+        let mut lens = [0usize; MAX_N];
+        for r in 0..n {
+            lens[r] = row_len(s.rows[r]);
+        }
+        let mut pair = |a: u8, pa: (usize, usize), b: u8, pb: (usize, usize)| {
+            if self.compatible(a, b) {
+                f(Op { eater: a, eaten: b }, s.apply_at(a, pa, pb));
+                f(Op { eater: b, eaten: a }, s.apply_at(b, pb, pa));
+            }
+        };
+        for r in 0..n {
+            let row = s.rows[r];
+            for i in 1..lens[r] {
+                pair(byte(row, i - 1) - 1, (r, i - 1), byte(row, i) - 1, (r, i));
+            }
+        }
+        // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
+        // over a row of at most one stone), in column 0 (first stones) and
+        // column n-1 (last stones; the same pair again when both rows hold
+        // a lone stone).
+        for r in 0..n {
+            if lens[r] == 0 {
+                continue;
+            }
+            for d in 1..=2 {
+                let t = r + d;
+                if t >= n || lens[t] == 0 || (d == 2 && lens[r + 1] > 1) {
+                    continue;
+                }
+                let (ra, rb) = (s.rows[r], s.rows[t]);
+                pair(byte(ra, 0) - 1, (r, 0), byte(rb, 0) - 1, (t, 0));
+                if lens[r] > 1 || lens[t] > 1 {
+                    let (ia, ib) = (lens[r] - 1, lens[t] - 1);
+                    pair(byte(ra, ia) - 1, (r, ia), byte(rb, ib) - 1, (t, ib));
+                }
+            }
+        }
+    }
+
+    /// The operations of `s` and their results.
+    pub fn children(&self, s: &State) -> Vec<(Op, State)> {
+        let mut v = Vec::new();
+        self.for_each_child(s, |op, c| v.push((op, c)));
+        v
+    }
+
+    /// Plays `op` after checking it is legal.
+    pub fn play_checked(&self, s: &State, op: Op) -> Result<State, MartelloError> {
+        self.children(s)
+            .into_iter()
+            .find(|(o, _)| *o == op)
+            .map(|(_, c)| c)
+            .ok_or_else(|| MartelloError::Illegal(self.format_op(op)))
+    }
+
+    /// Writes an operation as `EATER:EATEN`.
+    pub fn format_op(&self, op: Op) -> String {
+        format!(
+            "{}:{}",
+            stone_name(self.n, op.eater),
+            stone_name(self.n, op.eaten)
+        )
+    }
+
+    /// Reads `EATER:EATEN` (letters, or decimal ids).
+    pub fn parse_op(&self, s: &str) -> Result<Op, MartelloError> {
+        let bad = || MartelloError::BadOperation(s.to_string());
+        let (a, b) = s.trim().split_once(':').ok_or_else(bad)?;
+        let one = |t: &str| -> Option<u8> {
+            let id = if let Ok(v) = t.parse::<u8>() {
+                v
+            } else {
+                let mut cs = t.chars();
+                let c = cs.next()?;
+                if cs.next().is_some() {
+                    return None;
+                }
+                crate::board::char_stone(c)?
+            };
+            ((id as usize) < self.n * self.n).then_some(id)
+        };
+        Ok(Op {
+            eater: one(a).ok_or_else(bad)?,
+            eaten: one(b).ok_or_else(bad)?,
+        })
+    }
+
+    /// The image of `s` under the colour↔symbol swap.
+    pub fn swapped(&self, s: &State) -> State {
+        let mut t = *s;
+        for r in 0..self.n {
+            let row = s.rows[r];
+            let mut out = 0u64;
+            for i in 0..row_len(row) {
+                out |= u64::from(self.swap[(byte(row, i) - 1) as usize] + 1) << (8 * i);
+            }
+            t.rows[r] = out;
+        }
+        t
+    }
+
+    /// Key of `s` without symmetry: the state packed into 4 words for
+    /// n ≤ 6 (6 bits a stone, 3 bits a row length).
+    #[inline(always)]
+    pub fn key4(&self, s: &State) -> [u64; 4] {
+        pack::<4>(self.n, s)
+    }
+
+    /// Key of `s` without symmetry for any n (7 words).
+    #[inline(always)]
+    pub fn key7(&self, s: &State) -> [u64; 7] {
+        pack::<7>(self.n, s)
+    }
+
+    /// The state's canonical form under the board's mirrors (left–right:
+    /// every row reversed; top–bottom: row order reversed).
+    pub fn canonical_mirror(&self, s: &State) -> State {
+        let mut best = *s;
+        for i in 1..4 {
+            let t = mirror(self.n, s, i);
+            if t < best {
+                best = t;
+            }
+        }
+        best
+    }
+
+    /// The canonical form under the whole group: mirrors, colour↔symbol
+    /// swap, and every relabelling of colours and of symbols (relabelled
+    /// in order of first appearance in the row-major scan).
+    pub fn canonical_full(&self, s: &State) -> State {
+        let mut best: Option<State> = None;
+        for sw in 0..2 {
+            let base = if sw == 1 { self.swapped(s) } else { *s };
+            for m in 0..4 {
+                let t = relabel(self.n, &mirror(self.n, &base, m));
+                if best.is_none_or(|b| t < b) {
+                    best = Some(t);
+                }
+            }
+        }
+        best.expect("eight images")
+    }
+}
+
+/// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
+pub fn mirror(n: usize, s: &State, i: usize) -> State {
+    let mut t = State::default();
+    for r in 0..n {
+        let mut row = s.rows[r];
+        if i & 1 != 0 {
+            let k = row_len(row);
+            row = if k == 0 {
+                0
+            } else {
+                row.swap_bytes() >> (8 * (8 - k))
+            };
+        }
+        let tr = if i & 2 != 0 { n - 1 - r } else { r };
+        t.rows[tr] = row;
+    }
+    t
+}
+
+/// Relabels colours and symbols in order of first appearance.
+fn relabel(n: usize, s: &State) -> State {
+    let mut cmap = [u8::MAX; MAX_N];
+    let mut smap = [u8::MAX; MAX_N];
+    let (mut nc, mut ns) = (0u8, 0u8);
+    let mut t = State::default();
+    for r in 0..n {
+        let row = s.rows[r];
+        let mut out = 0u64;
+        for i in 0..row_len(row) {
+            let id = (byte(row, i) - 1) as usize;
+            let (c, y) = (id / n, id % n);
+            if cmap[c] == u8::MAX {
+                cmap[c] = nc;
+                nc += 1;
+            }
+            if smap[y] == u8::MAX {
+                smap[y] = ns;
+                ns += 1;
+            }
+            let nid = cmap[c] as usize * n + smap[y] as usize;
+            out |= ((nid + 1) as u64) << (8 * i);
+        }
+        t.rows[r] = out;
+    }
+    t
+}
+
+/// Packs a state into `W` words: per row its length (4 bits) then its
+/// stones (6 bits each). Injective when the bits fit (n ≤ 6 in 4 words,
+/// n ≤ 8 in 7).
+#[inline(always)]
+fn pack<const W: usize>(n: usize, s: &State) -> [u64; W] {
+    let mut out = [0u64; W];
+    let mut acc: u128 = 0;
+    let mut bits = 0u32;
+    let mut w = 0;
+    let mut push = |v: u64, nb: u32, acc: &mut u128, bits: &mut u32| {
+        *acc |= u128::from(v) << *bits;
+        *bits += nb;
+        if *bits >= 64 {
+            out[w] = *acc as u64;
+            w += 1;
+            *acc >>= 64;
+            *bits -= 64;
+        }
+    };
+    for r in 0..n {
+        let row = s.rows[r];
+        let k = row_len(row);
+        // Stones as 6-bit ids: subtract 1 from every byte, then compress
+        // 8-bit lanes to 6-bit ones.
+        let mut v = 0u64;
+        for i in 0..k {
+            v |= u64::from(byte(row, i) - 1) << (6 * i);
+        }
+        push(k as u64, 4, &mut acc, &mut bits);
+        if k > 0 {
+            push(v, 6 * k as u32, &mut acc, &mut bits);
+        }
+    }
+    if bits > 0 && w < W {
+        out[w] = acc as u64;
+    }
+    out
+}
+
+impl endgame_core::Rules for Martello {
+    type Position = State;
+    type Move = Op;
+
+    fn start(&self) -> State {
+        self.start
+    }
+
+    fn for_each_move(&self, pos: &State, mut f: impl FnMut(Op)) {
+        self.for_each_child(pos, |op, _| f(op));
+    }
+
+    #[inline]
+    fn play_unchecked(&self, pos: &State, op: Op) -> State {
+        let px = pos.find(op.eater).expect("eater on the board");
+        let py = pos.find(op.eaten).expect("eaten stone on the board");
+        pos.apply_at(op.eater, px, py)
+    }
+
+    fn is_legal(&self, pos: &State, op: Op) -> bool {
+        self.play_checked(pos, op).is_ok()
+    }
+}
+
+impl endgame_core::Puzzle for Martello {
+    fn score(&self, pos: &State) -> u32 {
+        pos.stones()
+    }
+    fn is_goal(&self, pos: &State) -> bool {
+        pos.stones() == 1
+    }
+    fn score_bound(&self) -> u32 {
+        1
+    }
+}
+
+/// The group used by the conformance battery: the four mirrors times the
+/// colour↔symbol swap (relabellings of colours and symbols are applied by
+/// [`Martello::canonical_full`], outside this trait: that group has
+/// 8·(n!)² elements).
+impl endgame_core::Symmetric for Martello {
+    fn symmetry_count(&self) -> usize {
+        8
+    }
+    fn apply_symmetry(&self, i: usize, pos: &State) -> State {
+        let m = mirror(self.n, pos, i & 3);
+        if i & 4 != 0 {
+            self.swapped(&m)
+        } else {
+            m
+        }
+    }
+}
+
+impl endgame_core::Notation for Martello {
+    type Error = MartelloError;
+    fn format_move(&self, mv: Op) -> String {
+        self.format_op(mv)
+    }
+    fn parse_move(&self, s: &str) -> Result<Op, MartelloError> {
+        self.parse_op(s)
+    }
+    fn format_position(&self, pos: &State) -> String {
+        pos.to_board(self.n).to_board_string()
+    }
+    fn parse_position(&self, s: &str) -> Result<State, MartelloError> {
+        let (n, st) = State::parse(s)?;
+        if n != self.n {
+            return Err(MartelloError::Impossible(format!(
+                "a {n}×{n} board given for a {}×{} game",
+                self.n, self.n
+            )));
+        }
+        Ok(st)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_bit_tricks() {
+        let row = 0x0005_0403_0201_u64;
+        assert_eq!(row_len(row), 5);
+        assert_eq!(row_len(0), 0);
+        assert_eq!(remove_at(row, 0), 0x0504_0302);
+        assert_eq!(remove_at(row, 4), 0x0403_0201);
+        assert_eq!(remove_at(row, 2), 0x0504_0201);
+        assert_eq!(set_at(row, 1, 9), 0x0005_0403_0901);
+        assert_eq!(find_in(row, 4), Some(3));
+        assert_eq!(find_in(row, 7), None);
+        let full = 0x0807_0605_0403_0201u64;
+        assert_eq!(row_len(full), 8);
+        assert_eq!(remove_at(full, 7), 0x0007_0605_0403_0201);
+    }
+
+    #[test]
+    fn board_state_round_trip() {
+        for n in 1..=8 {
+            let b = Board::random(n, 7).unwrap();
+            let s = State::from_board(&b);
+            assert_eq!(s.to_board(n), b, "a full board is normalised");
+            assert_eq!(s.stones() as usize, n * n);
+        }
+        let (n, s) = State::parse("..b/d.f/ghi").unwrap();
+        assert_eq!(s.to_board(n).to_board_string(), "b..d.fghi");
+    }
+
+    #[test]
+    fn keys_are_injective_on_children() {
+        let m = Martello::new(6, State::from_board(&Board::random(6, 3).unwrap())).unwrap();
+        let mut seen = std::collections::HashMap::new();
+        let mut frontier = vec![m.start];
+        for _ in 0..3 {
+            let mut next = Vec::new();
+            for s in &frontier {
+                for (_, c) in m.children(s) {
+                    let k = m.key4(&c);
+                    if let Some(old) = seen.insert(k, c) {
+                        assert_eq!(old, c);
+                    }
+                    assert_eq!(m.key7(&c)[..4], k[..]);
+                    next.push(c);
+                }
+            }
+            frontier = next;
+        }
+    }
+}

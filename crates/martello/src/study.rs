@@ -1,0 +1,1 @@
+//! The random-board study (filled below).

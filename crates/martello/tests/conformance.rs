@@ -1,0 +1,219 @@
+//! The conformance battery and cross-checks against the brute force over
+//! raw boards.
+
+use endgame_core::conformance::{
+    check_move_generation, check_notation, check_symmetry, random_positions,
+};
+use endgame_core::restarts::Schedule;
+use endgame_core::{Puzzle, Rules};
+use endgame_martello::board::{Board, EMPTY};
+use endgame_martello::real::{real_moves, RealMove};
+use endgame_martello::solver::{self, SolveOptions, SymmetryMode};
+use endgame_martello::{brute, Martello, Op, State};
+
+fn game(n: usize, seed: u64) -> Martello {
+    Martello::new(n, State::from_board(&Board::random(n, seed).unwrap())).unwrap()
+}
+
+/// The naive operation generator: every eat of every raw board reachable
+/// by slides, as (eater, eaten).
+fn naive_ops(m: &Martello, s: &State) -> Vec<Op> {
+    let mut v: Vec<Op> = brute::operations(&s.to_board(m.n()))
+        .into_iter()
+        .map(|((a, b), _)| Op { eater: a, eaten: b })
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
+#[test]
+fn battery_on_random_playouts() {
+    for n in 1..=6 {
+        for seed in 0..3 {
+            let m = game(n, seed);
+            let positions = random_positions(&m, seed, 4);
+            check_move_generation(&m, &positions, |p| naive_ops(&m, p)).unwrap();
+            check_symmetry(&m, &positions).unwrap();
+            check_notation(&m, &positions).unwrap();
+        }
+    }
+}
+
+#[test]
+fn every_realisation_of_an_operation_gives_the_same_normalised_state() {
+    for n in 2..=5 {
+        for seed in 0..4 {
+            let m = game(n, 100 + seed);
+            for p in random_positions(&m, seed, 3) {
+                for ((a, b), child) in brute::operations(&p.to_board(n)) {
+                    let op = Op { eater: a, eaten: b };
+                    assert_eq!(
+                        State::from_board(&child),
+                        m.play_unchecked(&p, op),
+                        "op {op:?} from {}",
+                        p.to_board(n)
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn minimum_matches_brute_force_on_random_starts() {
+    let opts = SolveOptions::default();
+    for (n, games) in [(1, 1), (2, 200), (3, 400)] {
+        for seed in 0..games {
+            let b = Board::random(n, seed).unwrap();
+            let m = Martello::new(n, State::from_board(&b)).unwrap();
+            let want = brute::min_stones(&b);
+            let got = solver::solve(&m, &opts);
+            assert!(got.complete);
+            assert_eq!(got.min_stones, want, "n {n} board {b}");
+        }
+    }
+}
+
+#[test]
+fn minimum_matches_brute_force_on_played_positions() {
+    let opts = SolveOptions::default();
+    for (n, seeds, playouts) in [(3, 40, 3), (4, 3, 1)] {
+        for seed in 0..seeds {
+            let m = game(n, 500 + seed);
+            for p in random_positions(&m, seed, playouts)
+                .into_iter()
+                .filter(|p| n == 3 || p.stones() <= 11)
+            {
+                let pm = Martello::new(n, p).unwrap();
+                let want = brute::min_stones(&p.to_board(n));
+                assert_eq!(
+                    solver::solve(&pm, &opts).min_stones,
+                    want,
+                    "{}",
+                    p.to_board(n)
+                );
+            }
+        }
+    }
+}
+
+fn check_real(m: &Martello, s: &State, op: Op) {
+    let n = m.n();
+    let child = m.play_unchecked(s, op);
+    let moves = real_moves(m, s, op).unwrap();
+    let mut b = s.to_board(n);
+    let mut eaten = false;
+    for mv in &moves {
+        match *mv {
+            RealMove::Slide { stone, from, to } => {
+                assert_eq!(from.0, to.0, "slides stay in their row");
+                assert_eq!(b.get(from.0 as usize, from.1 as usize), stone);
+                let (lo, hi) = (from.1.min(to.1), from.1.max(to.1));
+                let r = from.0 as usize;
+                let clear = (lo..=hi)
+                    .filter(|&c| c != from.1)
+                    .all(|c| b.get(r, c as usize) == EMPTY);
+                assert!(clear, "slide over a stone: {mv:?} on {b}");
+                mv.apply(&mut b);
+            }
+            RealMove::Eat {
+                stone,
+                eaten: e,
+                from,
+                to,
+            } => {
+                assert!(!eaten, "one eat per operation");
+                eaten = true;
+                b.validate().unwrap();
+                let legal = brute::eats(&b).contains(&brute::Eat {
+                    from: (from.0 as usize, from.1 as usize),
+                    to: (to.0 as usize, to.1 as usize),
+                });
+                assert!(legal, "eat {mv:?} not legal on {b}");
+                assert_eq!((stone, e), (op.eater, op.eaten));
+                mv.apply(&mut b);
+            }
+        }
+    }
+    assert!(eaten);
+    assert_eq!(
+        b,
+        child.to_board(n),
+        "real moves of {op:?} from {}",
+        s.to_board(n)
+    );
+}
+
+#[test]
+fn real_moves_are_legal_and_reach_the_child() {
+    for n in 2..=6 {
+        for seed in 0..4 {
+            let m = game(n, 900 + seed);
+            for p in random_positions(&m, seed, 3) {
+                for op in m.moves(&p) {
+                    check_real(&m, &p, op);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn solver_variants_agree_and_lines_are_legal() {
+    for n in 3..=5 {
+        for seed in 0..25 {
+            let m = game(n, seed);
+            let plain = solver::solve(&m, &SolveOptions::default());
+            assert!(plain.complete);
+            for (sym, sched) in [
+                (SymmetryMode::Mirror, Schedule::plain()),
+                (SymmetryMode::Full, Schedule::plain()),
+                (SymmetryMode::None, Schedule::seed()),
+                (SymmetryMode::Full, Schedule::geometric(50, 2, 8)),
+            ] {
+                let opts = SolveOptions {
+                    symmetry: sym,
+                    schedule: sched,
+                    seed,
+                    ..Default::default()
+                };
+                let r = solver::solve(&m, &opts);
+                assert_eq!(r.min_stones, plain.min_stones, "n {n} seed {seed} {sym:?}");
+                assert_eq!(r.line.len(), r.ops.len() + 1);
+                let mut s = m.start();
+                for (&op, next) in r.ops.iter().zip(&r.line[1..]) {
+                    s = m.play(&s, op).expect("line is legal");
+                    assert_eq!(s, *next);
+                }
+                assert_eq!(m.score(&s), r.min_stones);
+            }
+            let (v, _) = solver::min_stones(&m, SymmetryMode::None, 1 << 26);
+            assert_eq!(v, plain.min_stones);
+        }
+    }
+}
+
+#[test]
+fn hints_agree_with_the_solver() {
+    for seed in 0..10 {
+        let m = game(4, seed);
+        let start = m.start();
+        let hints = solver::hints(&m, &start, u64::MAX, 1 << 26);
+        assert_eq!(hints.len(), m.moves(&start).len());
+        let best = hints.iter().filter_map(|h| h.min_stones).min();
+        let plain = solver::solve(&m, &SolveOptions::default());
+        if !hints.is_empty() {
+            assert_eq!(best, Some(plain.min_stones));
+        }
+        for h in &hints {
+            let child = Martello::new(4, h.child).unwrap();
+            assert_eq!(
+                h.min_stones,
+                Some(solver::solve(&child, &SolveOptions::default()).min_stones)
+            );
+        }
+        let tight = solver::hints(&m, &start, 1, 1 << 26);
+        assert!(tight.iter().any(|h| h.min_stones.is_none()) || hints.is_empty());
+    }
+}
