@@ -1,3 +1,22 @@
 //! # endgame-sim
 //!
 //! Sim (Cassis) on K_n for Endgame: rules, exact canonical form, strong solution, players.
+//!
+//! - [`Sim`]: the rules on K_n (n = 3 … 8), standard (completing a triangle
+//!   of your own colour loses) or misère (it wins), with the position and
+//!   move notation of SPEC.md, and the core traits `Rules`, `Game`,
+//!   `Notation`, `Symmetric` and [`endgame_core::strong::Keyed`].
+//! - [`canon`]: the exact canonical form under relabelling of the points
+//!   (colour refinement, then a pruned search over the remaining ties).
+//! - [`solve`]: strong and weak solutions, perfect moves mapped back to the
+//!   real segment through the canonical relabelling, hints.
+//! - [`player`]: the players a battle can build by name.
+
+pub mod canon;
+mod error;
+mod game;
+pub mod player;
+pub mod solve;
+
+pub use error::SimError;
+pub use game::{Segment, Sim, SimPos, MAX_N, MIN_N};
