@@ -144,10 +144,32 @@ impl Rng {
     }
 }
 
+/// The children of a position by the puzzle's own moves: the default way
+/// a [`Searcher`] expands positions.
+pub fn children_by_moves<P: Puzzle>(
+    puzzle: &P,
+    pos: &P::Position,
+    out: &mut Vec<(P::Move, P::Position)>,
+) {
+    puzzle.for_each_move(pos, |m| out.push((m, puzzle.play_unchecked(pos, m))));
+}
+
+/// How a [`Searcher`] expands positions.
+pub type ChildrenFn<P> = fn(
+    &P,
+    &<P as crate::Rules>::Position,
+    &mut Vec<(<P as crate::Rules>::Move, <P as crate::Rules>::Position)>,
+);
+
 /// A memoised depth-first searcher whose memo survives between runs.
-pub struct Searcher<'a, P: Puzzle, K, F> {
+///
+/// `E` generates the children of a position (default
+/// [`children_by_moves`]); games whose move generator computes the child
+/// anyway pass a closure that hands both over, saving a replay per child.
+pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>> {
     puzzle: &'a P,
     key: F,
+    children: E,
     memo: FxHashMap<K, u32>,
     max_memo_entries: usize,
     /// Expansions over all runs so far.
@@ -158,7 +180,7 @@ pub struct Searcher<'a, P: Puzzle, K, F> {
     spent: u64,
     aborted: bool,
     rng: Option<Rng>,
-    buffers: Vec<Vec<P::Move>>,
+    buffers: Vec<Vec<(P::Move, P::Position)>>,
 }
 
 impl<'a, P, K, F> Searcher<'a, P, K, F>
@@ -173,9 +195,24 @@ where
     /// `max_memo_entries` memo entries (when full, runs stay exact but
     /// re-explore).
     pub fn new(puzzle: &'a P, key: F, max_memo_entries: usize) -> Self {
+        Searcher::with_children(puzzle, key, children_by_moves::<P>, max_memo_entries)
+    }
+}
+
+impl<'a, P, K, F, E> Searcher<'a, P, K, F, E>
+where
+    P: Puzzle,
+    K: Hash + Eq,
+    F: Fn(&P::Position) -> K,
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+{
+    /// Like [`Searcher::new`], expanding positions with `children`
+    /// (which must yield exactly the puzzle's moves and their results).
+    pub fn with_children(puzzle: &'a P, key: F, children: E, max_memo_entries: usize) -> Self {
         Searcher {
             puzzle,
             key,
+            children,
             memo: FxHashMap::default(),
             max_memo_entries,
             expansions: 0,
@@ -247,13 +284,12 @@ where
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         moves.clear();
-        puzzle.for_each_move(pos, |m| moves.push(m));
+        (self.children)(puzzle, pos, &mut moves);
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut moves);
         }
         let mut result = Some(best);
-        for &m in &moves {
-            let child = puzzle.play_unchecked(pos, m);
+        for &(_, child) in &moves {
             let k = (self.key)(&child);
             let v = match self.memo.get(&k) {
                 Some(&v) => v,
@@ -294,10 +330,9 @@ where
         };
         while puzzle.score(&pos) > target {
             let mut moves = Vec::new();
-            puzzle.for_each_move(&pos, |m| moves.push(m));
+            (self.children)(puzzle, &pos, &mut moves);
             let mut next = None;
-            for &m in &moves {
-                let child = puzzle.play_unchecked(&pos, m);
+            for &(m, child) in &moves {
                 if self.known(&child) == Some(target) || puzzle.score(&child) == target {
                     next = Some((m, child));
                     break;
@@ -305,8 +340,7 @@ where
             }
             if next.is_none() {
                 // The memo was full: decide the children exactly.
-                for &m in &moves {
-                    let child = puzzle.play_unchecked(&pos, m);
+                for &(m, child) in &moves {
                     if self.run(&child, None, None) == Some(target) {
                         next = Some((m, child));
                         break;
@@ -363,7 +397,24 @@ where
     K: Hash + Eq,
     F: Fn(&P::Position) -> K,
 {
-    let mut s = Searcher::new(puzzle, key, opts.max_memo_entries);
+    solve_with(puzzle, start, key, children_by_moves::<P>, opts)
+}
+
+/// [`solve`] with a children generator (see [`Searcher::with_children`]).
+pub fn solve_with<P, K, F, E>(
+    puzzle: &P,
+    start: &P::Position,
+    key: F,
+    children: E,
+    opts: &RestartOptions,
+) -> RestartReport<P::Move>
+where
+    P: Puzzle,
+    K: Hash + Eq,
+    F: Fn(&P::Position) -> K,
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+{
+    let mut s = Searcher::with_children(puzzle, key, children, opts.max_memo_entries);
     let mut rng = Rng::new(opts.seed);
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
     let mut value = None;

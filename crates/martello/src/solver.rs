@@ -72,6 +72,12 @@ pub struct Solution {
     pub memo_bytes: usize,
 }
 
+/// The search's expansion: operations and their states in one pass.
+#[inline]
+fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
+    m.for_each_child(s, |op, c| out.push((op, c)));
+}
+
 fn entries_for<K>(bytes: usize) -> usize {
     // A SwissTable holds up to 7/8 of a power-of-two bucket count, one
     // control byte per bucket; growth doubles, so budget for the worst
@@ -130,7 +136,7 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
             seed: opts.seed,
             max_expansions: opts.max_expansions,
         };
-        restarts::solve(m, &start, key, &ro)
+        restarts::solve_with(m, &start, key, children, &ro)
     });
     let mut line = vec![start];
     for &op in &r.line {
@@ -160,7 +166,7 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
 pub fn min_stones(m: &Martello, symmetry: SymmetryMode, max_memo_bytes: usize) -> (u32, u64) {
     let start = m.start();
     with_key!(m, symmetry, |key, K| {
-        let mut s = Searcher::new(m, key, entries_for::<K>(max_memo_bytes));
+        let mut s = Searcher::with_children(m, key, children, entries_for::<K>(max_memo_bytes));
         let v = s.run(&start, None, None).expect("unbounded runs finish");
         (v, s.expansions)
     })
@@ -181,11 +187,11 @@ pub struct Hint {
 /// Every operation of `state` with the minimum stone count after it,
 /// each decided within `budget` expansions (one memo shared by all).
 pub fn hints(m: &Martello, state: &State, budget: u64, max_memo_bytes: usize) -> Vec<Hint> {
-    let children = m.children(state);
+    let kids = m.children(state);
     with_key!(m, SymmetryMode::None, |key, K| {
-        let mut s = Searcher::new(m, key, entries_for::<K>(max_memo_bytes));
-        children
-            .into_iter()
+        let mut s =
+            Searcher::with_children(m, key, self::children, entries_for::<K>(max_memo_bytes));
+        kids.into_iter()
             .map(|(op, child)| Hint {
                 op,
                 child,

@@ -318,9 +318,19 @@ impl Martello {
 
     /// Key of `s` without symmetry: the state packed into 4 words for
     /// n ≤ 6 (6 bits a stone, 3 bits a row length).
+    /// (Each row's bytes `id + 1 < 64` squeezed to 6-bit lanes, 36 bits a
+    /// row; the first empty lane ends the row.)
     #[inline(always)]
     pub fn key4(&self, s: &State) -> [u64; 4] {
-        pack::<4>(self.n, s)
+        debug_assert!(self.n <= 6);
+        let r = &s.rows;
+        let a = u128::from(lanes6(r[0]))
+            | u128::from(lanes6(r[1])) << 36
+            | u128::from(lanes6(r[2])) << 72;
+        let b = u128::from(lanes6(r[3]))
+            | u128::from(lanes6(r[4])) << 36
+            | u128::from(lanes6(r[5])) << 72;
+        [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]
     }
 
     /// Key of `s` without symmetry for any n (7 words).
@@ -358,6 +368,14 @@ impl Martello {
         }
         best.expect("eight images")
     }
+}
+
+/// Squeezes eight 8-bit lanes holding values below 64 into 6-bit lanes.
+#[inline(always)]
+fn lanes6(x: u64) -> u64 {
+    let y = (x & 0x00FF_00FF_00FF_00FF) | ((x & 0xFF00_FF00_FF00_FF00) >> 2);
+    let z = (y & 0x0000_FFFF_0000_FFFF) | ((y & 0xFFFF_0000_FFFF_0000) >> 4);
+    (z & 0xFFFF_FFFF) | ((z >> 32) << 24)
 }
 
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
@@ -544,6 +562,17 @@ mod tests {
     }
 
     #[test]
+    fn lanes_squeeze() {
+        assert_eq!(lanes6(0x2423_2221_0403_0201), {
+            let mut v = 0u64;
+            for (i, b) in [1u64, 2, 3, 4, 0x21, 0x22, 0x23, 0x24].iter().enumerate() {
+                v |= b << (6 * i);
+            }
+            v
+        });
+    }
+
+    #[test]
     fn board_state_round_trip() {
         for n in 1..=8 {
             let b = Board::random(n, 7).unwrap();
@@ -559,6 +588,7 @@ mod tests {
     fn keys_are_injective_on_children() {
         let m = Martello::new(6, State::from_board(&Board::random(6, 3).unwrap())).unwrap();
         let mut seen = std::collections::HashMap::new();
+        let mut seen7 = std::collections::HashMap::new();
         let mut frontier = vec![m.start];
         for _ in 0..3 {
             let mut next = Vec::new();
@@ -568,7 +598,9 @@ mod tests {
                     if let Some(old) = seen.insert(k, c) {
                         assert_eq!(old, c);
                     }
-                    assert_eq!(m.key7(&c)[..4], k[..]);
+                    if let Some(old) = seen7.insert(m.key7(&c), c) {
+                        assert_eq!(old, c);
+                    }
                     next.push(c);
                 }
             }
