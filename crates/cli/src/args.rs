@@ -210,6 +210,15 @@ pub struct CountPeg {
     /// keeps the French central count under 4 GB of resident memory.
     #[arg(long, value_name = "SIZE", default_value = "3.5G", value_parser = parse_size)]
     pub max_memory: u64,
+    /// Only the positions that can reach the goal, and the solutions: the
+    /// search runs from both ends and meets in the middle, skipping most
+    /// of the reachable graph (the position columns then count only what
+    /// it visited).
+    #[arg(long)]
+    pub goal_only: bool,
+    /// With --goal-only, skip counting the solutions.
+    #[arg(long, requires = "goal_only")]
+    pub no_solutions: bool,
 }
 
 /// `endgame hint peg`.

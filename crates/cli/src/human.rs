@@ -89,62 +89,98 @@ pub fn count(board: &Board, r: &CountReport) -> String {
         ),
     );
     out.push('\n');
-    let header = [
-        "pegs",
-        "positions",
-        "up to symmetry",
-        "to goal",
-        "to goal up to symmetry",
-    ];
-    let mut rows: Vec<[String; 5]> = r
+    // A goal-only count visits only part of the graph: no raw column.
+    let header: &[&str] = if r.complete {
+        &[
+            "pegs",
+            "positions",
+            "up to symmetry",
+            "to goal",
+            "to goal up to symmetry",
+        ]
+    } else {
+        &[
+            "pegs",
+            "visited up to symmetry",
+            "to goal",
+            "to goal up to symmetry",
+        ]
+    };
+    let row = |pegs: String, positions: u64, reduced: u64, to_goal: u64, to_goal_reduced: u64| {
+        let mut row = vec![pegs];
+        if r.complete {
+            row.push(group(&positions.to_string()));
+        }
+        row.push(group(&reduced.to_string()));
+        row.push(group(&to_goal.to_string()));
+        row.push(group(&to_goal_reduced.to_string()));
+        row
+    };
+    let mut rows: Vec<Vec<String>> = r
         .layers
         .iter()
         .map(|l| {
-            [
+            row(
                 l.pegs.to_string(),
-                group(&l.positions.to_string()),
-                group(&l.positions_reduced.to_string()),
-                group(&l.to_goal.to_string()),
-                group(&l.to_goal_reduced.to_string()),
-            ]
+                l.positions,
+                l.positions_reduced,
+                l.to_goal,
+                l.to_goal_reduced,
+            )
         })
         .collect();
-    rows.push([
+    rows.push(row(
         "total".into(),
-        group(&r.total_positions.to_string()),
-        group(&r.total_positions_reduced.to_string()),
-        group(&r.total_to_goal.to_string()),
-        group(&r.total_to_goal_reduced.to_string()),
-    ]);
-    out.push_str(&table(&header, &rows));
+        r.total_positions,
+        r.total_positions_reduced,
+        r.total_to_goal,
+        r.total_to_goal_reduced,
+    ));
+    out.push_str(&table(header, &rows));
     out.push('\n');
-    field(&mut out, "solutions", &group(&r.solutions));
+    let solutions = r.solutions.as_deref().map_or("not counted".into(), group);
+    field(&mut out, "solutions", &solutions);
+    if !r.complete {
+        field(
+            &mut out,
+            "note",
+            "goal-only count: the position columns cover only what the search visited",
+        );
+    }
     let result = if r.solvable {
         format!("solvable, {} at best", pegs_left(r.best_pegs))
-    } else {
+    } else if r.complete {
         format!("impossible, best result {}", pegs_left(r.best_pegs))
+    } else {
+        "impossible (a goal-only count does not look for the best result: count without --goal-only)".into()
     };
     field(&mut out, "result", &result);
-    let shown = r.final_positions.len().min(DRAWN_FINALS);
+    let shown = if r.solvable || r.complete {
+        r.final_positions.len().min(DRAWN_FINALS)
+    } else {
+        0
+    };
     let listed = if (r.final_positions.len() as u64) < r.final_positions_reduced {
         format!(", {} listed in --json", r.final_positions.len())
     } else {
         String::new()
     };
-    field(
-        &mut out,
-        "final",
-        &format!(
-            "{} positions with {} up to symmetry{listed}{}",
-            group(&r.final_positions_reduced.to_string()),
-            pegs(r.best_pegs),
-            if shown > 0 {
-                format!(", {shown} drawn:")
-            } else {
-                String::new()
-            }
-        ),
-    );
+    if r.solvable || r.complete {
+        field(
+            &mut out,
+            "final",
+            &format!(
+                "{} positions with {} up to symmetry{listed}{}",
+                group(&r.final_positions_reduced.to_string()),
+                pegs(r.best_pegs),
+                if shown > 0 {
+                    format!(", {shown} drawn:")
+                } else {
+                    String::new()
+                }
+            ),
+        );
+    }
     if shown > 0 {
         let drawings: Vec<String> = r.final_positions[..shown]
             .iter()
@@ -353,23 +389,23 @@ fn side_by_side(blocks: &[String], gap: usize) -> String {
 }
 
 /// A right-aligned table with a header row.
-fn table<const N: usize>(header: &[&str; N], rows: &[[String; N]]) -> String {
-    let mut widths = header.map(str::len);
+pub fn table<R: AsRef<[String]>>(header: &[&str], rows: &[R]) -> String {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.len()).collect();
     for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
+        for (w, cell) in widths.iter_mut().zip(row.as_ref()) {
             *w = (*w).max(cell.len());
         }
     }
     let mut out = String::new();
     let mut line = String::new();
-    for (h, w) in header.iter().zip(widths) {
+    for (h, &w) in header.iter().zip(&widths) {
         let _ = write!(line, "  {h:>w$}");
     }
     out.push_str(&line);
     out.push('\n');
     for row in rows {
         line.clear();
-        for (cell, w) in row.iter().zip(widths) {
+        for (cell, &w) in row.as_ref().iter().zip(&widths) {
             let _ = write!(line, "  {cell:>w$}");
         }
         out.push_str(&line);

@@ -87,7 +87,12 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
     let bar = Bar::new(out.progress());
-    let report = api::count(&problem, max_bytes, &bar);
+    let opts = api::CountOptions {
+        max_bytes,
+        goal_only: args.goal_only,
+        solutions: !args.no_solutions,
+    };
+    let report = api::count(&problem, opts, &bar);
     bar.finish();
     out.render(&report?, |r| human::count(&board, r))
 }

@@ -148,6 +148,32 @@ fn count_triangle_corner_anywhere() {
 }
 
 #[test]
+fn goal_only_count_agrees_with_the_full_count() {
+    let args = ["count", "peg", "--board", "triangle", "--finish", "a1"];
+    let full = json(&args);
+    let goal_only = json(&[&args[..], &["--goal-only"]].concat());
+    assert_eq!(full["complete"], Value::Bool(true));
+    assert_eq!(goal_only["complete"], Value::Bool(false));
+    assert_eq!(goal_only["solutions"], full["solutions"]);
+    assert_eq!(goal_only["total_to_goal"], full["total_to_goal"]);
+    let to_goal = |r: &Value| -> Vec<Value> {
+        let layers = r["layers"].as_array().expect("layers");
+        layers
+            .iter()
+            .map(|l| l["to_goal_reduced"].clone())
+            .collect()
+    };
+    assert_eq!(to_goal(&goal_only), to_goal(&full));
+    let uncounted = json(&[&args[..], &["--goal-only", "--no-solutions"]].concat());
+    assert_eq!(uncounted["solutions"], Value::Null);
+    assert_eq!(to_goal(&uncounted), to_goal(&full));
+    let human = text(&[&args[..], &["--goal-only", "--no-solutions"]].concat());
+    assert!(human.contains("not counted"), "{human}");
+    assert!(human.contains("visited up to symmetry"), "{human}");
+    user_error(&["count", "peg", "--no-solutions"]);
+}
+
+#[test]
 fn hint_counts_solutions_through_each_move() {
     let r = json(&[
         "hint",

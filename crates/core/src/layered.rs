@@ -92,6 +92,12 @@ pub struct LayeredOptions {
     /// stay exact; the reachable counts become incomplete
     /// ([`LayeredReport::complete`] is `false`).
     pub prune: bool,
+    /// Count the solutions (the default). When `false` in the goal-only
+    /// mode of a puzzle with a time reversal, the goal-reaching set comes
+    /// from the two ends alone and the counting pass is skipped
+    /// ([`LayeredReport::solutions`] is `None`); elsewhere the counting
+    /// pass is how the goal set is found, and it runs anyway.
+    pub count_solutions: bool,
 }
 
 impl Default for LayeredOptions {
@@ -102,6 +108,7 @@ impl Default for LayeredOptions {
             max_final_positions: 10_000,
             count_all: true,
             prune: false,
+            count_solutions: true,
         }
     }
 }
@@ -1007,6 +1014,43 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         Ok((Layer::from_buckets(g.buckets), g.tally))
     }
 
+    /// The canonical parents of `to` that lie in `within` (the members of
+    /// `within` with a child in `to`).
+    fn backward_within(
+        &self,
+        to: &Layer<P::Position>,
+        within: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<Layer<P::Position>, LayeredError> {
+        let puzzle = self.puzzle;
+        let plan = self.plan(to.len(), self.fanout(to.iter(), to.len(), false), depth)?;
+        let sources: Vec<&[P::Position]> = to.buckets.iter().map(Vec::as_slice).collect();
+        let g = gather::<P::Position, P::Position, (), P::Position>(
+            &sources,
+            &[],
+            within.nb(),
+            plan.est,
+            self.distinct,
+            plan.avail,
+            &|q, sink| canonical_parents(puzzle, q, |p, _| sink.push(p, ())),
+            &|_, _| {},
+            &|b, entries, out| {
+                let here = within.bucket(b);
+                let mut j = 0;
+                for &(p, ()) in entries {
+                    let (found, k) = gallop(&here[j..], &p);
+                    j += k + found as usize;
+                    if found {
+                        out.push(p);
+                    }
+                }
+                0
+            },
+        )
+        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
+        Ok(Layer::from_buckets(g.buckets))
+    }
+
     /// The goal-reaching members of `layer` with their solution counts and
     /// orbit sizes, from those of the next layer (see the module
     /// documentation). `goals` are the canonical goals in this layer.
@@ -1398,17 +1442,17 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         table_bytes = table_bytes.max(stored);
     }
     if reversal.is_some() && fwd.len() - 1 == top && !unreachable {
-        // back[d - top] = σ(fwd[last - d]) for top <= d <= last.
-        back.clear();
-        for d in top..=last {
-            let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-            let layer = ctx.reversed(&fwd[last - d], d)?;
-            stored += layer.bytes();
-            if stored > opts.max_bytes {
-                return Err(ctx.budget_error(d, stored));
-            }
-            back.push(layer);
+        // The positions at depth `top` that reach the goal are σ of those
+        // reached from the start at `last - top`: one reversed layer is the
+        // backward side. The rest of the goal-reaching set mirrors too.
+        progress.phase("reversal", 1);
+        let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
+        let layer = ctx.reversed(&fwd[last - top], top)?;
+        stored += layer.bytes();
+        if stored > opts.max_bytes {
+            return Err(ctx.budget_error(top, stored));
         }
+        back = vec![layer];
         table_bytes = table_bytes.max(stored);
     }
     let m = fwd.len() - 1;
@@ -1424,27 +1468,73 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     for f in &fwd {
         best.add(puzzle, f);
     }
-    // Goal-reaching layers at and beyond the meeting depth.
+    // Goal-reaching layers at and beyond the meeting depth (`good[d - m]`),
+    // and with a time reversal those before it (`low[d]`, d < m) too.
     let mut good: Vec<Layer<P::Position>> = Vec::new();
+    let mut low: Vec<Layer<P::Position>> = Vec::new();
     if met {
+        progress.phase("meeting", 1);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
         good.push(ctx.intersect(&back[0], &fwd[m], m)?);
-        for d in m + 1..=last {
-            let prev = good.last().expect("a layer");
-            let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-            let (next, explored) = ctx.forward_within(prev, &back[d - m], d)?;
-            stats[d].reduced = explored;
-            best.add(puzzle, &next);
-            good.push(next);
+        if reversal.is_some() {
+            // Parents within the forward layers down to the start, then
+            // the deeper half as their mirror images.
+            progress.phase("goal-reaching", (m + last - m) as u64);
+            let mut below: Vec<Layer<P::Position>> = Vec::with_capacity(m);
+            for d in (0..m).rev() {
+                let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
+                let to = below.last().unwrap_or(&good[0]);
+                let layer = ctx.backward_within(to, &fwd[d], d)?;
+                stored += layer.bytes();
+                below.push(layer);
+                progress.advance(1);
+            }
+            below.reverse();
+            low = below;
+            for d in m + 1..=last {
+                let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
+                let next = ctx.reversed(&low[last - d], d)?;
+                stats[d].reduced = next.len() as u64;
+                stored += next.bytes();
+                best.add(puzzle, &next);
+                good.push(next);
+                progress.advance(1);
+            }
+            if stored > opts.max_bytes {
+                return Err(ctx.budget_error(last, stored));
+            }
+            table_bytes = table_bytes.max(stored);
+        } else {
+            for d in m + 1..=last {
+                let prev = good.last().expect("a layer");
+                let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
+                let (next, explored) = ctx.forward_within(prev, &back[d - m], d)?;
+                stats[d].reduced = explored;
+                best.add(puzzle, &next);
+                good.push(next);
+            }
         }
     }
     drop(back);
-    // The backward pass with counts: over the goal-reaching layers from the
-    // meeting depth on, then over the forward layers.
+    // The backward pass with counts: over the goal-reaching layers (or the
+    // forward layers where those are not known).
     let mut pass = BackwardPass::default();
-    if met {
+    let counted = opts.count_solutions || !met || low.len() != m;
+    if met && !counted {
+        let layer = |d: usize| if d >= m { &good[d - m] } else { &low[d] };
+        for (d, stat) in stats.iter_mut().enumerate() {
+            let l = layer(d);
+            stat.to_goal_reduced = l.len() as u64;
+            stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
+        }
+        pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
+    } else if met {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0);
-        let layer = |d: usize| if d >= m { &good[d - m] } else { &fwd[d] };
+        let layer = |d: usize| match d {
+            d if d >= m => &good[d - m],
+            d if d < low.len() => &low[d],
+            d => &fwd[d],
+        };
         pass = ctx.counted_backward(&goals, layer, &mut stats)?;
     }
     let BackwardPass {
@@ -1457,7 +1547,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     Ok(Some(LayeredReport {
         layers: stats,
         goal_reachable,
-        solutions: Some(solutions),
+        solutions: counted.then_some(solutions),
         best_score: best.score,
         best_positions: best.positions,
         best_count: best.count,

@@ -500,6 +500,10 @@ pub struct CountReport {
     pub symmetries: usize,
     /// Per layer, from the start.
     pub layers: Vec<CountLayer>,
+    /// Whether every reachable position was enumerated; `false` after a
+    /// goal-only count, whose `positions` columns then cover only the
+    /// positions the search visited (and `positions` is 0).
+    pub complete: bool,
     /// Reachable positions in all.
     pub total_positions: u64,
     /// Reachable positions up to symmetry in all.
@@ -510,8 +514,9 @@ pub struct CountReport {
     pub total_to_goal_reduced: u64,
     /// Whether the goal is reachable.
     pub solvable: bool,
-    /// Distinct solutions (move sequences), as a decimal string.
-    pub solutions: String,
+    /// Distinct solutions (move sequences), as a decimal string; `null`
+    /// when not counted (`--no-solutions`).
+    pub solutions: Option<String>,
     /// Fewest pegs reachable.
     pub best_pegs: u32,
     /// Positions with the fewest pegs, up to symmetry.
@@ -526,25 +531,50 @@ pub struct CountReport {
     pub peak_memory_bytes: Option<u64>,
 }
 
-/// Enumerates the whole reachable graph (see `endgame_core::layered`).
+/// What [`count`] enumerates.
+#[derive(Clone, Copy, Debug)]
+pub struct CountOptions {
+    /// Memory budget of the stored layers in bytes.
+    pub max_bytes: usize,
+    /// Only the positions that reach the goal (and the solutions): the
+    /// search meets in the middle and skips most of the reachable graph.
+    pub goal_only: bool,
+    /// Count the solutions (with `goal_only` off this is always done).
+    pub solutions: bool,
+}
+
+impl Default for CountOptions {
+    fn default() -> Self {
+        CountOptions {
+            max_bytes: LayeredOptions::default().max_bytes,
+            goal_only: false,
+            solutions: true,
+        }
+    }
+}
+
+/// Enumerates the reachable graph (see `endgame_core::layered`): all of
+/// it, or with `goal_only` the part that reaches the goal.
 pub fn count(
     problem: &AnyProblem,
-    max_bytes: usize,
+    opts: CountOptions,
     progress: &dyn Progress,
 ) -> Result<CountReport, PegError> {
-    with_problem!(problem, p => count_typed(p, max_bytes, progress))
+    with_problem!(problem, p => count_typed(p, opts, progress))
 }
 
 fn count_typed<B: Bits>(
     p: &Problem<B>,
-    max_bytes: usize,
+    opts: CountOptions,
     progress: &dyn Progress,
 ) -> Result<CountReport, PegError> {
     let t0 = Instant::now();
     let r = layered::enumerate(
         p,
         &LayeredOptions {
-            max_bytes,
+            max_bytes: opts.max_bytes,
+            count_all: !opts.goal_only,
+            count_solutions: opts.solutions || !opts.goal_only,
             ..LayeredOptions::default()
         },
         progress,
@@ -573,7 +603,8 @@ fn count_typed<B: Bits>(
         total_to_goal_reduced: layers.iter().map(|l| l.to_goal_reduced).sum(),
         layers,
         solvable: r.goal_reachable,
-        solutions: r.solutions.unwrap_or(0).to_string(),
+        complete: r.complete,
+        solutions: r.solutions.map(|n| n.to_string()),
         best_pegs: r.best_score,
         final_positions_reduced: r.best_count,
         final_positions: r

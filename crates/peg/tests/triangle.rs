@@ -27,7 +27,7 @@ fn triangle_solution_counts_match_the_published_table() {
                     ..Spec::named("triangle")
                 };
                 let p = api::build(&spec).unwrap();
-                let r = api::count(&p, 1 << 30, &Silent).unwrap();
+                let r = api::count(&p, api::CountOptions::default(), &Silent).unwrap();
                 assert_eq!(
                     r.solutions,
                     expect.to_string(),

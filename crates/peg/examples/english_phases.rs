@@ -1,0 +1,45 @@
+//! Timing of the English goal-only enumeration phase by phase.
+//!
+//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount]`
+
+use endgame_core::layered::{enumerate, LayeredOptions, Progress};
+use endgame_peg::api::{build, AnyProblem, Spec};
+use std::time::Instant;
+
+/// Prints each phase as it starts.
+struct Log(Instant);
+
+impl Progress for Log {
+    fn phase(&self, name: &str, total: u64) {
+        eprintln!("{:>8.2?}  {name}: {total}", self.0.elapsed());
+    }
+    fn advance(&self, _: u64) {}
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let prune = args.iter().any(|a| a == "prune");
+    let count_solutions = !args.iter().any(|a| a == "nocount");
+    let AnyProblem::Small(p) = build(&Spec::named("english")).expect("built-in board") else {
+        unreachable!("the English board fits 64 bits");
+    };
+    let t = Instant::now();
+    let opts = LayeredOptions {
+        count_all: false,
+        prune,
+        count_solutions,
+        ..LayeredOptions::default()
+    };
+    let r = enumerate(&p, &opts, &Log(t)).expect("fits");
+    for l in &r.layers {
+        eprintln!("{:>3} {:>9} {:>9}", l.depth, l.reduced, l.to_goal_reduced);
+    }
+    let good: u64 = r.layers.iter().map(|l| l.to_goal_reduced).sum();
+    let visited: u64 = r.layers.iter().map(|l| l.reduced).sum();
+    eprintln!(
+        "{:>8.2?}  done: {good} goal-reaching, {visited} visited, {:?} solutions, {} MB table",
+        t.elapsed(),
+        r.solutions,
+        r.table_bytes >> 20
+    );
+}
