@@ -1,15 +1,32 @@
-//! `endgame … sim`: parsing done by clap, work done by endgame-sim.
-//! (Pre-wired placeholder: the Sim issue fills this module.)
+//! `endgame … sim`: Sim (Cassis) on K_n. Arguments to an `endgame_sim`
+//! call, the report rendered as text or JSON.
 
 use crate::output::Output;
+use crate::progress::Spinner;
 use anyhow::{bail, Result};
 use clap::Args;
+use endgame_core::memory::{hash_table_bytes, peak_rss_bytes};
+use endgame_core::strong::{self, LayerCounts, WeakSolution};
+use endgame_core::{Game, Notation, Outcome, Rules, Value};
+use endgame_sim::solve::{self, KeyKind, Table};
+use endgame_sim::{Sim, SimPos};
+use serde::Serialize;
+use std::fmt::Write;
+use std::time::Instant;
 
 /// `endgame solve sim`.
 #[derive(Debug, Args)]
 pub struct SolveSim {
-    /// The position string (SPEC.md); the empty board when omitted.
+    /// The position string (SPEC.md: one of `.`, `r`, `b` per segment in
+    /// the order ab ac … ); the empty board when omitted.
     pub position: Option<String>,
+    /// Number of points when no position is given (3 to 8); implied by
+    /// the position's length otherwise.
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Completing your own triangle wins instead of losing.
+    #[arg(long)]
+    pub misere: bool,
 }
 
 /// `endgame hint sim`.
@@ -17,23 +34,406 @@ pub struct SolveSim {
 pub struct HintSim {
     /// The position string.
     pub position: String,
+    /// Completing your own triangle wins instead of losing.
+    #[arg(long)]
+    pub misere: bool,
 }
 
 /// `endgame count sim`.
 #[derive(Debug, Args)]
-pub struct CountSim {}
+pub struct CountSim {
+    /// Number of points (3 to 8).
+    #[arg(long, default_value_t = 6)]
+    pub n: usize,
+    /// Completing your own triangle wins instead of losing.
+    #[arg(long)]
+    pub misere: bool,
+    /// Also audit the whole table (every win has a losing child at
+    /// remoteness − 1, every loss only winning children, …).
+    #[arg(long)]
+    pub check: bool,
+    /// Also weakly solve the start with the exact key and the seed's
+    /// degree-sorted key (and without any symmetry for n ≤ 6), and report
+    /// the positions each stored per round.
+    #[arg(long)]
+    pub weak: bool,
+}
+
+/// The game and position the arguments describe.
+fn game_and_position(
+    position: Option<&str>,
+    n: Option<usize>,
+    misere: bool,
+) -> Result<(Sim, SimPos)> {
+    match position {
+        Some(text) => {
+            let (sim, pos) = Sim::parse_any(text, misere)?;
+            if let Some(n) = n {
+                if n != sim.n() {
+                    bail!(
+                        "--n {n} contradicts the position, whose {} segments make K{}",
+                        sim.segments(),
+                        sim.n()
+                    );
+                }
+            }
+            Ok((sim, pos))
+        }
+        None => {
+            let sim = Sim::new(n.unwrap_or(6), misere)?;
+            let start = sim.start();
+            Ok((sim, start))
+        }
+    }
+}
+
+fn to_move(pos: &SimPos) -> &'static str {
+    if pos.red_to_move() {
+        "red"
+    } else {
+        "blue"
+    }
+}
+
+/// The report of `endgame solve sim`.
+#[derive(Debug, Serialize)]
+pub struct SolveReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// The position solved.
+    pub position: String,
+    /// `red` or `blue`.
+    pub to_move: &'static str,
+    /// Whether the game is over in this position.
+    pub finished: bool,
+    /// Value for the player to move: `win`, `loss` or `draw`.
+    pub value: Value,
+    /// Moves to the end under perfect play (fastest win, slowest loss);
+    /// `null` for a draw.
+    pub remoteness: Option<u32>,
+    /// The perfect move (`null` when the game is over).
+    pub best_move: Option<String>,
+    /// The position after the best move.
+    pub after: Option<String>,
+    /// Positions up to isomorphism solved to answer.
+    pub positions_solved: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
 
 /// `endgame solve sim`.
-pub fn solve(_args: &SolveSim, _out: Output) -> Result<String> {
-    bail!("sim is not built yet")
+pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
+    let (sim, pos) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
+    let t0 = Instant::now();
+    let spinner = Spinner::start(out.progress(), &format!("solving Sim on K{}", sim.n()));
+    let mut table = Table::default();
+    let o = solve::outcome(&sim, &mut table, &pos);
+    let best = solve::best_move(&sim, &mut table, &pos);
+    spinner.finish();
+    let report = SolveReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        position: sim.format_position(&pos),
+        to_move: to_move(&pos),
+        finished: sim.outcome(&pos).is_some(),
+        value: o.value,
+        remoteness: o.remoteness,
+        best_move: best.map(|(m, _)| sim.format_move(m)),
+        after: best.map(|(m, _)| sim.format_position(&sim.play_unchecked(&pos, m))),
+        positions_solved: table.len(),
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+    };
+    out.render(&report, |r| {
+        let mut s = format!(
+            "Sim on K{}{}: {} ({} to move)\n",
+            r.n,
+            if r.misere { " (misère)" } else { "" },
+            r.position,
+            r.to_move
+        );
+        let _ = writeln!(s, "value: {}{}", r.value, remoteness_text(r.remoteness));
+        match &r.best_move {
+            Some(m) => {
+                let _ = writeln!(s, "best move: {m} -> {}", r.after.as_deref().unwrap_or(""));
+            }
+            None => s.push_str("the game is over\n"),
+        }
+        let _ = writeln!(
+            s,
+            "{} positions up to isomorphism solved in {:.1} ms",
+            r.positions_solved, r.time_ms
+        );
+        s
+    })
+}
+
+fn remoteness_text(r: Option<u32>) -> String {
+    r.map(|r| format!(" in {r}")).unwrap_or_default()
+}
+
+/// One move of a hint.
+#[derive(Debug, Serialize)]
+pub struct HintMove {
+    /// The segment, e.g. `ac`.
+    #[serde(rename = "move")]
+    pub mv: String,
+    /// Value of playing it, for the player who plays it.
+    pub value: Value,
+    /// Moves to the end after playing it, this move included.
+    pub remoteness: Option<u32>,
+    /// The position it leads to.
+    pub after: String,
+}
+
+/// The report of `endgame hint sim`.
+#[derive(Debug, Serialize)]
+pub struct HintReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// The position.
+    pub position: String,
+    /// `red` or `blue`.
+    pub to_move: &'static str,
+    /// Value of the position for the player to move.
+    pub value: Value,
+    /// Its remoteness.
+    pub remoteness: Option<u32>,
+    /// Every legal move, best first (empty when the game is over).
+    pub moves: Vec<HintMove>,
 }
 
 /// `endgame hint sim`.
-pub fn hint(_args: &HintSim, _out: Output) -> Result<String> {
-    bail!("sim is not built yet")
+pub fn hint(args: &HintSim, out: Output) -> Result<String> {
+    let (sim, pos) = game_and_position(Some(&args.position), None, args.misere)?;
+    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let mut table = Table::default();
+    let o = solve::outcome(&sim, &mut table, &pos);
+    let moves = solve::hint(&sim, &mut table, &pos)
+        .into_iter()
+        .map(|(m, mo): (_, Outcome)| HintMove {
+            mv: sim.format_move(m),
+            value: mo.value,
+            remoteness: mo.remoteness,
+            after: sim.format_position(&sim.play_unchecked(&pos, m)),
+        })
+        .collect();
+    spinner.finish();
+    let report = HintReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        position: sim.format_position(&pos),
+        to_move: to_move(&pos),
+        value: o.value,
+        remoteness: o.remoteness,
+        moves,
+    };
+    out.render(&report, |r| {
+        let mut s = format!(
+            "{} ({} to move): {}{}\n",
+            r.position,
+            r.to_move,
+            r.value,
+            remoteness_text(r.remoteness)
+        );
+        if r.moves.is_empty() {
+            s.push_str("the game is over\n");
+        }
+        for m in &r.moves {
+            let _ = writeln!(
+                s,
+                "  {}  {}{}",
+                m.mv,
+                m.value,
+                remoteness_text(m.remoteness)
+            );
+        }
+        s
+    })
+}
+
+/// One move number of `endgame count sim`.
+#[derive(Debug, Serialize)]
+pub struct CountRow {
+    /// Segments coloured.
+    pub move_number: usize,
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: LayerCounts,
+}
+
+/// A weak solve in the count report.
+#[derive(Debug, Serialize)]
+pub struct WeakRow {
+    /// `exact`, `degree-sorted` (the seed's normal form) or `raw`.
+    pub key: KeyKind,
+    /// The result.
+    #[serde(flatten)]
+    pub solution: WeakSolution,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// The report of `endgame count sim`.
+#[derive(Debug, Serialize)]
+pub struct CountReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// Value of the empty board for red (who moves first).
+    pub value: Value,
+    /// Its remoteness.
+    pub remoteness: Option<u32>,
+    /// Reachable positions up to isomorphism per move number.
+    pub per_move: Vec<CountRow>,
+    /// Reachable positions up to isomorphism in all.
+    pub positions: u64,
+    /// Terminal positions (a triangle completed, or a full board).
+    pub terminals: u64,
+    /// Value distribution (for the player to move).
+    pub wins: u64,
+    /// Lost positions.
+    pub losses: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Whether the table passed the audit (`null` without `--check`).
+    pub consistent: Option<bool>,
+    /// Weak solves of the start (with `--weak`).
+    pub weak: Vec<WeakRow>,
+    /// Strong solve wall time in milliseconds.
+    pub time_ms: f64,
+    /// Bytes the table of solved positions occupies (estimate).
+    pub table_bytes: u64,
+    /// Peak resident memory of the process in bytes (Linux).
+    pub peak_rss_bytes: Option<u64>,
 }
 
 /// `endgame count sim`.
-pub fn count(_args: &CountSim, _out: Output) -> Result<String> {
-    bail!("sim is not built yet")
+pub fn count(args: &CountSim, out: Output) -> Result<String> {
+    let sim = Sim::new(args.n, args.misere)?;
+    let spinner = Spinner::start(
+        out.progress(),
+        &format!("solving every position of K{}", sim.n()),
+    );
+    let t0 = Instant::now();
+    let sol = solve::strong(&sim);
+    let time_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let root = sol.get(&sol.root).expect("the root is solved");
+    let consistent = if args.check {
+        spinner.finish();
+        let s2 = Spinner::start(out.progress(), "auditing the table");
+        let r = strong::check_consistency(&sim, &sol);
+        s2.finish();
+        if let Err(e) = &r {
+            bail!("the solved table is inconsistent: {e}");
+        }
+        Some(true)
+    } else {
+        None
+    };
+    let mut weak = Vec::new();
+    if args.weak {
+        let start = sim.start();
+        let mut keys = vec![KeyKind::Exact, KeyKind::DegreeSorted];
+        if sim.n() <= 6 {
+            keys.push(KeyKind::Raw);
+        }
+        for key in keys {
+            let t = Instant::now();
+            let solution = solve::weak(&sim, &start, key);
+            weak.push(WeakRow {
+                key,
+                solution,
+                time_ms: t.elapsed().as_secs_f64() * 1e3,
+            });
+        }
+    }
+    spinner.finish();
+    let report = CountReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        value: root.value,
+        remoteness: root.remoteness,
+        per_move: sol
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(move_number, &counts)| CountRow {
+                move_number,
+                counts,
+            })
+            .collect(),
+        positions: sol.total.positions,
+        terminals: sol.total.terminals,
+        wins: sol.total.wins,
+        losses: sol.total.losses,
+        draws: sol.total.draws,
+        consistent,
+        weak,
+        time_ms,
+        table_bytes: hash_table_bytes(
+            sol.table.len(),
+            std::mem::size_of::<(SimPos, strong::Packed)>(),
+        ) as u64,
+        peak_rss_bytes: peak_rss_bytes(),
+    };
+    out.render(&report, count_text)
+}
+
+fn count_text(r: &CountReport) -> String {
+    let mut s = format!(
+        "Sim on K{}{}: red (first) {}{}\n",
+        r.n,
+        if r.misere { " (misère)" } else { "" },
+        match r.value {
+            Value::Win => "wins",
+            Value::Loss => "loses",
+            _ => "draws",
+        },
+        r.remoteness
+            .map(|x| format!(" (remoteness {x})"))
+            .unwrap_or_default()
+    );
+    s.push_str("move  positions  terminal       win      loss      draw\n");
+    for row in &r.per_move {
+        let c = &row.counts;
+        let _ = writeln!(
+            s,
+            "{:>4} {:>10} {:>9} {:>9} {:>9} {:>9}",
+            row.move_number, c.positions, c.terminals, c.wins, c.losses, c.draws
+        );
+    }
+    let _ = writeln!(
+        s,
+        "total {:>9} {:>9} {:>9} {:>9} {:>9}",
+        r.positions, r.terminals, r.wins, r.losses, r.draws
+    );
+    if let Some(c) = r.consistent {
+        let _ = writeln!(
+            s,
+            "table audit: {}",
+            if c { "consistent" } else { "FAILED" }
+        );
+    }
+    for w in &r.weak {
+        let _ = writeln!(
+            s,
+            "weak solve ({:?} key): {} stored in {:.1} ms, per round {:?}",
+            w.key, w.solution.stored, w.time_ms, w.solution.stored_per_round
+        );
+    }
+    let _ = writeln!(
+        s,
+        "time {:.1} ms, table ~{:.1} MB, peak RSS {}",
+        r.time_ms,
+        r.table_bytes as f64 / 1e6,
+        r.peak_rss_bytes
+            .map(|b| format!("{:.1} MB", b as f64 / 1e6))
+            .unwrap_or_else(|| "unknown".into())
+    );
+    s
 }

@@ -1,0 +1,154 @@
+//! `endgame solve|hint|count sim`: JSON fields, published and cross-checked
+//! values, and exit status 2 with one `error:` line for every bad input.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn endgame() -> Command {
+    Command::cargo_bin("endgame").expect("the endgame binary is built")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = endgame().arg("--json").args(args).output().expect("runs");
+    assert!(
+        out.status.success(),
+        "endgame {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn text(args: &[&str]) -> String {
+    let out = endgame().args(args).output().expect("runs");
+    assert!(out.status.success(), "endgame {args:?} failed");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+fn user_error(args: &[&str]) -> String {
+    let out = endgame().args(args).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "endgame {args:?}: exit status");
+    assert!(out.stdout.is_empty(), "endgame {args:?}: stdout not empty");
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "endgame {args:?}: stderr {err:?}");
+    assert!(lines[0].starts_with("error: "), "stderr {err:?}");
+    assert!(!err.contains("panicked"), "stderr {err:?}");
+    lines[0].to_string()
+}
+
+#[test]
+fn solve_k6_second_player_wins() {
+    let r = json(&["solve", "sim"]);
+    assert_eq!(r["value"], "loss");
+    assert_eq!(r["remoteness"], 15);
+    assert_eq!(r["n"], 6);
+    assert_eq!(r["to_move"], "red");
+    assert!(r["best_move"].as_str().is_some_and(|m| m.len() == 2));
+    let human = text(&["solve", "sim", "--n", "6"]);
+    assert!(human.contains("value: loss in 15"), "{human}");
+}
+
+#[test]
+fn solve_small_boards_and_misere() {
+    assert_eq!(json(&["solve", "sim", "--n", "4"])["value"], "draw");
+    assert_eq!(
+        json(&["solve", "sim", "--n", "4"])["remoteness"],
+        Value::Null
+    );
+    assert_eq!(
+        json(&["solve", "sim", "--n", "5", "--misere"])["value"],
+        "win"
+    );
+    let r = json(&["solve", "sim", ".r............b", "--misere"]);
+    assert_eq!(r["position"], ".r............b");
+    assert_eq!(r["misere"], true);
+}
+
+#[test]
+fn the_best_move_keeps_the_value_hint_agrees() {
+    // After red ac and blue ef, red is to move; every hinted move's
+    // outcome is at most the position's, and the best one equals it.
+    let pos = ".r............b";
+    let s = json(&["solve", "sim", pos]);
+    let h = json(&["hint", "sim", pos]);
+    assert_eq!(h["value"], s["value"]);
+    assert_eq!(h["remoteness"], s["remoteness"]);
+    let moves = h["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 13);
+    assert_eq!(moves[0]["value"], s["value"]);
+    assert_eq!(moves[0]["remoteness"], s["remoteness"]);
+    // Solving the position after the best move gives the opponent the
+    // flipped value, one move nearer the end.
+    let after = s["after"].as_str().unwrap();
+    let next = json(&["solve", "sim", after]);
+    let flipped = match s["value"].as_str().unwrap() {
+        "win" => "loss",
+        "loss" => "win",
+        v => v,
+    };
+    assert_eq!(next["value"], flipped);
+    assert_eq!(
+        next["remoteness"].as_u64().unwrap() + 1,
+        s["remoteness"].as_u64().unwrap()
+    );
+}
+
+#[test]
+fn finished_positions_report_their_result() {
+    // Red has just completed abc: standard, red lost, blue (to move) won.
+    let r = json(&["solve", "sim", "rr...r......bb."]);
+    assert_eq!(r["finished"], true);
+    assert_eq!(r["value"], "win");
+    assert_eq!(r["remoteness"], 0);
+    assert_eq!(r["best_move"], Value::Null);
+    let m = json(&["solve", "sim", "rr...r......bb.", "--misere"]);
+    assert_eq!(m["value"], "loss");
+    let h = json(&["hint", "sim", "rr...r......bb."]);
+    assert_eq!(h["moves"].as_array().unwrap().len(), 0);
+    // A full K5 board without a triangle is a draw.
+    assert_eq!(json(&["solve", "sim", "rbbrrbbrbr"])["value"], "draw");
+}
+
+#[test]
+fn count_k6_and_k5() {
+    let r = json(&["count", "sim", "--check", "--weak"]);
+    assert_eq!(r["value"], "loss");
+    assert_eq!(r["consistent"], true);
+    let rows = r["per_move"].as_array().unwrap();
+    assert_eq!(rows.len(), 16);
+    let total: u64 = rows.iter().map(|x| x["positions"].as_u64().unwrap()).sum();
+    assert_eq!(total, r["positions"].as_u64().unwrap());
+    assert_eq!(
+        r["wins"].as_u64().unwrap() + r["losses"].as_u64().unwrap() + r["draws"].as_u64().unwrap(),
+        total
+    );
+    assert_eq!(r["draws"], 0);
+    // The seed's first hashing version: 112096 boards stored.
+    let weak = r["weak"].as_array().unwrap();
+    let raw = weak.iter().find(|w| w["key"] == "raw").unwrap();
+    assert_eq!(raw["stored"], 112096);
+    assert!(r["time_ms"].as_f64().unwrap() >= 0.0);
+    assert!(r["table_bytes"].as_u64().unwrap() > 0);
+    let k5 = json(&["count", "sim", "--n", "5"]);
+    assert_eq!(k5["value"], "draw");
+    assert!(k5["draws"].as_u64().unwrap() > 0);
+    assert!(text(&["count", "sim", "--n", "4"]).contains("total"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    for (args, needle) in [
+        (&["solve", "sim", "....."][..], "one character per segment"),
+        (&["solve", "sim", "..x............"], "unknown character"),
+        (&["solve", "sim", "b.............."], "impossible"),
+        (&["solve", "sim", "rr............."], "impossible"),
+        (&["hint", "sim", "rr...r......bbb"], "both colours"),
+        (&["solve", "sim", "rr...r....bbb.."], "triangle"),
+        (&["solve", "sim", "--n", "9"], "n = 3 to 8"),
+        (&["count", "sim", "--n", "2"], "n = 3 to 8"),
+        (&["solve", "sim", "......", "--n", "5"], "contradicts"),
+    ] {
+        let e = user_error(args);
+        assert!(e.contains(needle), "{args:?}: {e}");
+    }
+}
