@@ -100,15 +100,25 @@ pub fn solve<P: Puzzle + Symmetric>(
         aborted: false,
     };
     let mut line = Vec::new();
+    // The lowest score met on the way, with its line: what an undecided
+    // search reports.
+    let mut seen = (puzzle.score(start), Vec::new());
     let found = if puzzle.is_goal(start) {
         true
     } else if opts.use_pruning && puzzle.cannot_reach_goal(start) {
         false
     } else {
-        goal_dfs(puzzle, start, opts, &mut dead, &mut budget, &mut line)
+        let mut search = GoalSearch {
+            puzzle,
+            opts,
+            dead: &mut dead,
+            budget: &mut budget,
+            path: &mut line,
+            seen: &mut seen,
+        };
+        search.dfs(start)
     };
     if found {
-        line.reverse();
         let end = line
             .iter()
             .fold(*start, |p, &m| puzzle.play_unchecked(&p, m));
@@ -139,57 +149,72 @@ pub fn solve<P: Puzzle + Symmetric>(
     );
     report.expansions += goal_expansions;
     report.complete &= !goal_aborted;
+    if seen.0 < report.best_score {
+        (report.best_score, report.line) = seen;
+    }
     report.memo_entries = report.memo_entries.max(goal_memo);
     report
 }
 
-fn goal_dfs<P: Puzzle + Symmetric>(
-    puzzle: &P,
-    pos: &P::Position,
-    opts: &DfsOptions,
-    dead: &mut FxHashSet<P::Position>,
-    budget: &mut Budget,
-    line: &mut Vec<P::Move>,
-) -> bool {
-    if !budget.spend() {
-        return false;
-    }
-    // The children worth trying, best first by the puzzle's hint.
-    let mut children: Vec<(i64, P::Move, P::Position)> = Vec::new();
-    let mut found = None;
-    puzzle.for_each_move(pos, |m| {
-        if found.is_some() {
-            return;
-        }
-        let child = puzzle.play_unchecked(pos, m);
-        if puzzle.is_goal(&child) {
-            found = Some(m);
-        } else if !(opts.use_pruning && puzzle.cannot_reach_goal(&child)) {
-            children.push((puzzle.search_order(&child), m, child));
-        }
-    });
-    if let Some(m) = found {
-        line.push(m);
-        return true;
-    }
-    children.sort_by_key(|c| c.0);
-    for (_, m, child) in children {
-        let k = key(puzzle, &child, opts.use_symmetry);
-        if dead.contains(&k) {
-            continue;
-        }
-        if goal_dfs(puzzle, &child, opts, dead, budget, line) {
-            line.push(m);
-            return true;
-        }
-        if budget.aborted {
+/// The state of the goal search: the current path from the start (the
+/// line once a goal is found) and the best position met so far.
+struct GoalSearch<'a, P: Puzzle> {
+    puzzle: &'a P,
+    opts: &'a DfsOptions,
+    dead: &'a mut FxHashSet<P::Position>,
+    budget: &'a mut Budget,
+    path: &'a mut Vec<P::Move>,
+    seen: &'a mut (u32, Vec<P::Move>),
+}
+
+impl<P: Puzzle + Symmetric> GoalSearch<'_, P> {
+    fn dfs(&mut self, pos: &P::Position) -> bool {
+        if !self.budget.spend() {
             return false;
         }
-        if dead.len() < opts.max_memo_entries {
-            dead.insert(k);
+        let (puzzle, opts) = (self.puzzle, self.opts);
+        let score = puzzle.score(pos);
+        if score < self.seen.0 {
+            *self.seen = (score, self.path.clone());
         }
+        // The children worth trying, best first by the puzzle's hint.
+        let mut children: Vec<(i64, P::Move, P::Position)> = Vec::new();
+        let mut found = None;
+        puzzle.for_each_move(pos, |m| {
+            if found.is_some() {
+                return;
+            }
+            let child = puzzle.play_unchecked(pos, m);
+            if puzzle.is_goal(&child) {
+                found = Some(m);
+            } else if !(opts.use_pruning && puzzle.cannot_reach_goal(&child)) {
+                children.push((puzzle.search_order(&child), m, child));
+            }
+        });
+        if let Some(m) = found {
+            self.path.push(m);
+            return true;
+        }
+        children.sort_by_key(|c| c.0);
+        for (_, m, child) in children {
+            let k = key(puzzle, &child, opts.use_symmetry);
+            if self.dead.contains(&k) {
+                continue;
+            }
+            self.path.push(m);
+            if self.dfs(&child) {
+                return true;
+            }
+            self.path.pop();
+            if self.budget.aborted {
+                return false;
+            }
+            if self.dead.len() < opts.max_memo_entries {
+                self.dead.insert(k);
+            }
+        }
+        false
     }
-    false
 }
 
 /// Finds the lowest score reachable from `start` and a line to it, by

@@ -272,6 +272,13 @@ fn dfs_budget_is_respected_and_reported() {
     );
     assert!(r.expansions <= 3, "{} expansions", r.expansions);
     assert!(!r.complete || r.reached_goal);
+    // An undecided search still reports the best line it met.
+    let end = r
+        .line
+        .iter()
+        .fold(l.start, |p, &m| l.play(&p, m).expect("legal line"));
+    assert_eq!(end.count_ones(), r.best_score);
+    assert!(r.best_score < l.start.count_ones(), "no progress reported");
 }
 
 #[test]
