@@ -1,15 +1,87 @@
-//! `endgame … martello`: parsing done by clap, work done by endgame-martello.
-//! (Pre-wired placeholder: the Martello issue fills this module.)
+//! `endgame … martello`: arguments to an `endgame_martello` call, the
+//! report rendered as text or JSON.
 
 use crate::output::Output;
-use anyhow::{bail, Result};
-use clap::Args;
+use crate::progress::{Bar, Spinner};
+use anyhow::{anyhow, bail, Result};
+use clap::{Args, ValueEnum};
+use endgame_core::restarts::Schedule;
+use endgame_martello::real::{real_moves, RealMove};
+use endgame_martello::solver::{self, SolveOptions, SymmetryMode};
+use endgame_martello::study::{self, StudyOptions, StudyReport};
+use endgame_martello::{Board, Martello, State};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::time::Instant;
+
+/// Symmetries the memo identifies.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum SymArg {
+    /// None (fastest per state).
+    None,
+    /// Left–right and top–bottom mirrors.
+    Mirror,
+    /// Mirrors, colour↔symbol swap and every relabelling.
+    Full,
+}
+
+impl From<SymArg> for SymmetryMode {
+    fn from(s: SymArg) -> Self {
+        match s {
+            SymArg::None => SymmetryMode::None,
+            SymArg::Mirror => SymmetryMode::Mirror,
+            SymArg::Full => SymmetryMode::Full,
+        }
+    }
+}
+
+/// The start position: a board string, or `--n` and `--seed`.
+#[derive(Debug, Args)]
+pub struct BoardArgs {
+    /// The board string (SPEC.md: n² cells row-major, `a`… stones, `.`
+    /// empty, `/` between rows allowed; n = 8 as space-separated ids).
+    pub board: Option<String>,
+    /// Board side for a random board (1 … 8).
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Seed of the random board.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+}
+
+impl BoardArgs {
+    fn board(&self) -> Result<Board> {
+        match (&self.board, self.n) {
+            (Some(_), Some(_)) => bail!("give a board string or --n, not both"),
+            (Some(s), None) => Ok(Board::parse(s)?),
+            (None, Some(n)) => Ok(Board::random(n, self.seed)?),
+            (None, None) => bail!("give a board string, or --n N [--seed S] for a random board"),
+        }
+    }
+}
 
 /// `endgame solve martello`.
 #[derive(Debug, Args)]
 pub struct SolveMartello {
-    /// The board string (SPEC.md), or omit it and give `--n` and `--seed`.
-    pub board: Option<String>,
+    /// The position.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// Symmetries the memo identifies.
+    #[arg(long, value_enum, default_value_t = SymArg::None)]
+    pub symmetry: SymArg,
+    /// Restart schedule before the exact run: `plain` (none), `seed` (the
+    /// source's meta-solver), `better` (ours) or runs like `40x250,60x1000`.
+    #[arg(long, default_value = "plain")]
+    pub schedule: String,
+    /// Seed of the restarts' random child orders.
+    #[arg(long, default_value_t = 0)]
+    pub restart_seed: u64,
+    /// Stop after this many expansions (the answer is then incomplete).
+    #[arg(long)]
+    pub max_expansions: Option<u64>,
+    /// Memory budget of the memo, MiB.
+    #[arg(long, default_value_t = 1536)]
+    pub memo_mb: usize,
 }
 
 /// `endgame hint martello`.
@@ -17,23 +89,424 @@ pub struct SolveMartello {
 pub struct HintMartello {
     /// The board string.
     pub board: String,
+    /// Expansions allowed per operation before it is reported unknown.
+    #[arg(long, default_value_t = 5_000_000)]
+    pub budget: u64,
+    /// Memory budget of the shared memo, MiB.
+    #[arg(long, default_value_t = 1536)]
+    pub memo_mb: usize,
 }
 
 /// `endgame study martello`.
 #[derive(Debug, Args)]
-pub struct StudyMartello {}
+pub struct StudyMartello {
+    /// Board side.
+    #[arg(long, default_value_t = 6)]
+    pub n: usize,
+    /// Random games to solve.
+    #[arg(long, default_value_t = 1000)]
+    pub games: u64,
+    /// Seed (same seed, same numbers, any thread count).
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// Symmetries the memo identifies.
+    #[arg(long, value_enum, default_value_t = SymArg::None)]
+    pub symmetry: SymArg,
+    /// Solvable games in the random-start experiment (default min(games, 1000)).
+    #[arg(long)]
+    pub random_start_games: Option<u64>,
+    /// Solvable games in the budget experiment (default min(games, 200)).
+    #[arg(long)]
+    pub budget_games: Option<u64>,
+    /// Randomised runs per game and budget.
+    #[arg(long, default_value_t = 20)]
+    pub budget_tries: u32,
+    /// Games per size n = 1 … 6 (default min(games, 10000)).
+    #[arg(long)]
+    pub size_games: Option<u64>,
+    /// Games on which the meta-solvers run (default min(games, 2000)).
+    #[arg(long)]
+    pub meta_games: Option<u64>,
+    /// Our meta-solver schedule (compared with the seed's), e.g.
+    /// `1x100,1x200,1x400`.
+    #[arg(long)]
+    pub schedule: Option<String>,
+    /// Memory budget of each game's memo, MiB.
+    #[arg(long, default_value_t = 1536)]
+    pub memo_mb: usize,
+}
+
+fn schedule(s: &str) -> Result<Schedule> {
+    Ok(match s {
+        "plain" => Schedule::plain(),
+        "seed" => Schedule::seed(),
+        "better" => study::better_schedule(),
+        other => Schedule::parse(other).map_err(|e| anyhow!(e))?,
+    })
+}
+
+fn memo_bytes(mb: usize) -> Result<usize> {
+    if mb == 0 || mb > 1 << 20 {
+        bail!("--memo-mb {mb} out of range 1..=1048576");
+    }
+    Ok(mb << 20)
+}
+
+/// One operation of a line or a hint, with its real moves.
+#[derive(Debug, Serialize)]
+pub struct OpReport {
+    /// `EATER:EATEN`.
+    pub op: String,
+    /// The real moves, as text.
+    pub moves: Vec<String>,
+    /// The real moves, structured.
+    pub real_moves: Vec<RealMove>,
+    /// The normalised board after it.
+    pub board: String,
+}
+
+fn op_report(m: &Martello, s: &State, op: endgame_martello::Op) -> Result<OpReport> {
+    let n = m.n();
+    let rm = real_moves(m, s, op)?;
+    let child = m.play_checked(s, op)?;
+    Ok(OpReport {
+        op: m.format_op(op),
+        moves: rm.iter().map(|x| x.describe(n)).collect(),
+        real_moves: rm,
+        board: child.to_board(n).to_board_string(),
+    })
+}
+
+/// The report of `endgame solve martello`.
+#[derive(Debug, Serialize)]
+pub struct SolveReport {
+    /// Board side.
+    pub n: usize,
+    /// The start as given.
+    pub board: String,
+    /// Minimum stone count (exact when `complete`).
+    pub min_stones: u32,
+    /// Whether one stone can be left.
+    pub solvable: bool,
+    /// Whether the answer is exact (false: expansion budget ran out).
+    pub complete: bool,
+    /// The normalised states of the line, start first.
+    pub line: Vec<String>,
+    /// The same joined by `X`.
+    pub line_string: String,
+    /// Each operation with its real moves.
+    pub operations: Vec<OpReport>,
+    /// States expanded.
+    pub explored: u64,
+    /// Runs (restart schedule).
+    pub runs: u32,
+    /// Memo entries at the end.
+    pub memo_entries: usize,
+    /// Memo bytes at the end (estimate).
+    pub memo_bytes: usize,
+    /// Wall time, ms.
+    pub time_ms: f64,
+}
 
 /// `endgame solve martello`.
-pub fn solve(_args: &SolveMartello, _out: Output) -> Result<String> {
-    bail!("martello is not built yet")
+pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
+    let b = args.board.board()?;
+    let n = b.n();
+    let m = Martello::new(n, State::from_board(&b))?;
+    let opts = SolveOptions {
+        symmetry: args.symmetry.into(),
+        max_memo_bytes: memo_bytes(args.memo_mb)?,
+        schedule: schedule(&args.schedule)?,
+        seed: args.restart_seed,
+        max_expansions: args.max_expansions,
+    };
+    let spinner = Spinner::start(out.progress(), "solving martello");
+    let t = Instant::now();
+    let sol = solver::solve(&m, &opts);
+    let time_ms = t.elapsed().as_secs_f64() * 1e3;
+    spinner.finish();
+    let mut operations = Vec::new();
+    for (s, &op) in sol.line.iter().zip(&sol.ops) {
+        operations.push(op_report(&m, s, op)?);
+    }
+    let line: Vec<String> = sol
+        .line
+        .iter()
+        .map(|s| s.to_board(n).to_board_string())
+        .collect();
+    let report = SolveReport {
+        n,
+        board: b.to_board_string(),
+        min_stones: sol.min_stones,
+        solvable: sol.solvable,
+        complete: sol.complete,
+        line_string: line.join("X"),
+        line,
+        operations,
+        explored: sol.explored,
+        runs: sol.runs,
+        memo_entries: sol.memo_entries,
+        memo_bytes: sol.memo_bytes,
+        time_ms,
+    };
+    out.render(&report, solve_text)
+}
+
+/// A board string drawn one row a line.
+fn rows(s: &str) -> String {
+    Board::parse(s)
+        .map(|b| b.to_rows_string())
+        .unwrap_or_else(|_| s.to_string())
+        .split('/')
+        .map(|r| format!("  {}\n", r.trim()))
+        .collect()
+}
+
+fn solve_text(r: &SolveReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "Martello {}×{} {}", r.n, r.n, r.board);
+    if !r.complete {
+        let _ = writeln!(
+            s,
+            "undecided: expansion budget ran out after {} states",
+            r.explored
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "minimum stone count {} ({})",
+            r.min_stones,
+            if r.solvable { "solvable" } else { "unsolvable" }
+        );
+    }
+    let _ = writeln!(
+        s,
+        "explored {} states in {} run(s), {:.1} ms, memo {} entries",
+        r.explored, r.runs, r.time_ms, r.memo_entries
+    );
+    s += &rows(&r.board);
+    for (i, op) in r.operations.iter().enumerate() {
+        let _ = writeln!(s, "{}. {}: {}", i + 1, op.op, op.moves.join("; "));
+        s += &rows(&op.board);
+    }
+    let _ = writeln!(s, "line: {}", r.line_string);
+    s
+}
+
+/// One hint.
+#[derive(Debug, Serialize)]
+pub struct HintRow {
+    /// The operation and its real moves.
+    #[serde(flatten)]
+    pub op: OpReport,
+    /// Minimum stone count after it (`null`: undecided within the budget).
+    pub min_stones: Option<u32>,
+    /// green (keeps it solvable), red (loses), yellow (keeps the best
+    /// result of an unsolvable position), blue (undecided).
+    pub colour: &'static str,
+}
+
+/// The report of `endgame hint martello`.
+#[derive(Debug, Serialize)]
+pub struct HintReport {
+    /// The position (normalised).
+    pub board: String,
+    /// Stones on it.
+    pub stones: u32,
+    /// Best minimum stone count among the decided operations.
+    pub best: Option<u32>,
+    /// Every operation.
+    pub hints: Vec<HintRow>,
+    /// Wall time, ms.
+    pub time_ms: f64,
 }
 
 /// `endgame hint martello`.
-pub fn hint(_args: &HintMartello, _out: Output) -> Result<String> {
-    bail!("martello is not built yet")
+pub fn hint(args: &HintMartello, out: Output) -> Result<String> {
+    let b = Board::parse(&args.board)?;
+    let n = b.n();
+    let s = State::from_board(&b);
+    let m = Martello::new(n, s)?;
+    let spinner = Spinner::start(out.progress(), "hinting martello");
+    let t = Instant::now();
+    let hints = solver::hints(&m, &s, args.budget, memo_bytes(args.memo_mb)?);
+    let time_ms = t.elapsed().as_secs_f64() * 1e3;
+    spinner.finish();
+    let best = hints.iter().filter_map(|h| h.min_stones).min();
+    let mut rows = Vec::new();
+    for h in &hints {
+        let colour = match (h.min_stones, best) {
+            (None, _) => "blue",
+            (Some(1), _) => "green",
+            (Some(v), Some(b)) if v == b && b > 1 => "yellow",
+            _ => "red",
+        };
+        rows.push(HintRow {
+            op: op_report(&m, &s, h.op)?,
+            min_stones: h.min_stones,
+            colour,
+        });
+    }
+    let report = HintReport {
+        board: s.to_board(n).to_board_string(),
+        stones: s.stones(),
+        best,
+        hints: rows,
+        time_ms,
+    };
+    out.render(&report, |r| {
+        let mut t = String::new();
+        let _ = writeln!(
+            t,
+            "{} ({} stones), {} operations, best {}",
+            r.board,
+            r.stones,
+            r.hints.len(),
+            r.best.map_or("unknown".into(), |b| b.to_string())
+        );
+        for h in &r.hints {
+            let _ = writeln!(
+                t,
+                "{:>7} {:<6} min {:>7}  {}",
+                h.op.op,
+                h.colour,
+                h.min_stones.map_or("unknown".into(), |v| v.to_string()),
+                h.op.moves.join("; ")
+            );
+        }
+        t
+    })
 }
 
 /// `endgame study martello`.
-pub fn study(_args: &StudyMartello, _out: Output) -> Result<String> {
-    bail!("martello is not built yet")
+pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
+    if !(1..=8).contains(&args.n) {
+        bail!("--n {} out of range 1..=8", args.n);
+    }
+    if args.games == 0 {
+        bail!("--games must be at least 1");
+    }
+    let threads = args.threads.unwrap_or(0);
+    if args.threads == Some(0) || threads > 1024 {
+        bail!("--threads {threads} out of range 1..=1024");
+    }
+    let mut opts = StudyOptions::new(args.n, args.games, args.seed);
+    opts.symmetry = args.symmetry.into();
+    opts.max_memo_bytes = memo_bytes(args.memo_mb)?;
+    opts.budget_tries = args.budget_tries;
+    if let Some(v) = args.random_start_games {
+        opts.random_start_games = v;
+    }
+    if let Some(v) = args.budget_games {
+        opts.budget_games = v;
+    }
+    if let Some(v) = args.size_games {
+        opts.size_games = v;
+    }
+    if let Some(v) = args.meta_games {
+        opts.meta_games = v;
+    }
+    if let Some(s) = &args.schedule {
+        opts.schedule = schedule(s)?;
+    }
+    let bar = Bar::new(out.progress());
+    let report = study::run_with_threads(&opts, threads, &bar)?;
+    bar.finish();
+    out.render(&report, study_text)
+}
+
+fn study_text(r: &StudyReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "Martello {}×{}: {} random games (seed {})",
+        r.n, r.n, r.games, r.seed
+    );
+    let _ = writeln!(
+        s,
+        "solvable {} = {:.5} ± {:.5}",
+        r.solvable, r.ratio, r.std_error
+    );
+    let _ = writeln!(
+        s,
+        "time {:.2} s: {:.1} games/s, {:.0} states/s; slowest game {:.3} s; largest memo {:.1} MiB",
+        r.seconds,
+        r.games_per_second,
+        r.states_per_second,
+        r.max_game_seconds,
+        r.max_memo_bytes as f64 / (1 << 20) as f64
+    );
+    let _ = writeln!(s, "\nminimum stone count   games");
+    for (k, g) in &r.histogram {
+        let _ = writeln!(s, "{k:>19}   {g}");
+    }
+    let _ = writeln!(
+        s,
+        "\nexplored        count        mean    median       p90       p99     p99.9        max"
+    );
+    for (name, d) in [
+        ("all", &r.explored),
+        ("solvable", &r.explored_solvable),
+        ("unsolvable", &r.explored_unsolvable),
+    ] {
+        let _ = writeln!(
+            s,
+            "{name:<10} {:>10} {:>11.0} {:>9} {:>9} {:>9} {:>9} {:>10}",
+            d.count, d.mean, d.median, d.p90, d.p99, d.p999, d.max
+        );
+    }
+    if !r.random_start.is_empty() && r.random_start[0].games > 0 {
+        let _ = writeln!(s, "\nrandom operations   still solvable (of solvable games)");
+        for row in &r.random_start {
+            let _ = writeln!(
+                s,
+                "{:>17}   {:.4} ({}/{})",
+                row.ops, row.share, row.still_solvable, row.games
+            );
+        }
+        let _ = writeln!(
+            s,
+            "good first moves: {:.4} ({}/{})",
+            r.good_first_move_share, r.good_first_moves, r.first_moves
+        );
+    }
+    if !r.budget.is_empty() && r.budget[0].runs > 0 {
+        let _ = writeln!(
+            s,
+            "\nbudget   success rate   solved by some run   expected effort"
+        );
+        for b in &r.budget {
+            let _ = writeln!(
+                s,
+                "{:>6}   {:>12.4}   {:>18.4}   {:>15.0}",
+                b.budget, b.success_rate, b.solved_by_some_run, b.expected_effort
+            );
+        }
+    }
+    if !r.sizes.is_empty() {
+        let _ = writeln!(s, "\n n   games   solvable ratio   ± s.e.    min stones range");
+        for z in &r.sizes {
+            let _ = writeln!(
+                s,
+                "{:>2} {:>7}   {:>14.5}   {:.5}   {}…{}",
+                z.n, z.games, z.ratio, z.std_error, z.min_stones_range.0, z.min_stones_range.1
+            );
+        }
+    }
+    if let Some(m) = &r.meta {
+        let _ = writeln!(
+            s,
+            "\nmeta-solver on {} games: mean expansions plain {:.0}, seed schedule {:.0}, ours ({}) {:.0}; disagreements {}",
+            m.games,
+            m.plain_mean,
+            m.seed_schedule_mean,
+            m.better_schedule,
+            m.better_schedule_mean,
+            m.disagreements
+        );
+    }
+    s
 }

@@ -74,7 +74,7 @@ pub struct Solution {
 
 /// The search's expansion: operations and their states in one pass.
 #[inline]
-fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
+pub fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
     m.for_each_child(s, |op, c| out.push((op, c)));
 }
 
@@ -169,6 +169,20 @@ pub fn min_stones(m: &Martello, symmetry: SymmetryMode, max_memo_bytes: usize) -
         let mut s = Searcher::with_children(m, key, children, entries_for::<K>(max_memo_bytes));
         let v = s.run(&start, None, None).expect("unbounded runs finish");
         (v, s.expansions)
+    })
+}
+
+/// [`min_stones`] with the memo's final size in bytes.
+pub fn min_stones_full(
+    m: &Martello,
+    symmetry: SymmetryMode,
+    max_memo_bytes: usize,
+) -> (u32, u64, usize) {
+    let start = m.start();
+    with_key!(m, symmetry, |key, K| {
+        let mut s = Searcher::with_children(m, key, children, entries_for::<K>(max_memo_bytes));
+        let v = s.run(&start, None, None).expect("unbounded runs finish");
+        (v, s.expansions, s.memo_bytes())
     })
 }
 

@@ -1,1 +1,585 @@
-//! The random-board study (filled below).
+//! The random-board study of the source document (its section 3 and the
+//! budget experiment of section 4), reproducible for a seed whatever the
+//! thread count: game `i` of size `n` gets its own derived seed, games run
+//! in parallel with rayon and are aggregated in index order.
+
+use crate::board::{Board, MartelloError};
+use crate::solver::{self, SymmetryMode};
+use crate::state::{Martello, State};
+use endgame_core::layered::Progress;
+use endgame_core::restarts::{Rng, Schedule, Searcher};
+use endgame_core::Rules;
+use rayon::prelude::*;
+use serde::Serialize;
+use std::time::Instant;
+
+/// The budgets of the source's budget experiment (its Figure 14).
+pub const SEED_BUDGETS: [u64; 7] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000];
+
+/// Options of [`run`].
+#[derive(Clone, Debug)]
+pub struct StudyOptions {
+    /// Board side of the main study.
+    pub n: usize,
+    /// Random games of the main study.
+    pub games: u64,
+    /// Seed of everything.
+    pub seed: u64,
+    /// Symmetries the memo identifies.
+    pub symmetry: SymmetryMode,
+    /// Memo budget per game, bytes.
+    pub max_memo_bytes: usize,
+    /// Solvable games (the first ones) used by the random-start
+    /// experiment; 0 skips it.
+    pub random_start_games: u64,
+    /// Solvable games (the first ones) used by the budget experiment; 0
+    /// skips it.
+    pub budget_games: u64,
+    /// Independent randomised runs per game and budget.
+    pub budget_tries: u32,
+    /// Budgets of the budget experiment.
+    pub budgets: Vec<u64>,
+    /// Games per board size n = 1 … 6 for the ratio by size; 0 skips it.
+    pub size_games: u64,
+    /// Games (the first ones) on which the meta-solvers run; 0 skips.
+    pub meta_games: u64,
+    /// The "better" schedule compared with the seed's.
+    pub schedule: Schedule,
+}
+
+impl StudyOptions {
+    /// Defaults scaled to `games`.
+    pub fn new(n: usize, games: u64, seed: u64) -> StudyOptions {
+        StudyOptions {
+            n,
+            games,
+            seed,
+            symmetry: SymmetryMode::None,
+            max_memo_bytes: 1 << 30,
+            random_start_games: games.min(1_000),
+            budget_games: games.min(200),
+            budget_tries: 20,
+            budgets: SEED_BUDGETS.to_vec(),
+            size_games: games.min(10_000),
+            meta_games: games.min(2_000),
+            schedule: better_schedule(),
+        }
+    }
+}
+
+/// Our schedule for the meta-solver: geometric budgets from 100, doubling
+/// six times, then the exact run. (Compared with the seed's in the study.)
+pub fn better_schedule() -> Schedule {
+    Schedule::geometric(100, 2, 7)
+}
+
+/// Seed of game `i` of size `n` in a study seeded with `seed`.
+pub fn game_seed(seed: u64, n: usize, i: u64) -> u64 {
+    let mut r = Rng::new(seed ^ (n as u64).wrapping_mul(0xA24B_AED4_963E_E407));
+    let base = r.next_u64();
+    Rng::new(base.wrapping_add(i.wrapping_mul(0x9E37_79B9_7F4A_7C15))).next_u64()
+}
+
+/// One solved game.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameResult {
+    /// Index in the study.
+    pub index: u64,
+    /// Minimum stone count.
+    pub min_stones: u32,
+    /// States expanded by the plain exact solver.
+    pub explored: u64,
+    /// Wall time, seconds.
+    pub seconds: f64,
+    /// Memo bytes at the end.
+    pub memo_bytes: usize,
+}
+
+/// Mean, median, percentiles and maximum of a sample.
+#[derive(Clone, Debug, Serialize, Default)]
+pub struct Distribution {
+    /// Sample size.
+    pub count: u64,
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub median: u64,
+    /// 90th percentile.
+    pub p90: u64,
+    /// 99th percentile.
+    pub p99: u64,
+    /// 99.9th percentile.
+    pub p999: u64,
+    /// Maximum.
+    pub max: u64,
+}
+
+impl Distribution {
+    /// The distribution of `v`.
+    pub fn of(mut v: Vec<u64>) -> Distribution {
+        if v.is_empty() {
+            return Distribution::default();
+        }
+        v.sort_unstable();
+        let q = |p: f64| v[(((v.len() - 1) as f64) * p).round() as usize];
+        Distribution {
+            count: v.len() as u64,
+            mean: v.iter().sum::<u64>() as f64 / v.len() as f64,
+            median: q(0.5),
+            p90: q(0.9),
+            p99: q(0.99),
+            p999: q(0.999),
+            max: *v.last().expect("non-empty"),
+        }
+    }
+}
+
+/// Share still solvable after `ops` random operations.
+#[derive(Clone, Debug, Serialize)]
+pub struct RandomStartRow {
+    /// Random operations played first.
+    pub ops: u32,
+    /// Solvable games tried.
+    pub games: u64,
+    /// Still solvable after them.
+    pub still_solvable: u64,
+    /// The share.
+    pub share: f64,
+}
+
+/// One budget of the budget experiment.
+#[derive(Clone, Debug, Serialize)]
+pub struct BudgetRow {
+    /// Expansions allowed per run.
+    pub budget: u64,
+    /// Runs made (games × tries).
+    pub runs: u64,
+    /// Runs that found a solution.
+    pub successes: u64,
+    /// Success rate of a single run.
+    pub success_rate: f64,
+    /// Share of games solved by at least one of their runs.
+    pub solved_by_some_run: f64,
+    /// Mean over games of the expected expansions until the first success
+    /// of independent runs (budget / per-game success rate; games never
+    /// solved count their failed runs plus the plain solver's expansions).
+    pub expected_effort: f64,
+}
+
+/// Solvable share for one board size.
+#[derive(Clone, Debug, Serialize)]
+pub struct SizeRow {
+    /// Board side.
+    pub n: usize,
+    /// Games.
+    pub games: u64,
+    /// Solvable ones.
+    pub solvable: u64,
+    /// Ratio.
+    pub ratio: f64,
+    /// Its standard error.
+    pub std_error: f64,
+    /// Fewest and most stones left.
+    pub min_stones_range: (u32, u32),
+}
+
+/// Mean effort of the plain solver and the meta-solvers on the same games.
+#[derive(Clone, Debug, Serialize)]
+pub struct MetaRow {
+    /// Games compared.
+    pub games: u64,
+    /// Mean expansions, plain exact solver.
+    pub plain_mean: f64,
+    /// Mean expansions, the seed's schedule.
+    pub seed_schedule_mean: f64,
+    /// Mean expansions, our schedule.
+    pub better_schedule_mean: f64,
+    /// Our schedule, as written.
+    pub better_schedule: String,
+    /// Games where a meta-solver's minimum differed from the plain one
+    /// (must be 0).
+    pub disagreements: u64,
+}
+
+/// Everything the study measures.
+#[derive(Clone, Debug, Serialize)]
+pub struct StudyReport {
+    /// Board side.
+    pub n: usize,
+    /// Games solved.
+    pub games: u64,
+    /// Seed.
+    pub seed: u64,
+    /// Solvable games.
+    pub solvable: u64,
+    /// Solvable share.
+    pub ratio: f64,
+    /// Standard error of the share.
+    pub std_error: f64,
+    /// `(minimum stone count, games)` for every count seen.
+    pub histogram: Vec<(u32, u64)>,
+    /// States expanded per game, all games.
+    pub explored: Distribution,
+    /// … solvable games.
+    pub explored_solvable: Distribution,
+    /// … unsolvable games.
+    pub explored_unsolvable: Distribution,
+    /// Slowest game, seconds.
+    pub max_game_seconds: f64,
+    /// Largest memo of a game, bytes.
+    pub max_memo_bytes: usize,
+    /// Wall time of the main study, seconds.
+    pub seconds: f64,
+    /// Games per second of the main study.
+    pub games_per_second: f64,
+    /// States expanded per second of the main study (all threads).
+    pub states_per_second: f64,
+    /// Random-start experiment, l = 0 … 5.
+    pub random_start: Vec<RandomStartRow>,
+    /// First operations tried in solvable games.
+    pub first_moves: u64,
+    /// Those that keep the game solvable.
+    pub good_first_moves: u64,
+    /// Their share.
+    pub good_first_move_share: f64,
+    /// Budget experiment.
+    pub budget: Vec<BudgetRow>,
+    /// Solvable ratio per board size.
+    pub sizes: Vec<SizeRow>,
+    /// Meta-solver against the plain solver.
+    pub meta: Option<MetaRow>,
+}
+
+fn board(n: usize, seed: u64, i: u64) -> Result<Martello, MartelloError> {
+    let b = Board::random(n, game_seed(seed, n, i))?;
+    Martello::new(n, State::from_board(&b))
+}
+
+/// Solves games `0..games` of size `n` in parallel, in index order.
+pub fn solve_games(
+    n: usize,
+    games: u64,
+    seed: u64,
+    symmetry: SymmetryMode,
+    max_memo_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<Vec<GameResult>, MartelloError> {
+    board(n, seed, 0)?;
+    Ok((0..games)
+        .into_par_iter()
+        .map(|i| {
+            let m = board(n, seed, i).expect("size checked");
+            let t = Instant::now();
+            let (v, e, bytes) = solver::min_stones_full(&m, symmetry, max_memo_bytes);
+            progress.advance(1);
+            GameResult {
+                index: i,
+                min_stones: v,
+                explored: e,
+                seconds: t.elapsed().as_secs_f64(),
+                memo_bytes: bytes,
+            }
+        })
+        .collect())
+}
+
+fn ratio(k: u64, g: u64) -> (f64, f64) {
+    if g == 0 {
+        return (0.0, 0.0);
+    }
+    let p = k as f64 / g as f64;
+    (p, (p * (1.0 - p) / g as f64).sqrt())
+}
+
+/// Runs the whole study.
+pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, MartelloError> {
+    let (n, seed) = (opts.n, opts.seed);
+    progress.phase("solve", opts.games);
+    let t = Instant::now();
+    let results = solve_games(n, opts.games, seed, opts.symmetry, opts.max_memo_bytes, progress)?;
+    let seconds = t.elapsed().as_secs_f64();
+    let solvable = results.iter().filter(|r| r.min_stones == 1).count() as u64;
+    let (p, se) = ratio(solvable, opts.games);
+    let mut hist = std::collections::BTreeMap::new();
+    for r in &results {
+        *hist.entry(r.min_stones).or_insert(0u64) += 1;
+    }
+    let explored = |f: &dyn Fn(&GameResult) -> bool| {
+        Distribution::of(results.iter().filter(|r| f(r)).map(|r| r.explored).collect())
+    };
+    let total_explored: u64 = results.iter().map(|r| r.explored).sum();
+    let solvable_idx: Vec<u64> = results
+        .iter()
+        .filter(|r| r.min_stones == 1)
+        .map(|r| r.index)
+        .collect();
+
+    // Random starts and good first moves.
+    let rs: Vec<u64> = solvable_idx
+        .iter()
+        .copied()
+        .take(opts.random_start_games as usize)
+        .collect();
+    progress.phase("random starts", rs.len() as u64);
+    let rs_out: Vec<([bool; 6], u64, u64)> = rs
+        .par_iter()
+        .map(|&i| {
+            let m = board(n, seed, i).expect("size checked");
+            let out = random_starts(&m, game_seed(seed ^ 0x5EED, n, i), opts);
+            progress.advance(1);
+            out
+        })
+        .collect();
+    let random_start = (0..6)
+        .map(|l| {
+            let k = rs_out.iter().filter(|o| o.0[l]).count() as u64;
+            RandomStartRow {
+                ops: l as u32,
+                games: rs_out.len() as u64,
+                still_solvable: k,
+                share: ratio(k, rs_out.len() as u64).0,
+            }
+        })
+        .collect();
+    let first_moves: u64 = rs_out.iter().map(|o| o.1).sum();
+    let good_first_moves: u64 = rs_out.iter().map(|o| o.2).sum();
+
+    // Budget experiment.
+    let bg: Vec<&GameResult> = results
+        .iter()
+        .filter(|r| r.min_stones == 1)
+        .take(opts.budget_games as usize)
+        .collect();
+    progress.phase("budgets", bg.len() as u64);
+    let per_game: Vec<Vec<u32>> = bg
+        .par_iter()
+        .map(|r| {
+            let m = board(n, seed, r.index).expect("size checked");
+            let v = opts
+                .budgets
+                .iter()
+                .map(|&b| budget_successes(&m, b, opts.budget_tries, game_seed(seed ^ b, n, r.index)))
+                .collect();
+            progress.advance(1);
+            v
+        })
+        .collect();
+    let tries = u64::from(opts.budget_tries.max(1));
+    let budget = opts
+        .budgets
+        .iter()
+        .enumerate()
+        .map(|(j, &b)| {
+            let successes: u64 = per_game.iter().map(|v| u64::from(v[j])).sum();
+            let some = per_game.iter().filter(|v| v[j] > 0).count() as u64;
+            let effort: f64 = per_game
+                .iter()
+                .zip(&bg)
+                .map(|(v, r)| {
+                    if v[j] > 0 {
+                        b as f64 * tries as f64 / f64::from(v[j])
+                    } else {
+                        (b * tries + r.explored) as f64
+                    }
+                })
+                .sum();
+            let g = bg.len().max(1) as f64;
+            BudgetRow {
+                budget: b,
+                runs: bg.len() as u64 * tries,
+                successes,
+                success_rate: ratio(successes, bg.len() as u64 * tries).0,
+                solved_by_some_run: ratio(some, bg.len() as u64).0,
+                expected_effort: effort / g,
+            }
+        })
+        .collect();
+
+    // Ratio per board size.
+    let mut sizes = Vec::new();
+    if opts.size_games > 0 {
+        for sn in 1..=6 {
+            progress.phase(&format!("n = {sn}"), opts.size_games);
+            let rs = if sn == n && opts.size_games <= opts.games {
+                results[..opts.size_games as usize].to_vec()
+            } else {
+                solve_games(sn, opts.size_games, seed, opts.symmetry, opts.max_memo_bytes, progress)?
+            };
+            let k = rs.iter().filter(|r| r.min_stones == 1).count() as u64;
+            let (p, se) = ratio(k, rs.len() as u64);
+            sizes.push(SizeRow {
+                n: sn,
+                games: rs.len() as u64,
+                solvable: k,
+                ratio: p,
+                std_error: se,
+                min_stones_range: (
+                    rs.iter().map(|r| r.min_stones).min().unwrap_or(0),
+                    rs.iter().map(|r| r.min_stones).max().unwrap_or(0),
+                ),
+            });
+        }
+    }
+
+    // Meta-solvers against the plain solver.
+    let meta = (opts.meta_games > 0).then(|| {
+        let mg = &results[..(opts.meta_games.min(opts.games) as usize)];
+        progress.phase("meta-solver", mg.len() as u64);
+        let out: Vec<(u64, u64, bool)> = mg
+            .par_iter()
+            .map(|r| {
+                let m = board(n, seed, r.index).expect("size checked");
+                let run = |s: &Schedule| {
+                    let o = solver::SolveOptions {
+                        symmetry: opts.symmetry,
+                        max_memo_bytes: opts.max_memo_bytes,
+                        schedule: s.clone(),
+                        seed: game_seed(seed ^ 0x3E7A, n, r.index),
+                        max_expansions: None,
+                    };
+                    let s = solver::solve(&m, &o);
+                    (s.explored, s.min_stones)
+                };
+                let (a, va) = run(&Schedule::seed());
+                let (b, vb) = run(&opts.schedule);
+                progress.advance(1);
+                (a, b, va != r.min_stones || vb != r.min_stones)
+            })
+            .collect();
+        let g = mg.len().max(1) as f64;
+        MetaRow {
+            games: mg.len() as u64,
+            plain_mean: mg.iter().map(|r| r.explored).sum::<u64>() as f64 / g,
+            seed_schedule_mean: out.iter().map(|o| o.0).sum::<u64>() as f64 / g,
+            better_schedule_mean: out.iter().map(|o| o.1).sum::<u64>() as f64 / g,
+            better_schedule: format_schedule(&opts.schedule),
+            disagreements: out.iter().filter(|o| o.2).count() as u64,
+        }
+    });
+
+    Ok(StudyReport {
+        n,
+        games: opts.games,
+        seed,
+        solvable,
+        ratio: p,
+        std_error: se,
+        histogram: hist.into_iter().collect(),
+        explored: explored(&|_| true),
+        explored_solvable: explored(&|r| r.min_stones == 1),
+        explored_unsolvable: explored(&|r| r.min_stones != 1),
+        max_game_seconds: results.iter().map(|r| r.seconds).fold(0.0, f64::max),
+        max_memo_bytes: results.iter().map(|r| r.memo_bytes).max().unwrap_or(0),
+        seconds,
+        games_per_second: opts.games as f64 / seconds.max(1e-9),
+        states_per_second: total_explored as f64 / seconds.max(1e-9),
+        random_start,
+        first_moves,
+        good_first_moves,
+        good_first_move_share: ratio(good_first_moves, first_moves).0,
+        budget,
+        sizes,
+        meta,
+    })
+}
+
+/// [`run`] on a pool of `threads` workers (0: one per core). The numbers
+/// do not depend on `threads`.
+pub fn run_with_threads(
+    opts: &StudyOptions,
+    threads: usize,
+    progress: &dyn Progress,
+) -> Result<StudyReport, MartelloError> {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| MartelloError::Impossible(format!("thread pool: {e}")))?;
+    pool.install(|| run(opts, progress))
+}
+
+/// Writes a schedule as `1x100,1x200,…`.
+pub fn format_schedule(s: &Schedule) -> String {
+    s.runs
+        .iter()
+        .map(|(k, b)| format!("{k}x{b}"))
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// For a solvable game: whether it is still solvable after l = 0 … 5
+/// uniformly random operations (one random line, prefixes of it), the
+/// number of first operations and how many keep it solvable.
+fn random_starts(m: &Martello, seed: u64, opts: &StudyOptions) -> ([bool; 6], u64, u64) {
+    let mut rng = Rng::new(seed);
+    let mut ok = [false; 6];
+    let mut s = m.start();
+    for (l, slot) in ok.iter_mut().enumerate() {
+        if l > 0 {
+            let kids = m.children(&s);
+            if !kids.is_empty() {
+                s = kids[rng.below(kids.len())].1;
+            }
+        }
+        let pm = Martello::new(m.n(), s).expect("same size");
+        *slot = solver::min_stones(&pm, opts.symmetry, opts.max_memo_bytes).0 == 1;
+    }
+    let start = m.start();
+    let kids = m.children(&start);
+    let key = |p: &State| m.key7(p);
+    let mut s = Searcher::with_children(m, key, solver::children, usize::MAX);
+    let good = kids
+        .iter()
+        .filter(|(_, c)| s.run(c, None, None) == Some(1))
+        .count() as u64;
+    (ok, kids.len() as u64, good)
+}
+
+/// Successful runs among `tries` independent randomised runs of at most
+/// `budget` expansions each (fresh memo every run, as in the source).
+fn budget_successes(m: &Martello, budget: u64, tries: u32, seed: u64) -> u32 {
+    let mut rng = Rng::new(seed);
+    let start = m.start();
+    (0..tries)
+        .filter(|_| {
+            let key = |p: &State| m.key7(p);
+            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX);
+            s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
+        })
+        .count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endgame_core::layered::Silent;
+
+    #[test]
+    fn the_same_numbers_on_any_thread_count() {
+        let mut opts = StudyOptions::new(4, 60, 7);
+        opts.budget_tries = 3;
+        opts.size_games = 20;
+        let one = rayon::ThreadPoolBuilder::new()
+            .num_threads(1)
+            .build()
+            .unwrap()
+            .install(|| run(&opts, &Silent).unwrap());
+        let two = rayon::ThreadPoolBuilder::new()
+            .num_threads(2)
+            .build()
+            .unwrap()
+            .install(|| run(&opts, &Silent).unwrap());
+        let strip = |r: &StudyReport| {
+            let mut v = serde_json::to_value(r).unwrap();
+            for k in ["seconds", "games_per_second", "states_per_second", "max_game_seconds"] {
+                v[k] = serde_json::Value::Null;
+            }
+            v
+        };
+        assert_eq!(strip(&one), strip(&two));
+        assert_eq!(one.histogram.iter().map(|h| h.1).sum::<u64>(), 60);
+        assert_eq!(one.random_start[0].share, 1.0);
+        assert_eq!(one.meta.as_ref().unwrap().disagreements, 0);
+        assert_eq!(one.sizes[0].ratio, 1.0);
+        assert_eq!(one.sizes[1].ratio, 1.0);
+    }
+}
