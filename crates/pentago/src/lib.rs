@@ -1,3 +1,43 @@
 //! # endgame-pentago
 //!
-//! Pentago for Endgame: bitboards, win tables, exact late-game solver, AI players.
+//! Pentago for Endgame: bitboards, win tables, exact late-game solver, AI
+//! players.
+//!
+//! - [`board`]: bit layout, rotation, line and symmetry tables.
+//! - [`game`]: [`Position`], [`Move`] and the rules ([`Pentago`] implements
+//!   the core traits `Rules`, `Game`, `Symmetric`, `Notation`).
+//! - [`notation`]: the interchange notation, the move notation, the ASCII
+//!   board.
+//! - [`solve`]: the exact solver (value of a position and its children).
+//! - [`player`]: the `random`, `seed` and `strong` players.
+
+pub mod board;
+pub mod error;
+pub mod eval;
+pub mod game;
+pub mod notation;
+pub mod player;
+pub mod solve;
+
+pub use error::PentagoError;
+pub use game::{Move, Pentago, Position};
+
+impl endgame_core::Notation for Pentago {
+    type Error = PentagoError;
+
+    fn format_move(&self, mv: Move) -> String {
+        notation::format_move(mv)
+    }
+
+    fn parse_move(&self, s: &str) -> Result<Move, PentagoError> {
+        notation::parse_move(s)
+    }
+
+    fn format_position(&self, pos: &Position) -> String {
+        notation::format_position(pos)
+    }
+
+    fn parse_position(&self, s: &str) -> Result<Position, PentagoError> {
+        notation::parse_position(s)
+    }
+}

@@ -1,0 +1,174 @@
+//! Alpha-beta on a toy game (tic-tac-toe) against plain minimax.
+
+use endgame_core::alphabeta::{AlphaBeta, Evaluator, Limits, WIN};
+use endgame_core::{Game, Rules, Value};
+use std::collections::HashMap;
+
+/// Tic-tac-toe: a position is (crosses, noughts) as 9-bit masks; crosses
+/// move first.
+struct Ttt;
+
+const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
+
+fn three(b: u16) -> bool {
+    for l in LINES {
+        if b & l == l {
+            return true;
+        }
+    }
+    false
+}
+
+fn mover(p: &(u16, u16)) -> (u16, u16) {
+    if p.0.count_ones() == p.1.count_ones() {
+        (p.0, p.1)
+    } else {
+        (p.1, p.0)
+    }
+}
+
+impl Rules for Ttt {
+    type Position = (u16, u16);
+    type Move = u8;
+    fn start(&self) -> (u16, u16) {
+        (0, 0)
+    }
+    fn for_each_move(&self, p: &(u16, u16), mut f: impl FnMut(u8)) {
+        if self.outcome(p).is_some() {
+            return;
+        }
+        for c in 0..9 {
+            if (p.0 | p.1) & (1 << c) == 0 {
+                f(c);
+            }
+        }
+    }
+    fn play_unchecked(&self, p: &(u16, u16), c: u8) -> (u16, u16) {
+        if p.0.count_ones() == p.1.count_ones() {
+            (p.0 | 1 << c, p.1)
+        } else {
+            (p.0, p.1 | 1 << c)
+        }
+    }
+}
+
+impl Game for Ttt {
+    fn outcome(&self, p: &(u16, u16)) -> Option<Value> {
+        let (_, theirs) = mover(p);
+        if three(theirs) {
+            Some(Value::Loss)
+        } else if (p.0 | p.1) == 0o777 {
+            Some(Value::Draw)
+        } else {
+            None
+        }
+    }
+}
+
+/// A weak but legal evaluation: open lines for the mover minus the
+/// opponent's.
+struct Lines;
+
+impl Evaluator<Ttt> for Lines {
+    fn evaluate(&mut self, _: &Ttt, p: &(u16, u16)) -> i32 {
+        let (m, t) = mover(p);
+        LINES
+            .iter()
+            .map(|&l| (t & l == 0) as i32 - (m & l == 0) as i32)
+            .sum()
+    }
+}
+
+fn minimax(g: &Ttt, p: (u16, u16), memo: &mut HashMap<(u16, u16), i32>) -> i32 {
+    if let Some(&v) = memo.get(&p) {
+        return v;
+    }
+    let v = match g.outcome(&p) {
+        Some(Value::Loss) => -1,
+        Some(_) => 0,
+        None => g
+            .moves(&p)
+            .into_iter()
+            .map(|m| -minimax(g, g.play_unchecked(&p, m), memo))
+            .max()
+            .unwrap(),
+    };
+    memo.insert(p, v);
+    v
+}
+
+fn all_positions(g: &Ttt) -> Vec<(u16, u16)> {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack = vec![g.start()];
+    while let Some(p) = stack.pop() {
+        if seen.insert(p) {
+            for m in g.moves(&p) {
+                stack.push(g.play_unchecked(&p, m));
+            }
+        }
+    }
+    seen.into_iter().collect()
+}
+
+#[test]
+fn exact_solve_agrees_with_minimax_on_every_position() {
+    let g = Ttt;
+    let mut memo = HashMap::new();
+    let mut ab = AlphaBeta::new(12);
+    let ps = all_positions(&g);
+    assert_eq!(ps.len(), 5478);
+    for p in ps {
+        let want = match minimax(&g, p, &mut memo) {
+            1 => Value::Win,
+            0 => Value::Draw,
+            _ => Value::Loss,
+        };
+        assert_eq!(ab.solve(&g, &p, None, None), want, "{p:?}");
+    }
+}
+
+#[test]
+fn deep_search_proves_wins_and_plays_a_keeping_move() {
+    let g = Ttt;
+    let mut memo = HashMap::new();
+    let mut ab = AlphaBeta::new(12);
+    for p in all_positions(&g) {
+        if g.outcome(&p).is_some() {
+            continue;
+        }
+        let r = ab.search(&g, &p, &mut Lines, Limits::default());
+        let want = minimax(&g, p, &mut memo);
+        let best = r.best.unwrap();
+        // The chosen move keeps the minimax value.
+        assert_eq!(
+            -minimax(&g, g.play_unchecked(&p, best), &mut memo),
+            want,
+            "{p:?}"
+        );
+        match want {
+            1 => assert!(r.score > WIN - 100 && r.proven == Value::Win),
+            -1 => assert!(r.score < -(WIN - 100) && r.proven == Value::Loss),
+            _ => assert_eq!(r.score, 0),
+        }
+    }
+}
+
+#[test]
+fn empty_board_is_a_draw_and_a_budget_gives_unknown() {
+    let g = Ttt;
+    let mut ab = AlphaBeta::new(12);
+    assert_eq!(ab.solve(&g, &g.start(), None, None), Value::Draw);
+    ab.clear();
+    assert_eq!(ab.solve(&g, &g.start(), None, Some(50)), Value::Unknown);
+    let r = ab.search(
+        &g,
+        &g.start(),
+        &mut Lines,
+        Limits {
+            max_depth: 2,
+            ..Limits::default()
+        },
+    );
+    assert_eq!(r.depth, 2);
+    assert!(r.best.is_some());
+}

@@ -1,0 +1,244 @@
+//! The Pentago players: `random`, `seed` (the source document's depth-2
+//! alpha-beta) and `strong` (iterative deepening with a transposition
+//! table, the exact solver once it finishes in time).
+
+use crate::error::PentagoError;
+use crate::eval::{lines_score, seed_evaluate, strong_evaluate};
+use crate::game::{Move, Pentago, Position};
+use crate::solve::{Budget, Solver};
+use endgame_core::alphabeta::{AlphaBeta, Evaluator, Limits};
+use endgame_core::player::{MoveLimits, Player};
+use endgame_core::{Game, Rules, Value};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+/// The names [`by_name`] knows.
+pub const NAMES: [&str; 3] = ["random", "seed", "strong"];
+
+/// The player called `name`, seeded with `seed` where it uses chance.
+pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player<Pentago>>, PentagoError> {
+    match name {
+        "random" => Ok(Box::new(RandomPlayer::new(seed))),
+        "seed" => Ok(Box::new(SeedPlayer)),
+        "strong" => Ok(Box::new(StrongPlayer::new())),
+        _ => Err(PentagoError::UnknownPlayer(
+            name.to_string(),
+            NAMES.join(", "),
+        )),
+    }
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomPlayer {
+    rng: ChaCha8Rng,
+}
+
+impl RandomPlayer {
+    /// A random player with its own seeded generator.
+    pub fn new(seed: u64) -> Self {
+        RandomPlayer {
+            rng: ChaCha8Rng::seed_from_u64(seed),
+        }
+    }
+}
+
+impl Player<Pentago> for RandomPlayer {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, game: &Pentago, pos: &Position, _: &MoveLimits) -> Move {
+        *game
+            .moves(pos)
+            .choose(&mut self.rng)
+            .expect("choose is called with a legal move")
+    }
+}
+
+/// The seed document's AI: alpha-beta to depth 2 (its move, the reply)
+/// over every placement and rotation, leaves scored by
+/// [`seed_evaluate`] for the player at the root, a win for the root player
+/// scoring `+10^18` and a loss `-10^18` (the slides' `±10^20` do not fit
+/// an `i64`; only the order matters). Ties keep the first move in
+/// generation order, as the slides' strict comparisons do. One deviation:
+/// the slides recurse below a position the opponent has already won; here
+/// a finished game is scored as finished (a draw 0).
+pub struct SeedPlayer;
+
+const SEED_WIN: i64 = 1_000_000_000_000_000_000;
+
+impl SeedPlayer {
+    fn search(
+        game: &Pentago,
+        pos: &Position,
+        depth: u32,
+        mut alpha: i64,
+        mut beta: i64,
+        root_black: bool,
+    ) -> (i64, Option<Move>) {
+        let root_to_move = pos.black_to_move() == root_black;
+        if let Some(v) = pos.outcome() {
+            let root_value = if root_to_move { v } else { v.flip() };
+            return (
+                match root_value {
+                    Value::Win => SEED_WIN,
+                    Value::Loss => -SEED_WIN,
+                    _ => 0,
+                },
+                None,
+            );
+        }
+        if depth == 0 {
+            let (me, them) = if root_to_move {
+                (pos.mine(), pos.theirs())
+            } else {
+                (pos.theirs(), pos.mine())
+            };
+            return (seed_evaluate(me, them), None);
+        }
+        let mut best_move = None;
+        let mut best = if root_to_move { i64::MIN } else { i64::MAX };
+        for mv in game.moves(pos) {
+            let child = game.play_unchecked(pos, mv);
+            let (v, _) = Self::search(game, &child, depth - 1, alpha, beta, root_black);
+            if root_to_move {
+                if best_move.is_none() || v > best {
+                    best = v;
+                    best_move = Some(mv);
+                }
+                if best >= beta {
+                    break;
+                }
+                alpha = alpha.max(best);
+            } else {
+                if best_move.is_none() || v < best {
+                    best = v;
+                    best_move = Some(mv);
+                }
+                if alpha >= best {
+                    break;
+                }
+                beta = beta.min(best);
+            }
+        }
+        (best, best_move)
+    }
+}
+
+impl Player<Pentago> for SeedPlayer {
+    fn name(&self) -> String {
+        "seed".into()
+    }
+
+    fn choose(&mut self, game: &Pentago, pos: &Position, _: &MoveLimits) -> Move {
+        let (_, mv) = Self::search(game, pos, 2, i64::MIN, i64::MAX, pos.black_to_move());
+        mv.expect("choose is called with a legal move")
+    }
+}
+
+/// The evaluation the `strong` player hands to the generic alpha-beta.
+pub struct StrongEval;
+
+impl Evaluator<Pentago> for StrongEval {
+    fn evaluate(&mut self, _: &Pentago, pos: &Position) -> i32 {
+        if pos.must_rotate() {
+            return lines_score(pos.mine(), pos.theirs());
+        }
+        strong_evaluate(pos.mine(), pos.theirs())
+    }
+
+    fn order(&mut self, game: &Pentago, pos: &Position, moves: &mut Vec<Move>) {
+        // Best for us = worst for the opponent to move in the child; a
+        // move that wins at once comes first.
+        let mut keyed: Vec<(i32, Move)> = moves
+            .iter()
+            .map(|&m| {
+                let c = game.play_unchecked(pos, m);
+                let k = match game.outcome(&c) {
+                    Some(Value::Loss) => -1_000_000,
+                    Some(Value::Win) => 1_000_000,
+                    Some(_) => 0,
+                    None => lines_score(c.mine(), c.theirs()),
+                };
+                (k, m)
+            })
+            .collect();
+        keyed.sort_by_key(|&(k, _)| k);
+        moves.clear();
+        moves.extend(keyed.into_iter().map(|(_, m)| m));
+    }
+}
+
+/// Time per move when the caller sets none.
+pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
+
+/// Iterative-deepening alpha-beta with a transposition table and ordered
+/// moves, under a per-move time (or node) limit; first it gives the exact
+/// solver part of the budget, and when that finishes it plays a move that
+/// keeps the proven value (so a won position is never spoilt once the
+/// solver applies).
+pub struct StrongPlayer {
+    search: AlphaBeta<Pentago>,
+    solver: Solver,
+}
+
+impl Default for StrongPlayer {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StrongPlayer {
+    /// A strong player with its tables (about 100 MB).
+    pub fn new() -> Self {
+        StrongPlayer {
+            search: AlphaBeta::new(18),
+            solver: Solver::new(21),
+        }
+    }
+}
+
+impl Player<Pentago> for StrongPlayer {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+
+    fn choose(&mut self, game: &Pentago, pos: &Position, limits: &MoveLimits) -> Move {
+        let start = Instant::now();
+        let time = match (limits.time, limits.nodes) {
+            (Some(t), _) => Some(t),
+            (None, Some(_)) => None,
+            (None, None) => Some(DEFAULT_MOVE_TIME),
+        };
+        // The exact solver gets 40 % of the budget (it is hopeless before
+        // about 14 stones, so it is skipped there).
+        if pos.stones() >= 14 {
+            let budget = Budget {
+                time: time.map(|t| t.mul_f64(0.4)),
+                nodes: limits.nodes.map(|n| n * 2 / 5),
+            };
+            if let Some((mv, v)) = crate::solve::best_move(&mut self.solver, pos, budget) {
+                if v != Value::Loss {
+                    return mv;
+                }
+            }
+        }
+        let rest = time.map(|t| {
+            t.saturating_sub(start.elapsed())
+                .max(Duration::from_millis(1))
+        });
+        let r = self.search.search(
+            game,
+            pos,
+            &mut StrongEval,
+            Limits {
+                max_depth: 64,
+                time: rest,
+                nodes: limits.nodes.map(|n| n * 3 / 5),
+            },
+        );
+        r.best.expect("choose is called with a legal move")
+    }
+}

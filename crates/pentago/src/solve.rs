@@ -1,0 +1,457 @@
+//! Exact solving: the value (1 win, 0 draw, -1 loss for the player to
+//! move) of a position and of each of its children.
+//!
+//! Negamax alpha-beta over the three values with a transposition table of
+//! value bounds, asked as two null-window questions ("can the mover win?",
+//! then "can the mover avoid losing?"), which prune far more than one
+//! full-window search. Each node first tests whether the mover wins this
+//! turn (a placement making five, or a placement and rotation that give
+//! five to the mover only) by line tables, before generating children.
+//! Children are ordered by a cheap line count, threats first.
+
+use crate::board::{has_five, has_four_open, rotate, CELLS, LINES};
+use crate::game::{Position, NONE};
+use endgame_core::Value;
+use std::time::{Duration, Instant};
+
+/// What a solve may spend; `None` is no limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Nodes (positions searched).
+    pub nodes: Option<u64>,
+    /// Wall-clock time.
+    pub time: Option<Duration>,
+}
+
+impl Budget {
+    /// No limit.
+    pub const UNLIMITED: Budget = Budget {
+        nodes: None,
+        time: None,
+    };
+}
+
+/// One table slot: both colours' bits (mover first), with the bounds in
+/// spare bits (9..13) of the mover's word, biased so that a used slot
+/// never has zero there.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    mine: u64,
+    theirs: u64,
+}
+
+const META_SHIFT: u32 = 9;
+const META_MASK: u64 = 0xf << META_SHIFT;
+
+/// The exact solver, with its transposition table (kept between calls so
+/// a position and its children share work).
+pub struct Solver {
+    table: Vec<Slot>,
+    mask: usize,
+    nodes: u64,
+    node_limit: u64,
+    deadline: Option<Instant>,
+    aborted: bool,
+}
+
+/// Default table size: 2^22 slots of 16 bytes (64 MiB).
+pub const DEFAULT_TABLE_BITS: u32 = 22;
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new(DEFAULT_TABLE_BITS)
+    }
+}
+
+impl Solver {
+    /// A solver with a table of `2^bits` slots (16 bytes each).
+    pub fn new(bits: u32) -> Solver {
+        let n = 1usize << bits;
+        Solver {
+            table: vec![Slot::default(); n],
+            mask: n - 1,
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            aborted: false,
+        }
+    }
+
+    /// Bytes held by the table.
+    pub fn table_bytes(&self) -> usize {
+        self.table.len() * std::mem::size_of::<Slot>()
+    }
+
+    /// Nodes searched since the solver was made.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    fn arm(&mut self, budget: Budget) {
+        self.node_limit = budget
+            .nodes
+            .map_or(u64::MAX, |n| self.nodes.saturating_add(n));
+        self.deadline = budget.time.map(|t| Instant::now() + t);
+        self.aborted = false;
+    }
+
+    /// The value of `pos` for the player to move, or `Unknown` if the
+    /// budget ran out first.
+    pub fn value(&mut self, pos: &Position, budget: Budget) -> Value {
+        self.arm(budget);
+        let v = self.value_in(pos);
+        if self.aborted {
+            Value::Unknown
+        } else {
+            to_value(v)
+        }
+    }
+
+    /// The value of `pos` and of each child: for a position due to place,
+    /// the children are the placements (positions with `m`, same player
+    /// to move); for a position due to rotate, the eight rotations (the
+    /// other player to move). Each child's value is for ITS player to
+    /// move. Values not found within the budget are `Unknown`.
+    pub fn value_and_children(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+    ) -> (Value, Vec<(Position, Value)>) {
+        self.arm(budget);
+        let mut children = Vec::new();
+        if pos.outcome().is_none() {
+            if pos.must_rotate() {
+                for r in 0..8 {
+                    children.push(pos.rotated(r));
+                }
+            } else {
+                for cell in crate::board::bits_of(pos.empty()) {
+                    children.push(pos.place(cell));
+                }
+            }
+        }
+        let mut out = Vec::with_capacity(children.len());
+        for c in children {
+            let v = if self.aborted {
+                Value::Unknown
+            } else {
+                let v = self.value_in(&c);
+                if self.aborted {
+                    Value::Unknown
+                } else {
+                    to_value(v)
+                }
+            };
+            out.push((c, v));
+        }
+        let value = if self.aborted {
+            Value::Unknown
+        } else {
+            let v = self.value_in(pos);
+            if self.aborted {
+                Value::Unknown
+            } else {
+                to_value(v)
+            }
+        };
+        (value, out)
+    }
+
+    /// Exact value as -1/0/1; meaningless when `self.aborted`.
+    fn value_in(&mut self, pos: &Position) -> i8 {
+        if let Some(v) = pos.outcome() {
+            return from_value(v);
+        }
+        if pos.must_rotate() {
+            let mut best = -1;
+            for r in 0..8 {
+                let c = pos.rotated(r);
+                let v = -self.value_in(&c);
+                best = best.max(v);
+                if best == 1 || self.aborted {
+                    break;
+                }
+            }
+            return best;
+        }
+        let (m, t) = (pos.mine(), pos.theirs());
+        if self.search(m, t, 0, 1) >= 1 {
+            1
+        } else if self.search(m, t, -1, 0) >= 0 {
+            0
+        } else {
+            -1
+        }
+    }
+
+    fn probe(&self, mine: u64, theirs: u64) -> Option<(i8, i8)> {
+        let s = self.table[index(mine, theirs) & self.mask];
+        if s.theirs == theirs && s.mine & !META_MASK == mine && s.mine & META_MASK != 0 {
+            let meta = ((s.mine & META_MASK) >> META_SHIFT) as i8 - 1;
+            Some((meta % 3 - 1, meta / 3 - 1))
+        } else {
+            None
+        }
+    }
+
+    fn store(&mut self, mine: u64, theirs: u64, lo: i8, hi: i8) {
+        // Biased by one so that a used slot never has zero bounds bits.
+        let meta = (1 + (lo + 1) + 3 * (hi + 1)) as u64;
+        let i = index(mine, theirs) & self.mask;
+        self.table[i] = Slot {
+            mine: mine | (meta << META_SHIFT),
+            theirs,
+        };
+    }
+
+    /// Negamax over {-1, 0, 1} on a normal (placement due), non-terminal
+    /// position given as the mover's and the opponent's stones. Fail-soft.
+    fn search(&mut self, mine: u64, theirs: u64, mut alpha: i8, mut beta: i8) -> i8 {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0
+            && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return 0;
+        }
+        if can_win(mine, theirs) {
+            return 1;
+        }
+        let empty = CELLS & !(mine | theirs);
+        if let Some((lo, hi)) = self.probe(mine, theirs) {
+            if lo == hi || lo >= beta {
+                return lo;
+            }
+            if hi <= alpha {
+                return hi;
+            }
+            alpha = alpha.max(lo);
+            beta = beta.min(hi);
+        }
+        let alpha_in = alpha;
+        let mut kids: Vec<(i32, u64, u64)> = Vec::with_capacity(288);
+        let mut best: i8 = -2;
+        let mut null_done = false;
+        // With one empty cell left the board fills this turn, and the
+        // mover cannot make five (just tested): the rotation decides.
+        let last = empty.count_ones() == 1;
+        'outer: for cell in crate::board::bits_of(empty) {
+            let placed = mine | 1u64 << cell;
+            for q in 0..4u8 {
+                let cw = 2 * q;
+                let m1 = rotate(placed, cw);
+                let t1 = rotate(theirs, cw);
+                let invariant = m1 == placed && t1 == theirs;
+                if invariant {
+                    if null_done {
+                        continue;
+                    }
+                    null_done = true;
+                }
+                let m2 = rotate(placed, cw + 1);
+                let t2 = rotate(theirs, cw + 1);
+                let both = !(invariant || (m2 == m1 && t2 == t1));
+                for (mm, tt) in [(m1, t1), (m2, t2)].into_iter().take(1 + both as usize) {
+                    // The mover cannot make five (can_win is false), so the
+                    // child is terminal only by the opponent's five or a
+                    // full board.
+                    let v = if has_five(tt) {
+                        if has_five(mm) {
+                            0
+                        } else {
+                            -1
+                        }
+                    } else if last {
+                        0
+                    } else {
+                        kids.push((order_score(mm, tt), mm, tt));
+                        continue;
+                    };
+                    if v > best {
+                        best = v;
+                        if best >= beta {
+                            break 'outer;
+                        }
+                    }
+                }
+            }
+            if null_done {
+                // The null rotation only depends on the placement.
+                null_done = false;
+            }
+        }
+        if best < beta {
+            if best > alpha {
+                alpha = best;
+            }
+            kids.sort_unstable_by_key(|k| std::cmp::Reverse(k.0));
+            for &(_, mm, tt) in &kids {
+                let v = -self.search(tt, mm, -beta, -alpha);
+                if self.aborted {
+                    return 0;
+                }
+                if v > best {
+                    best = v;
+                    if best > alpha {
+                        alpha = best;
+                    }
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        let (mut lo, mut hi) = if best <= alpha_in {
+            (-1, best)
+        } else if best >= beta {
+            (best, 1)
+        } else {
+            (best, best)
+        };
+        if let Some((plo, phi)) = self.probe(mine, theirs) {
+            lo = lo.max(plo);
+            hi = hi.min(phi);
+        }
+        if lo <= hi {
+            self.store(mine, theirs, lo, hi);
+        }
+        best
+    }
+}
+
+/// Whether the mover (stones `mine`, opponent `theirs`, placement due,
+/// nobody has five) wins this turn: a placement making five, or a
+/// placement and a rotation after which only the mover has five.
+#[inline]
+pub fn can_win(mine: u64, theirs: u64) -> bool {
+    if has_four_open(mine, theirs) {
+        return true;
+    }
+    for r in 0..8u8 {
+        let t = rotate(theirs, r);
+        if has_five(t) {
+            continue;
+        }
+        let m = rotate(mine, r);
+        if has_five(m) || has_four_open(m, t) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Move ordering: lines still open for the mover of the child (the
+/// opponent) count against, lines open for us count for.
+#[inline]
+fn order_score(mine: u64, theirs: u64) -> i32 {
+    const W: [i32; 6] = [0, 1, 4, 16, 64, 256];
+    let mut s = 0;
+    for &l in &LINES {
+        let (a, b) = ((mine & l).count_ones(), (theirs & l).count_ones());
+        if b == 0 {
+            s += W[a as usize];
+        }
+        if a == 0 {
+            // The opponent moves next: their fours are the most urgent.
+            s -= 2 * W[b as usize];
+        }
+    }
+    s
+}
+
+#[inline]
+fn index(mine: u64, theirs: u64) -> usize {
+    let h = (mine ^ theirs.rotate_left(23)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (h ^ (h >> 29)).wrapping_mul(0xbf58_476d_1ce4_e5b9) as usize >> 8
+}
+
+fn to_value(v: i8) -> Value {
+    match v {
+        1 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    }
+}
+
+fn from_value(v: Value) -> i8 {
+    match v {
+        Value::Win => 1,
+        Value::Loss => -1,
+        _ => 0,
+    }
+}
+
+/// The value of every full move of `pos` (the position each leads to,
+/// valued for the player who made the move), best first; `Unknown` where
+/// the budget ran out.
+pub fn move_values(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: Budget,
+) -> Vec<(crate::game::Move, Value)> {
+    use endgame_core::Rules;
+    let game = crate::game::Pentago;
+    solver.arm(budget);
+    let mut out = Vec::new();
+    for mv in game.moves(pos) {
+        let child = game.play_unchecked(pos, mv);
+        let v = if solver.aborted {
+            Value::Unknown
+        } else {
+            let v = -solver.value_in(&child);
+            if solver.aborted {
+                Value::Unknown
+            } else {
+                to_value(v)
+            }
+        };
+        out.push((mv, v));
+    }
+    let rank = |v: Value| match v {
+        Value::Win => 0,
+        Value::Draw => 1,
+        Value::Unknown => 2,
+        Value::Loss => 3,
+    };
+    out.sort_by_key(|&(m, v)| (rank(v), m.rot == NONE, m));
+    out
+}
+
+/// A move that keeps the exact value of `pos` (a winning move when it is
+/// won, a drawing one when drawn, any move when lost), with that value,
+/// or `None` when the budget runs out first. Moves are tried in the order
+/// of a cheap line count so the first keeper is usually a natural move.
+pub fn best_move(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: Budget,
+) -> Option<(crate::game::Move, Value)> {
+    use endgame_core::Rules;
+    let game = crate::game::Pentago;
+    solver.arm(budget);
+    let v = solver.value_in(pos);
+    if solver.aborted {
+        return None;
+    }
+    let mut moves: Vec<(i32, crate::game::Move, Position)> = game
+        .moves(pos)
+        .into_iter()
+        .map(|m| {
+            let c = game.play_unchecked(pos, m);
+            (crate::eval::lines_score(c.mine(), c.theirs()), m, c)
+        })
+        .collect();
+    moves.sort_by_key(|&(k, m, _)| (m.rot != NONE, k));
+    for (_, m, c) in moves {
+        let cv = -solver.value_in(&c);
+        if solver.aborted {
+            return None;
+        }
+        if cv == v {
+            return Some((m, to_value(v)));
+        }
+    }
+    None
+}

@@ -1,0 +1,154 @@
+//! The exact solver against plain memoised minimax on late positions of
+//! random games.
+
+use endgame_core::conformance::random_game_positions;
+use endgame_core::{Rules, Value};
+use endgame_pentago::solve::{best_move, move_values, Budget, Solver};
+use endgame_pentago::{Pentago, Position};
+use std::collections::HashMap;
+
+fn late_positions(min_stones: u32, seed: u64, playouts: usize) -> Vec<Position> {
+    let mut ps: Vec<Position> = random_game_positions(&Pentago, seed, playouts)
+        .into_iter()
+        .filter(|p| p.stones() >= min_stones && p.outcome().is_none())
+        .collect();
+    ps.sort();
+    ps.dedup();
+    ps
+}
+
+/// Plain minimax, memoised, over the rules' own moves (which the
+/// conformance battery checks against the naive model): no pruning, no
+/// bounds, no ordering, no "wins this turn" test; it only stops looking at
+/// a node's moves once one wins, which cannot change a maximum of 1.
+fn minimax(p: &Position, memo: &mut HashMap<Position, i8>) -> i8 {
+    if let Some(v) = p.outcome() {
+        return match v {
+            Value::Win => 1,
+            Value::Loss => -1,
+            _ => 0,
+        };
+    }
+    if let Some(&v) = memo.get(p) {
+        return v;
+    }
+    let mut best = -1;
+    for m in Pentago.moves(p) {
+        best = best.max(-minimax(&Pentago.play_unchecked(p, m), memo));
+        if best == 1 {
+            break;
+        }
+    }
+    memo.insert(*p, best);
+    best
+}
+
+fn brute(p: &Position) -> Value {
+    match minimax(p, &mut HashMap::new()) {
+        1 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    }
+}
+
+fn cross_check(ps: &[Position]) -> [usize; 3] {
+    let mut solver = Solver::new(18);
+    let mut seen = [0usize; 3];
+    for p in ps {
+        let fast = solver.value(p, Budget::UNLIMITED);
+        let slow = brute(p);
+        assert_eq!(
+            fast,
+            slow,
+            "position {}",
+            endgame_pentago::notation::format_position(p)
+        );
+        seen[match fast {
+            Value::Win => 0,
+            Value::Draw => 1,
+            _ => 2,
+        }] += 1;
+    }
+    seen
+}
+
+#[test]
+fn solver_agrees_with_brute_force_minimax_from_26_stones() {
+    let ps = late_positions(26, 11, 1500);
+    // Every position from 29 stones on, and a sample at 26 to 28 (the
+    // brute force needs seconds for some of those; all of them are in the
+    // ignored test below).
+    let mut chosen: Vec<Position> = ps.iter().filter(|p| p.stones() >= 29).copied().collect();
+    chosen.extend(ps.iter().filter(|p| p.stones() < 29).step_by(8).take(40));
+    assert!(chosen.len() >= 200, "only {} positions", chosen.len());
+    let seen = cross_check(&chosen);
+    // All three values occur, so the test checks more than one branch.
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// The full set: `cargo test --release -p endgame-pentago --test solver -- --ignored`.
+#[test]
+#[ignore]
+fn solver_agrees_with_brute_force_minimax_on_every_26_to_28_stone_position() {
+    let ps: Vec<Position> = late_positions(26, 11, 1500)
+        .into_iter()
+        .filter(|p| p.stones() < 29)
+        .collect();
+    let seen = cross_check(&ps);
+    eprintln!("{} positions, win/draw/loss {seen:?}", ps.len());
+}
+
+#[test]
+fn children_and_move_values_are_consistent() {
+    let mut solver = Solver::new(18);
+    for p in late_positions(24, 5, 200).into_iter().take(30) {
+        let (v, kids) = solver.value_and_children(&p, Budget::UNLIMITED);
+        // A placement child keeps the mover: the position is worth the best.
+        let best = kids.iter().map(|&(_, cv)| rank(cv)).max().unwrap();
+        assert_eq!(rank(v), best);
+        for &(c, cv) in &kids {
+            assert!(c.must_rotate());
+            let (cv2, grand) = solver.value_and_children(&c, Budget::UNLIMITED);
+            assert_eq!(cv, cv2);
+            if let Some(o) = c.outcome() {
+                // A placement that makes five: won at once, no rotation.
+                assert!(grand.is_empty());
+                assert_eq!((o, cv), (Value::Win, Value::Win));
+                continue;
+            }
+            // A rotation child passes the move: worth the negation.
+            let g = grand.iter().map(|&(_, gv)| rank(gv.flip())).max().unwrap();
+            assert_eq!(rank(cv), g);
+        }
+        let mv = move_values(&mut solver, &p, Budget::UNLIMITED);
+        assert_eq!(mv.len(), Pentago.moves(&p).len());
+        assert_eq!(mv[0].1, v);
+        let (m, bv) = best_move(&mut solver, &p, Budget::UNLIMITED).unwrap();
+        assert_eq!(bv, v);
+        let child = Pentago.play_unchecked(&p, m);
+        assert_eq!(solver.value(&child, Budget::UNLIMITED).flip(), v);
+    }
+}
+
+#[test]
+fn a_tiny_budget_reports_unknown_on_an_early_position() {
+    let p = Pentago.start();
+    let mut solver = Solver::new(16);
+    let b = Budget {
+        nodes: Some(10_000),
+        time: None,
+    };
+    assert_eq!(solver.value(&p, b), Value::Unknown);
+    let (v, kids) = solver.value_and_children(&p, b);
+    assert_eq!(v, Value::Unknown);
+    assert!(kids.iter().any(|&(_, v)| v == Value::Unknown));
+}
+
+fn rank(v: Value) -> i32 {
+    match v {
+        Value::Win => 1,
+        Value::Draw => 0,
+        Value::Loss => -1,
+        Value::Unknown => panic!("unknown in an unlimited solve"),
+    }
+}
