@@ -2,6 +2,7 @@
 //! arguments into a problem is `peg.rs`'s job.
 
 use crate::battle::BattleArgs;
+use crate::lab::LabArgs;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
 use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
 use crate::sim::{CountSim, HintSim, SolveSim};
@@ -74,6 +75,8 @@ pub enum Command {
         #[command(subcommand)]
         game: PlayGame,
     },
+    /// Reproducible experiments and their results store.
+    Lab(LabArgs),
     /// List the built-in boards with their ASCII art.
     Boards,
 }

@@ -6,6 +6,7 @@
 mod args;
 mod battle;
 mod human;
+mod lab;
 mod martello;
 mod output;
 mod peg;
@@ -77,6 +78,7 @@ fn main() -> ExitCode {
         Command::Battle {
             game: BattleGame::Sim(a),
         } => battle::sim(a, out),
+        Command::Lab(a) => lab::run(a, out),
         Command::Boards => peg::boards(out),
     };
     match result {
