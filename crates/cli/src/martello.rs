@@ -82,6 +82,9 @@ pub struct SolveMartello {
     /// Memory budget of the memo, MiB.
     #[arg(long, default_value_t = 1536)]
     pub memo_mb: usize,
+    /// Skip the pruned search for a one-stone line: one exact search.
+    #[arg(long)]
+    pub no_goal_first: bool,
 }
 
 /// `endgame hint martello`.
@@ -222,6 +225,7 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
         schedule: schedule(&args.schedule)?,
         seed: args.restart_seed,
         max_expansions: args.max_expansions,
+        goal_first: !args.no_goal_first,
     };
     let spinner = Spinner::start(out.progress(), "solving martello");
     let t = Instant::now();
@@ -459,7 +463,10 @@ fn study_text(r: &StudyReport) -> String {
         );
     }
     if !r.random_start.is_empty() && r.random_start[0].games > 0 {
-        let _ = writeln!(s, "\nrandom operations   still solvable (of solvable games)");
+        let _ = writeln!(
+            s,
+            "\nrandom operations   still solvable (of solvable games)"
+        );
         for row in &r.random_start {
             let _ = writeln!(
                 s,
@@ -487,7 +494,10 @@ fn study_text(r: &StudyReport) -> String {
         }
     }
     if !r.sizes.is_empty() {
-        let _ = writeln!(s, "\n n   games   solvable ratio   ± s.e.    min stones range");
+        let _ = writeln!(
+            s,
+            "\n n   games   solvable ratio   ± s.e.    min stones range"
+        );
         for z in &r.sizes {
             let _ = writeln!(
                 s,

@@ -181,6 +181,8 @@ pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>> {
     aborted: bool,
     rng: Option<Rng>,
     buffers: Vec<Vec<(P::Move, P::Position)>>,
+    goal_only: bool,
+    ordered: bool,
 }
 
 impl<'a, P, K, F> Searcher<'a, P, K, F>
@@ -222,7 +224,26 @@ where
             aborted: false,
             rng: None,
             buffers: Vec::new(),
+            goal_only: false,
+            ordered: false,
         }
+    }
+
+    /// Tries children in the order of [`Puzzle::search_order`] (lowest
+    /// first; random runs shuffle first, so ties are broken at random).
+    pub fn ordered(mut self, on: bool) -> Self {
+        self.ordered = on;
+        self
+    }
+
+    /// Turns the searcher into a goal-only one: it answers whether the
+    /// goal is reachable (value [`Puzzle::score_bound`]) or not (any larger
+    /// value, not the exact best score), and prunes every position that
+    /// [`Puzzle::cannot_reach_goal`] rules out. Call before any run.
+    pub fn goal_only(mut self) -> Self {
+        assert!(self.memo.is_empty(), "goal_only before any run");
+        self.goal_only = true;
+        self
     }
 
     /// Entries in the memo.
@@ -274,6 +295,9 @@ where
         if best <= bound {
             return Some(best);
         }
+        if self.goal_only && puzzle.cannot_reach_goal(pos) {
+            return Some(best);
+        }
         if self.spent >= self.limit {
             self.aborted = true;
             return None;
@@ -288,8 +312,21 @@ where
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut moves);
         }
+        if self.ordered {
+            moves.sort_by_cached_key(|(_, c)| puzzle.search_order(c));
+        }
         let mut result = Some(best);
         for &(_, child) in &moves {
+            let score = puzzle.score(&child);
+            if score <= bound {
+                best = score;
+                result = Some(best);
+                break;
+            }
+            // Pruned children cost neither a memo probe nor an entry.
+            if self.goal_only && puzzle.cannot_reach_goal(&child) {
+                continue;
+            }
             let k = (self.key)(&child);
             let v = match self.memo.get(&k) {
                 Some(&v) => v,
@@ -369,6 +406,12 @@ pub struct RestartOptions {
     /// Stop after this many expansions in all, with an incomplete answer
     /// (`None`: finish with an unbounded run).
     pub max_expansions: Option<u64>,
+    /// First search for the goal alone, pruning with
+    /// [`Puzzle::cannot_reach_goal`]; only if it is unreachable, find the
+    /// exact best score with a second, unpruned search (fresh memo).
+    pub goal_first: bool,
+    /// Try children in [`Puzzle::search_order`] order.
+    pub ordered: bool,
 }
 
 impl Default for RestartOptions {
@@ -378,6 +421,8 @@ impl Default for RestartOptions {
             max_memo_entries: 50_000_000,
             seed: 0,
             max_expansions: None,
+            goal_first: false,
+            ordered: false,
         }
     }
 }
@@ -414,34 +459,91 @@ where
     F: Fn(&P::Position) -> K,
     E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
 {
-    let mut s = Searcher::with_children(puzzle, key, children, opts.max_memo_entries);
-    let mut rng = Rng::new(opts.seed);
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
-    let mut value = None;
-    'sched: for &(k, b) in &opts.schedule.runs {
+    let bound = puzzle.score_bound();
+    let mut runs = 0;
+    let mut spent = 0;
+    if opts.goal_first {
+        let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
+            .goal_only()
+            .ordered(opts.ordered);
+        let value = run_schedule(&mut s, start, opts, cap);
+        runs += s.runs;
+        spent += s.expansions;
+        match value {
+            Some(v) if v <= bound => return report(puzzle, start, &mut s, true, runs, spent),
+            None => return report(puzzle, start, &mut s, false, runs, spent),
+            Some(_) => {}
+        }
+    }
+    let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
+        .ordered(opts.ordered);
+    let schedule = if opts.goal_first {
+        &[][..]
+    } else {
+        &opts.schedule.runs[..]
+    };
+    let plain = RestartOptions {
+        schedule: Schedule {
+            runs: schedule.to_vec(),
+        },
+        ..opts.clone()
+    };
+    let value = run_schedule(&mut s, start, &plain, cap.saturating_sub(spent));
+    runs += s.runs;
+    spent += s.expansions;
+    report(puzzle, start, &mut s, value.is_some(), runs, spent)
+}
+
+/// Runs the budgeted runs of `opts.schedule`, then an unbounded one,
+/// within `cap` expansions; the value of the first run that finishes.
+fn run_schedule<P, K, F, E>(
+    s: &mut Searcher<'_, P, K, F, E>,
+    start: &P::Position,
+    opts: &RestartOptions,
+    cap: u64,
+) -> Option<u32>
+where
+    P: Puzzle,
+    K: Hash + Eq,
+    F: Fn(&P::Position) -> K,
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+{
+    let mut rng = Rng::new(opts.seed);
+    for &(k, b) in &opts.schedule.runs {
         for _ in 0..k {
             let left = cap.saturating_sub(s.expansions);
             if left == 0 {
-                break 'sched;
+                return None;
             }
             let order = Rng::new(rng.next_u64());
-            value = s.run(start, Some(b.min(left)), Some(order));
-            if value.is_some() {
-                break 'sched;
+            if let Some(v) = s.run(start, Some(b.min(left)), Some(order)) {
+                return Some(v);
             }
         }
     }
-    if value.is_none() {
-        let left = cap.saturating_sub(s.expansions);
-        if left > 0 {
-            value = s.run(start, opts.max_expansions.map(|_| left), None);
-        }
+    let left = cap.saturating_sub(s.expansions);
+    if left == 0 {
+        return None;
     }
-    let line = if value.is_some() {
-        s.line(start)
-    } else {
-        Vec::new()
-    };
+    s.run(start, (cap != u64::MAX).then_some(left), None)
+}
+
+fn report<P, K, F, E>(
+    puzzle: &P,
+    start: &P::Position,
+    s: &mut Searcher<'_, P, K, F, E>,
+    complete: bool,
+    runs: u32,
+    expansions: u64,
+) -> RestartReport<P::Move>
+where
+    P: Puzzle,
+    K: Hash + Eq,
+    F: Fn(&P::Position) -> K,
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+{
+    let line = if complete { s.line(start) } else { Vec::new() };
     let end = line
         .iter()
         .fold(*start, |p, &m| puzzle.play_unchecked(&p, m));
@@ -450,9 +552,9 @@ where
         best_score,
         reached_goal: best_score <= puzzle.score_bound(),
         line,
-        expansions: s.expansions,
-        runs: s.runs,
-        complete: value.is_some(),
+        expansions,
+        runs,
+        complete,
         memo_entries: s.memo_entries(),
         memo_bytes: s.memo_bytes(),
     }
@@ -505,6 +607,12 @@ mod tests {
         fn score_bound(&self) -> u32 {
             1
         }
+        // Pegs with no two of them within two holes of each other never
+        // move again: a valid (if weak) proof that one peg cannot be left.
+        fn cannot_reach_goal(&self, p: &u32) -> bool {
+            let x = *p;
+            x.count_ones() > 1 && x & (x >> 1) == 0 && x & (x >> 2) == 0
+        }
     }
 
     fn brute(l: &Line, p: u32) -> u32 {
@@ -518,14 +626,17 @@ mod tests {
         for start in 1u32..(1 << 10) {
             let l = Line(10, start);
             let want = brute(&l, start);
-            for sched in [
-                Schedule::plain(),
-                Schedule::seed(),
-                Schedule::geometric(2, 2, 6),
+            for (sched, goal_first) in [
+                (Schedule::plain(), false),
+                (Schedule::seed(), false),
+                (Schedule::geometric(2, 2, 6), false),
+                (Schedule::plain(), true),
+                (Schedule::seed(), true),
             ] {
                 let opts = RestartOptions {
                     schedule: sched,
                     seed: u64::from(start),
+                    goal_first,
                     ..Default::default()
                 };
                 let r = solve(&l, &start, |p| *p, &opts);

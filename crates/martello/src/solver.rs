@@ -35,6 +35,10 @@ pub struct SolveOptions {
     pub seed: u64,
     /// Stop after this many expansions with an incomplete answer.
     pub max_expansions: Option<u64>,
+    /// Search for a one-stone line first, pruning states whose stones fall
+    /// into several classes (see [`Martello::connected`]); only for
+    /// unsolvable starts run the exact, unpruned search.
+    pub goal_first: bool,
 }
 
 impl Default for SolveOptions {
@@ -45,6 +49,7 @@ impl Default for SolveOptions {
             schedule: Schedule::plain(),
             seed: 0,
             max_expansions: None,
+            goal_first: true,
         }
     }
 }
@@ -135,6 +140,8 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
             max_memo_entries: entries_for::<K>(opts.max_memo_bytes),
             seed: opts.seed,
             max_expansions: opts.max_expansions,
+            goal_first: opts.goal_first,
+            ordered: false,
         };
         restarts::solve_with(m, &start, key, children, &ro)
     });
@@ -161,15 +168,11 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
     }
 }
 
-/// Minimum stone count of a start by the plain exact solver (no line),
-/// with the number of states expanded: the study's inner loop.
+/// Minimum stone count of a start by the exact solver (goal first, no
+/// restarts), with the number of states expanded: the study's inner loop.
 pub fn min_stones(m: &Martello, symmetry: SymmetryMode, max_memo_bytes: usize) -> (u32, u64) {
-    let start = m.start();
-    with_key!(m, symmetry, |key, K| {
-        let mut s = Searcher::with_children(m, key, children, entries_for::<K>(max_memo_bytes));
-        let v = s.run(&start, None, None).expect("unbounded runs finish");
-        (v, s.expansions)
-    })
+    let (v, e, _) = min_stones_full(m, symmetry, max_memo_bytes);
+    (v, e)
 }
 
 /// [`min_stones`] with the memo's final size in bytes.
@@ -178,12 +181,15 @@ pub fn min_stones_full(
     symmetry: SymmetryMode,
     max_memo_bytes: usize,
 ) -> (u32, u64, usize) {
-    let start = m.start();
-    with_key!(m, symmetry, |key, K| {
-        let mut s = Searcher::with_children(m, key, children, entries_for::<K>(max_memo_bytes));
-        let v = s.run(&start, None, None).expect("unbounded runs finish");
-        (v, s.expansions, s.memo_bytes())
-    })
+    let s = solve(
+        m,
+        &SolveOptions {
+            symmetry,
+            max_memo_bytes,
+            ..SolveOptions::default()
+        },
+    );
+    (s.min_stones, s.explored, s.memo_bytes)
 }
 
 /// One operation of a hint.

@@ -20,6 +20,9 @@ use crate::board::{stone_name, Board, MartelloError, EMPTY, MAX_N};
 pub struct State {
     /// Row `r` packed as bytes `id + 1`, first stone in the low byte.
     pub rows: [u64; MAX_N],
+    /// Bit `id` set for every stone on the board (derived from `rows`,
+    /// kept for the connectivity bound).
+    pub present: u64,
 }
 
 /// One operation: `eater` eats `eaten` (stone ids).
@@ -87,6 +90,7 @@ impl State {
                 let v = b.get(r, c);
                 if v != EMPTY {
                     s.rows[r] |= u64::from(v + 1) << (8 * k);
+                    s.present |= 1 << v;
                     k += 1;
                 }
             }
@@ -151,6 +155,8 @@ impl State {
     #[inline(always)]
     fn apply_at(&self, eater: u8, (rx, ix): (usize, usize), (ry, iy): (usize, usize)) -> State {
         let mut s = *self;
+        let eaten = byte(s.rows[ry], iy) - 1;
+        s.present &= !(1u64 << eaten);
         s.rows[ry] = set_at(s.rows[ry], iy, eater + 1);
         s.rows[rx] = remove_at(s.rows[rx], ix);
         s
@@ -313,7 +319,66 @@ impl Martello {
             }
             t.rows[r] = out;
         }
+        t.present = present_of(self.n, &t);
         t
+    }
+
+    /// Whether two consecutive empty rows separate stones. Rows never
+    /// refill (a stone enters a row only by eating one there), and no move
+    /// crosses two empty rows, so the two sides never meet again and each
+    /// keeps a stone.
+    #[inline]
+    pub fn split(&self, s: &State) -> bool {
+        let mut occ = 0u32;
+        for r in 0..self.n {
+            occ |= u32::from(s.rows[r] != 0) << r;
+        }
+        if occ == 0 {
+            return false;
+        }
+        let lo = occ.trailing_zeros();
+        let hi = 31 - occ.leading_zeros();
+        let span = ((1u32 << (hi - lo + 1)) - 1) << lo;
+        let z = !occ & span;
+        z & (z >> 1) != 0
+    }
+
+    /// Whether the stones left form one class under "shares colour or
+    /// symbol" (transitively). Stones of different classes never meet, and
+    /// every class keeps a stone, so the number of classes is a lower
+    /// bound on the minimum stone count: more than one, and the goal is
+    /// out of reach.
+    #[inline]
+    pub fn connected(&self, s: &State) -> bool {
+        let n = self.n;
+        let p = s.present;
+        if p == 0 {
+            return true;
+        }
+        let low = (1u64 << n) - 1;
+        let slice = |c: usize| (p >> (c * n)) & low;
+        let mut cols = 1u32 << (p.trailing_zeros() as usize / n);
+        let mut syms = 0u64;
+        loop {
+            let mut ns = syms;
+            let mut c = cols;
+            while c != 0 {
+                ns |= slice(c.trailing_zeros() as usize);
+                c &= c - 1;
+            }
+            let mut nc = cols;
+            for c in 0..n {
+                if slice(c) & ns != 0 {
+                    nc |= 1 << c;
+                }
+            }
+            if nc == cols && ns == syms {
+                break;
+            }
+            cols = nc;
+            syms = ns;
+        }
+        (0..n).all(|c| slice(c) == 0 || cols >> c & 1 != 0)
     }
 
     /// Key of `s` without symmetry: the state packed into 4 words for
@@ -380,7 +445,10 @@ fn lanes6(x: u64) -> u64 {
 
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
 pub fn mirror(n: usize, s: &State, i: usize) -> State {
-    let mut t = State::default();
+    let mut t = State {
+        present: s.present,
+        ..State::default()
+    };
     for r in 0..n {
         let mut row = s.rows[r];
         if i & 1 != 0 {
@@ -419,10 +487,23 @@ fn relabel(n: usize, s: &State) -> State {
             }
             let nid = cmap[c] as usize * n + smap[y] as usize;
             out |= ((nid + 1) as u64) << (8 * i);
+            t.present |= 1 << nid;
         }
         t.rows[r] = out;
     }
     t
+}
+
+/// The presence mask of a state's rows.
+fn present_of(n: usize, s: &State) -> u64 {
+    let mut p = 0u64;
+    for r in 0..n {
+        let row = s.rows[r];
+        for i in 0..row_len(row) {
+            p |= 1 << (byte(row, i) - 1);
+        }
+    }
+    p
 }
 
 /// Packs a state into `W` words: per row its length (4 bits) then its
@@ -497,6 +578,9 @@ impl endgame_core::Puzzle for Martello {
     }
     fn score_bound(&self) -> u32 {
         1
+    }
+    fn cannot_reach_goal(&self, pos: &State) -> bool {
+        self.split(pos) || !self.connected(pos)
     }
 }
 

@@ -296,7 +296,14 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
     let (n, seed) = (opts.n, opts.seed);
     progress.phase("solve", opts.games);
     let t = Instant::now();
-    let results = solve_games(n, opts.games, seed, opts.symmetry, opts.max_memo_bytes, progress)?;
+    let results = solve_games(
+        n,
+        opts.games,
+        seed,
+        opts.symmetry,
+        opts.max_memo_bytes,
+        progress,
+    )?;
     let seconds = t.elapsed().as_secs_f64();
     let solvable = results.iter().filter(|r| r.min_stones == 1).count() as u64;
     let (p, se) = ratio(solvable, opts.games);
@@ -305,7 +312,13 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
         *hist.entry(r.min_stones).or_insert(0u64) += 1;
     }
     let explored = |f: &dyn Fn(&GameResult) -> bool| {
-        Distribution::of(results.iter().filter(|r| f(r)).map(|r| r.explored).collect())
+        Distribution::of(
+            results
+                .iter()
+                .filter(|r| f(r))
+                .map(|r| r.explored)
+                .collect(),
+        )
     };
     let total_explored: u64 = results.iter().map(|r| r.explored).sum();
     let solvable_idx: Vec<u64> = results
@@ -358,7 +371,9 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
             let v = opts
                 .budgets
                 .iter()
-                .map(|&b| budget_successes(&m, b, opts.budget_tries, game_seed(seed ^ b, n, r.index)))
+                .map(|&b| {
+                    budget_successes(&m, b, opts.budget_tries, game_seed(seed ^ b, n, r.index))
+                })
                 .collect();
             progress.advance(1);
             v
@@ -403,7 +418,14 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
             let rs = if sn == n && opts.size_games <= opts.games {
                 results[..opts.size_games as usize].to_vec()
             } else {
-                solve_games(sn, opts.size_games, seed, opts.symmetry, opts.max_memo_bytes, progress)?
+                solve_games(
+                    sn,
+                    opts.size_games,
+                    seed,
+                    opts.symmetry,
+                    opts.max_memo_bytes,
+                    progress,
+                )?
             };
             let k = rs.iter().filter(|r| r.min_stones == 1).count() as u64;
             let (p, se) = ratio(k, rs.len() as u64);
@@ -436,6 +458,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
                         schedule: s.clone(),
                         seed: game_seed(seed ^ 0x3E7A, n, r.index),
                         max_expansions: None,
+                        goal_first: true,
                     };
                     let s = solver::solve(&m, &o);
                     (s.explored, s.min_stones)
@@ -570,7 +593,12 @@ mod tests {
             .install(|| run(&opts, &Silent).unwrap());
         let strip = |r: &StudyReport| {
             let mut v = serde_json::to_value(r).unwrap();
-            for k in ["seconds", "games_per_second", "states_per_second", "max_game_seconds"] {
+            for k in [
+                "seconds",
+                "games_per_second",
+                "states_per_second",
+                "max_game_seconds",
+            ] {
                 v[k] = serde_json::Value::Null;
             }
             v

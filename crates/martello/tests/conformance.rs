@@ -217,3 +217,63 @@ fn hints_agree_with_the_solver() {
         assert!(tight.iter().any(|h| h.min_stones.is_none()) || hints.is_empty());
     }
 }
+
+/// Classes of "shares colour or symbol" by union-find, the slow way.
+fn classes(n: usize, stones: &[u8]) -> usize {
+    let mut parent: Vec<usize> = (0..stones.len()).collect();
+    fn root(p: &mut Vec<usize>, i: usize) -> usize {
+        if p[i] != i {
+            let r = root(p, p[i]);
+            p[i] = r;
+        }
+        p[i]
+    }
+    for i in 0..stones.len() {
+        for j in 0..i {
+            if brute::compatible(n, stones[i], stones[j]) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, j));
+                parent[a] = b;
+            }
+        }
+    }
+    (0..stones.len())
+        .filter(|&i| root(&mut parent, i) == i)
+        .count()
+}
+
+#[test]
+fn presence_masks_and_connectivity_match_the_slow_way() {
+    for n in 2..=7 {
+        for seed in 0..4 {
+            let m = game(n, 300 + seed);
+            for p in random_positions(&m, seed, 3) {
+                let stones: Vec<u8> = (0..n).flat_map(|r| p.row(r)).collect();
+                let mask = stones.iter().fold(0u64, |a, &z| a | 1 << z);
+                assert_eq!(p.present, mask);
+                assert_eq!(m.connected(&p), classes(n, &stones) <= 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn pruning_never_discards_a_solvable_position() {
+    // Whatever the puzzle says cannot reach one stone, the brute force
+    // over raw boards confirms.
+    let mut pruned = 0;
+    for (n, seeds) in [(3, 60), (4, 6)] {
+        for seed in 0..seeds {
+            let m = game(n, 700 + seed);
+            for p in random_positions(&m, seed, 4)
+                .into_iter()
+                .filter(|p| n == 3 || p.stones() <= 10)
+            {
+                if m.cannot_reach_goal(&p) {
+                    pruned += 1;
+                    assert!(brute::min_stones(&p.to_board(n)) >= 2, "{}", p.to_board(n));
+                }
+            }
+        }
+    }
+    assert!(pruned > 20, "the test saw only {pruned} pruned positions");
+}
