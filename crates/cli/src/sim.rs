@@ -422,8 +422,15 @@ fn count_text(r: &CountReport) -> String {
     for w in &r.weak {
         let _ = writeln!(
             s,
-            "weak solve ({:?} key): {} stored in {:.1} ms, per round {:?}",
-            w.key, w.solution.stored, w.time_ms, w.solution.stored_per_round
+            "weak solve ({} key): {} stored in {:.1} ms, per round {:?}",
+            match w.key {
+                KeyKind::Exact => "exact",
+                KeyKind::DegreeSorted => "seed's degree-sorted",
+                KeyKind::Raw => "raw, no symmetry",
+            },
+            w.solution.stored,
+            w.time_ms,
+            w.solution.stored_per_round
         );
     }
     let _ = writeln!(

@@ -324,7 +324,8 @@ pub struct WeakSolution {
 /// Weakly solves the game from `root`: memoised negamax over canonical keys
 /// that stops at the first winning move, one table per move number (the
 /// seed document's method; with an identity key it is exactly his first
-/// hashing version).
+/// hashing version). Moves that win on the spot are found before any
+/// recursion.
 pub fn weak_solve<G: Keyed>(game: &G, root: &G::Position) -> WeakSolution {
     let mut rounds: Vec<FxHashMap<G::Position, Value>> = Vec::new();
     let value = weak(game, &mut rounds, root);
@@ -354,6 +355,17 @@ fn weak<G: Keyed>(
     }
     let mut children = Vec::new();
     game.for_each_move(&key, |m| children.push(m));
+    // A move that ends the game at once in the mover's favour is taken
+    // before any search (an immediate-win check; it never fires in
+    // standard Sim, where ending the game loses, so the seed's round
+    // counts are unchanged).
+    if children
+        .iter()
+        .any(|&m| game.outcome(&game.play_unchecked(&key, m)) == Some(Value::Loss))
+    {
+        rounds[round].insert(key, Value::Win);
+        return Value::Win;
+    }
     let mut value = Value::Loss;
     for m in children {
         match weak(game, rounds, &game.play_unchecked(&key, m)).flip() {

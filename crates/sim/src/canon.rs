@@ -27,10 +27,13 @@
 
 use crate::game::{Sim, SimPos, MAX_N};
 
-/// Colour of the segment between two points: 0 uncoloured, 1 red, 2 blue.
+/// Code of the segment between two points: 0 red, 1 blue, 2 uncoloured.
+/// Uncoloured last makes the least reading put the coloured segments on
+/// the first points, so the canonical form's segment order tries moves
+/// near the action first (it matters to the weak solve's cut-offs).
 #[inline]
 fn colour(red: &[u8; MAX_N], blue: &[u8; MAX_N], v: usize, w: usize) -> u64 {
-    ((red[v] >> w) & 1 | ((blue[v] >> w) & 1) << 1) as u64
+    2 - (2 * ((red[v] >> w) & 1) + ((blue[v] >> w) & 1)) as u64
 }
 
 /// Ranks `sig` in place: equal signatures get equal ranks, ranks follow
@@ -155,7 +158,10 @@ pub fn canonical_perm(sim: &Sim, pos: &SimPos) -> [u8; MAX_N] {
     let mut perm = [0u8; MAX_N];
     let mut slot_col = [0u8; MAX_N];
     let mut order: [u8; MAX_N] = [0, 1, 2, 3, 4, 5, 6, 7];
-    order[..n].sort_by_key(|&v| col[v as usize]);
+    // Highest colours (most red, then most blue segments) on the first
+    // points, as the seed's sort does: the canonical form then lists the
+    // moves near the coloured segments first.
+    order[..n].sort_by_key(|&v| std::cmp::Reverse(col[v as usize]));
     for (k, &v) in order[..n].iter().enumerate() {
         slot_col[k] = col[v as usize];
     }
