@@ -67,6 +67,8 @@ pub struct Solution {
     pub line: Vec<State>,
     /// States expanded (operations generated) over all runs.
     pub explored: u64,
+    /// Child states those expansions generated.
+    pub generated: u64,
     /// Whether the answer is exact.
     pub complete: bool,
     /// Runs of the restart schedule used (1 for the plain solver).
@@ -161,6 +163,7 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
         ops: if r.complete { r.line } else { Vec::new() },
         line: if r.complete { line } else { vec![start] },
         explored: r.expansions,
+        generated: r.generated,
         complete: r.complete,
         runs: r.runs,
         memo_entries: r.memo_entries,

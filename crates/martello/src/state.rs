@@ -134,7 +134,7 @@ impl State {
     /// Stones on the board.
     #[inline]
     pub fn stones(&self) -> u32 {
-        self.rows.iter().map(|&r| row_len(r) as u32).sum()
+        self.present.count_ones()
     }
 
     /// Whether no stone is left (never reached by play).

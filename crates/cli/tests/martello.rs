@@ -1,0 +1,167 @@
+//! `endgame … martello` through the real binary: JSON fields, lines that
+//! replay under the rules, hints against solves, reproducible studies, and
+//! exit status 2 with one `error:` line for bad input.
+
+use assert_cmd::Command;
+use endgame_martello::{Board, Martello, State};
+use serde_json::Value;
+
+fn endgame() -> Command {
+    Command::cargo_bin("endgame").expect("the endgame binary is built")
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = endgame()
+        .arg("--json")
+        .arg("--quiet")
+        .args(args)
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "endgame {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+fn bad(args: &[&str]) {
+    let out = endgame().args(args).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "endgame {args:?}");
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "one line: {err:?}");
+    assert!(err.starts_with("error:"), "{err:?}");
+}
+
+/// The line of a solve report replays operation by operation.
+fn check_line(r: &Value) {
+    let line: Vec<&str> = r["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect();
+    let ops = r["operations"].as_array().unwrap();
+    assert_eq!(line.len(), ops.len() + 1);
+    assert_eq!(r["line_string"].as_str().unwrap(), line.join("X"));
+    let (_, mut s) = State::parse(line[0]).unwrap();
+    let m = Martello::from_board_string(line[0]).unwrap();
+    for (op, next) in ops.iter().zip(&line[1..]) {
+        let o = m.parse_op(op["op"].as_str().unwrap()).unwrap();
+        s = m.play_checked(&s, o).unwrap();
+        assert_eq!(s.to_board(m.n()).to_board_string(), *next);
+        assert_eq!(op["board"].as_str().unwrap(), *next);
+        assert!(!op["moves"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(s.stones(), r["min_stones"].as_u64().unwrap() as u32);
+}
+
+#[test]
+fn solve_random_and_given_boards() {
+    for seed in ["1", "2", "3"] {
+        let r = json(&["solve", "martello", "--n", "5", "--seed", seed]);
+        assert_eq!(r["complete"], true);
+        assert_eq!(r["solvable"], r["min_stones"] == 1);
+        assert!(r["explored"].as_u64().unwrap() > 0);
+        check_line(&r);
+        // The same board given as a string, with row separators, and by
+        // the seed's meta-solver: same minimum.
+        let b = Board::parse(r["board"].as_str().unwrap()).unwrap();
+        let again = json(&[
+            "solve",
+            "martello",
+            &b.to_rows_string(),
+            "--schedule",
+            "seed",
+        ]);
+        assert_eq!(again["min_stones"], r["min_stones"]);
+        check_line(&again);
+    }
+}
+
+#[test]
+fn hint_agrees_with_solving_each_child() {
+    let r = json(&["hint", "martello", "dhgb/fcpa/jmon/ekil"]);
+    let hints = r["hints"].as_array().unwrap();
+    assert!(!hints.is_empty());
+    for h in hints {
+        let child = json(&["solve", "martello", h["board"].as_str().unwrap()]);
+        assert_eq!(h["min_stones"], child["min_stones"]);
+        let colour = h["colour"].as_str().unwrap();
+        assert_eq!(colour == "green", h["min_stones"] == 1);
+    }
+    let tight = json(&["hint", "martello", "dhgb/fcpa/jmon/ekil", "--budget", "1"]);
+    assert!(tight["hints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|h| h["min_stones"].is_null() && h["colour"] == "blue"));
+}
+
+#[test]
+fn study_is_reproducible_across_thread_counts() {
+    let args = |t: &'static str| {
+        vec![
+            "study",
+            "martello",
+            "--n",
+            "4",
+            "--games",
+            "40",
+            "--seed",
+            "5",
+            "--threads",
+            t,
+            "--budget-tries",
+            "2",
+            "--size-games",
+            "10",
+        ]
+    };
+    let mut a = json(&args("1"));
+    let mut b = json(&args("2"));
+    for r in [&mut a, &mut b] {
+        for k in [
+            "seconds",
+            "games_per_second",
+            "states_per_second",
+            "max_game_seconds",
+        ] {
+            r[k] = Value::Null;
+        }
+    }
+    assert_eq!(a, b);
+    let hist: u64 = a["histogram"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h[1].as_u64().unwrap())
+        .sum();
+    assert_eq!(hist, 40);
+    assert_eq!(a["random_start"].as_array().unwrap().len(), 6);
+    assert_eq!(a["budget"].as_array().unwrap().len(), 7);
+    assert_eq!(a["sizes"].as_array().unwrap().len(), 6);
+    let text = endgame().args(args("2")).output().expect("runs").stdout;
+    let text = String::from_utf8(text).unwrap();
+    assert!(text.contains("solvable") && text.contains("budget"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    bad(&["solve", "martello", "abc"]);
+    bad(&["solve", "martello", "aab."]);
+    bad(&["solve", "martello", "ab#d"]);
+    bad(&["solve", "martello", "abce"]);
+    bad(&["solve", "martello", ".b.defghi"]);
+    bad(&["solve", "martello", "...."]);
+    bad(&["solve", "martello", "--n", "9"]);
+    bad(&["solve", "martello", "--n", "0"]);
+    bad(&["solve", "martello"]);
+    bad(&["solve", "martello", "abcd", "--n", "2"]);
+    bad(&["solve", "martello", "abcd", "--schedule", "3x0"]);
+    bad(&["hint", "martello", "abcdX"]);
+    bad(&["study", "martello", "--n", "9"]);
+    bad(&["study", "martello", "--games", "0"]);
+    bad(&["study", "martello", "--threads", "0"]);
+}
