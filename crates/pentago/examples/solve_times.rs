@@ -8,6 +8,11 @@ use std::io::BufRead;
 use std::time::Instant;
 
 fn main() {
+    // An optional time budget per position in seconds (first argument).
+    let limit = std::env::args()
+        .nth(1)
+        .and_then(|s| s.parse::<f64>().ok())
+        .map(std::time::Duration::from_secs_f64);
     let mut times = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("reading stdin");
@@ -16,7 +21,13 @@ fn main() {
         };
         let mut solver = Solver::default();
         let t = Instant::now();
-        let v = solver.value(&p, Budget::UNLIMITED);
+        let v = solver.value(
+            &p,
+            Budget {
+                nodes: None,
+                time: limit,
+            },
+        );
         let s = t.elapsed().as_secs_f64();
         println!("{line:>22} {v:>5} {:>12} nodes {s:>9.3} s", solver.nodes());
         times.push(s);

@@ -1,0 +1,232 @@
+//! `endgame … pentago` and `endgame battle` from the outside.
+
+use assert_cmd::Command;
+use endgame_core::conformance::random_game_positions;
+use endgame_core::Rules;
+use endgame_pentago::board::bit_index;
+use endgame_pentago::notation::{format_position, parse_move, parse_position};
+use endgame_pentago::solve::{Budget, Solver};
+use endgame_pentago::{Pentago, Position};
+use serde_json::Value as Json;
+
+fn endgame() -> Command {
+    Command::cargo_bin("endgame").unwrap()
+}
+
+fn json(args: &[&str]) -> Json {
+    let out = endgame().args(args).arg("--json").output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn fails(args: &[&str], stdin: &str, needle: &str) {
+    let out = endgame().args(args).write_stdin(stdin).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{args:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(needle), "{err}");
+}
+
+/// A late, undecided position of a random game.
+fn late() -> Position {
+    random_game_positions(&Pentago, 3, 200)
+        .into_iter()
+        .find(|p| p.stones() >= 24 && p.outcome().is_none() && !p.must_rotate())
+        .unwrap()
+}
+
+#[test]
+fn solve_gives_value_and_children() {
+    let p = late();
+    let text = format_position(&p);
+    let r = json(&["solve", "pentago", &text]);
+    let want = Solver::default().value(&p, Budget::UNLIMITED);
+    let v = r["value"].as_i64().unwrap();
+    assert_eq!(
+        v,
+        match want {
+            endgame_core::Value::Win => 1,
+            endgame_core::Value::Draw => 0,
+            _ => -1,
+        }
+    );
+    let kids = r["children"].as_object().unwrap();
+    assert_eq!(kids.len() as u32, 36 - p.stones());
+    // Children are placements (same player to rotate): the best is the value.
+    let best = kids.values().map(|v| v.as_i64().unwrap()).max().unwrap();
+    assert_eq!(best, v);
+    for k in kids.keys() {
+        assert!(parse_position(k).unwrap().must_rotate());
+    }
+}
+
+#[test]
+fn solve_reads_the_spec_example() {
+    let r = json(&["solve", "pentago", "205481007622539795m"]);
+    assert_eq!(r["value"], 1);
+    assert_eq!(r["to_move"], "white");
+    assert_eq!(r["must_rotate"], true);
+    assert_eq!(r["children"].as_object().unwrap().len(), 8);
+}
+
+#[test]
+fn hint_lists_every_move_best_first() {
+    let p = late();
+    let r = json(&["hint", "pentago", &format_position(&p)]);
+    let moves = r["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), Pentago.moves(&p).len());
+    let rank = |m: &Json| match m["value"].as_str().unwrap() {
+        "win" => 0,
+        "draw" => 1,
+        "unknown" => 2,
+        _ => 3,
+    };
+    assert!(moves.windows(2).all(|w| rank(&w[0]) <= rank(&w[1])));
+    for m in moves {
+        let mv = parse_move(m["move"].as_str().unwrap()).unwrap();
+        let child = Pentago.play_checked(&p, mv).unwrap();
+        assert_eq!(m["position"], format_position(&child));
+    }
+}
+
+#[test]
+fn play_reads_human_moves_from_stdin() {
+    // Black has a1 b1 c1 d1; white four scattered stones; black to move.
+    let black = (0..4).fold(0u64, |b, x| b | 1 << bit_index(x, 0));
+    let white = [(5, 5), (5, 3), (3, 5), (4, 2)]
+        .iter()
+        .fold(0u64, |b, &(x, y)| b | 1 << bit_index(x, y));
+    let pos = format_position(&Position::new(black, white, false).unwrap());
+    let out = endgame()
+        .args([
+            "play",
+            "pentago",
+            "--black",
+            "human",
+            "--white",
+            "random",
+            "--position",
+            &pos,
+        ])
+        .write_stdin("\ne1\n")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("black plays e1"), "{text}");
+    assert!(text.contains("black wins after 1 moves"), "{text}");
+    // Two AIs to the end, as JSON.
+    let r = json(&[
+        "play", "pentago", "--black", "random", "--white", "random", "--seed", "4",
+    ]);
+    assert!(["black", "white", "draw"].contains(&r["winner"].as_str().unwrap()));
+    assert!(!r["moves"].as_array().unwrap().is_empty());
+}
+
+#[test]
+fn bad_input_is_one_line_and_status_2() {
+    fails(&["solve", "pentago", "abc"], "", "bad position");
+    fails(&["solve", "pentago", "4"], "", "impossible");
+    fails(&["solve", "pentago", "19683"], "", "quadrant 0");
+    fails(&["hint", "pentago", "0m"], "", "impossible");
+    let occupied = [
+        "play",
+        "pentago",
+        "--black",
+        "human",
+        "--white",
+        "random",
+        "--position",
+        "1",
+    ];
+    // White to move on a board where a1 holds black.
+    let mut white_human = occupied;
+    white_human[3] = "random";
+    white_human[5] = "human";
+    fails(&white_human, "a1 ur cw\n", "occupied");
+    fails(
+        &["play", "pentago", "--black", "human", "--white", "random"],
+        "ur cw\n",
+        "placement is due",
+    );
+    fails(
+        &["play", "pentago", "--black", "human", "--white", "random"],
+        "",
+        "input ended",
+    );
+    fails(
+        &["play", "pentago", "--black", "nobody"],
+        "",
+        "unknown player",
+    );
+    fails(
+        &[
+            "battle", "pentago", "--black", "strong", "--white", "nobody",
+        ],
+        "",
+        "unknown player",
+    );
+    fails(
+        &[
+            "battle",
+            "pentago",
+            "--black",
+            "seed",
+            "--white",
+            "random",
+            "--time-per-move",
+            "fast",
+        ],
+        "",
+        "bad duration",
+    );
+}
+
+#[test]
+fn battle_reports_results_times_and_interval() {
+    let r = json(&[
+        "battle",
+        "pentago",
+        "--black",
+        "strong",
+        "--white",
+        "random",
+        "--games",
+        "4",
+        "--time-per-move",
+        "20ms",
+        "--seed",
+        "9",
+    ]);
+    let o = &r["overall"];
+    let total = o["a_wins"].as_u64().unwrap()
+        + o["draws"].as_u64().unwrap()
+        + o["b_wins"].as_u64().unwrap();
+    assert_eq!(total, 4);
+    assert_eq!(
+        r["a_started"]["a_wins"].as_u64().unwrap()
+            + r["a_started"]["draws"].as_u64().unwrap()
+            + r["a_started"]["b_wins"].as_u64().unwrap(),
+        2
+    );
+    assert!(r["a_time"]["decisions"].as_u64().unwrap() > 0);
+    let ci = r["a_score_ci95"].as_array().unwrap();
+    let score = r["a_score"].as_f64().unwrap();
+    assert!(ci[0].as_f64().unwrap() <= score && score <= ci[1].as_f64().unwrap());
+    assert_eq!(r["records"].as_array().unwrap().len(), 4);
+    // Replays exactly with a node budget instead of time.
+    let args = [
+        "battle", "pentago", "--black", "seed", "--white", "random", "--games", "2", "--seed", "5",
+    ];
+    let a = json(&args);
+    let b = json(&args);
+    assert_eq!(a["records"], b["records"]);
+}
