@@ -23,6 +23,10 @@ pub struct State {
     /// Bit `id` set for every stone on the board (derived from `rows`,
     /// kept for the connectivity bound).
     pub present: u64,
+    /// Derived from `rows`: the state provably cannot reach one stone (its
+    /// stones fall into several classes, or two empty rows cut the board).
+    /// Kept up to date incrementally by every operation.
+    pub doomed: bool,
 }
 
 /// One operation: `eater` eats `eaten` (stone ids).
@@ -95,6 +99,7 @@ impl State {
                 }
             }
         }
+        s.doomed = split(&s) || !connected_mask(n, s.present);
         s
     }
 
@@ -150,17 +155,6 @@ impl State {
             .enumerate()
             .find_map(|(r, &row)| find_in(row, id + 1).map(|i| (r, i)))
     }
-
-    /// Plays `op` with the positions of both stones known.
-    #[inline(always)]
-    fn apply_at(&self, eater: u8, (rx, ix): (usize, usize), (ry, iy): (usize, usize)) -> State {
-        let mut s = *self;
-        let eaten = byte(s.rows[ry], iy) - 1;
-        s.present &= !(1u64 << eaten);
-        s.rows[ry] = set_at(s.rows[ry], iy, eater + 1);
-        s.rows[rx] = remove_at(s.rows[rx], ix);
-        s
-    }
 }
 
 /// The Martello puzzle on an n-board from a given start.
@@ -172,6 +166,8 @@ pub struct Martello {
     /// symbol.
     compat: [u64; 64],
     swap: [u8; 64],
+    /// `symcol[s]`: the stones of symbol `s`.
+    symcol: [u64; MAX_N],
 }
 
 impl Martello {
@@ -190,11 +186,16 @@ impl Martello {
             }
             swap[a] = ((a % n) * n + a / n) as u8;
         }
+        let mut symcol = [0u64; MAX_N];
+        for a in 0..n * n {
+            symcol[a % n] |= 1 << a;
+        }
         Ok(Martello {
             n,
             start,
             compat,
             swap,
+            symcol,
         })
     }
 
@@ -207,6 +208,52 @@ impl Martello {
     /// The board side.
     pub fn n(&self) -> usize {
         self.n
+    }
+
+    /// Plays an operation with the positions of both stones known, keeping
+    /// `present` and `doomed` up to date.
+    #[inline(always)]
+    fn apply_at(
+        &self,
+        s: &State,
+        eater: u8,
+        (rx, ix): (usize, usize),
+        (ry, iy): (usize, usize),
+    ) -> State {
+        let mut t = *s;
+        let eaten = byte(t.rows[ry], iy) - 1;
+        t.present &= !(1u64 << eaten);
+        t.rows[ry] = set_at(t.rows[ry], iy, eater + 1);
+        t.rows[rx] = remove_at(t.rows[rx], ix);
+        if !t.doomed {
+            t.doomed = split(&t) || !self.still_connected(t.present, eaten);
+        }
+        t
+    }
+
+    /// Whether the stones `p` are still one class after `y` was removed
+    /// from a connected set: quick certificates first (`y` was the last of
+    /// its colour or of its symbol, or a stone of its colour and one of its
+    /// symbol share a third link), the full test otherwise.
+    #[inline(always)]
+    fn still_connected(&self, p: u64, y: u8) -> bool {
+        let n = self.n;
+        let (cy, sy) = (y as usize / n, y as usize % n);
+        let low = (1u64 << n) - 1;
+        let syms = (p >> (cy * n)) & low;
+        let same_sym = p & self.symcol[sy];
+        if syms == 0 || same_sym == 0 {
+            return true;
+        }
+        let mut c = same_sym;
+        while c != 0 {
+            let cc = c.trailing_zeros() as usize / n;
+            if (p >> (cc * n)) & syms != 0 {
+                return true;
+            }
+            c &= c - 1;
+        }
+        connected_mask(n, p)
     }
 
     /// Whether stones `a` and `b` share colour or symbol.
@@ -227,8 +274,8 @@ impl Martello {
         }
         let mut pair = |a: u8, pa: (usize, usize), b: u8, pb: (usize, usize)| {
             if self.compatible(a, b) {
-                f(Op { eater: a, eaten: b }, s.apply_at(a, pa, pb));
-                f(Op { eater: b, eaten: a }, s.apply_at(b, pb, pa));
+                f(Op { eater: a, eaten: b }, self.apply_at(s, a, pa, pb));
+                f(Op { eater: b, eaten: a }, self.apply_at(s, b, pb, pa));
             }
         };
         for r in 0..n {
@@ -323,62 +370,15 @@ impl Martello {
         t
     }
 
-    /// Whether two consecutive empty rows separate stones. Rows never
-    /// refill (a stone enters a row only by eating one there), and no move
-    /// crosses two empty rows, so the two sides never meet again and each
-    /// keeps a stone.
-    #[inline]
+    /// Whether two consecutive empty rows separate stones (see [`split`]).
     pub fn split(&self, s: &State) -> bool {
-        let mut occ = 0u32;
-        for r in 0..self.n {
-            occ |= u32::from(s.rows[r] != 0) << r;
-        }
-        if occ == 0 {
-            return false;
-        }
-        let lo = occ.trailing_zeros();
-        let hi = 31 - occ.leading_zeros();
-        let span = ((1u32 << (hi - lo + 1)) - 1) << lo;
-        let z = !occ & span;
-        z & (z >> 1) != 0
+        split(s)
     }
 
     /// Whether the stones left form one class under "shares colour or
-    /// symbol" (transitively). Stones of different classes never meet, and
-    /// every class keeps a stone, so the number of classes is a lower
-    /// bound on the minimum stone count: more than one, and the goal is
-    /// out of reach.
-    #[inline]
+    /// symbol" (see [`connected_mask`]).
     pub fn connected(&self, s: &State) -> bool {
-        let n = self.n;
-        let p = s.present;
-        if p == 0 {
-            return true;
-        }
-        let low = (1u64 << n) - 1;
-        let slice = |c: usize| (p >> (c * n)) & low;
-        let mut cols = 1u32 << (p.trailing_zeros() as usize / n);
-        let mut syms = 0u64;
-        loop {
-            let mut ns = syms;
-            let mut c = cols;
-            while c != 0 {
-                ns |= slice(c.trailing_zeros() as usize);
-                c &= c - 1;
-            }
-            let mut nc = cols;
-            for c in 0..n {
-                if slice(c) & ns != 0 {
-                    nc |= 1 << c;
-                }
-            }
-            if nc == cols && ns == syms {
-                break;
-            }
-            cols = nc;
-            syms = ns;
-        }
-        (0..n).all(|c| slice(c) == 0 || cols >> c & 1 != 0)
+        connected_mask(self.n, s.present)
     }
 
     /// Key of `s` without symmetry: the state packed into 4 words for
@@ -443,10 +443,67 @@ fn lanes6(x: u64) -> u64 {
     (z & 0xFFFF_FFFF) | ((z >> 32) << 24)
 }
 
+/// Whether two consecutive empty rows separate stones. Rows never
+/// refill (a stone enters a row only by eating one there), and no move
+/// crosses two empty rows, so the two sides never meet again and each
+/// keeps a stone.
+#[inline]
+pub fn split(s: &State) -> bool {
+    let mut occ = 0u32;
+    for r in 0..MAX_N {
+        occ |= u32::from(s.rows[r] != 0) << r;
+    }
+    if occ == 0 {
+        return false;
+    }
+    let lo = occ.trailing_zeros();
+    let hi = 31 - occ.leading_zeros();
+    let span = ((1u32 << (hi - lo + 1)) - 1) << lo;
+    let z = !occ & span;
+    z & (z >> 1) != 0
+}
+
+/// Whether the stones left form one class under "shares colour or
+/// symbol" (transitively). Stones of different classes never meet, and
+/// every class keeps a stone, so the number of classes is a lower
+/// bound on the minimum stone count: more than one, and the goal is
+/// out of reach.
+#[inline]
+pub fn connected_mask(n: usize, p: u64) -> bool {
+    if p == 0 {
+        return true;
+    }
+    let low = (1u64 << n) - 1;
+    let slice = |c: usize| (p >> (c * n)) & low;
+    let mut cols = 1u32 << (p.trailing_zeros() as usize / n);
+    let mut syms = 0u64;
+    loop {
+        let mut ns = syms;
+        let mut c = cols;
+        while c != 0 {
+            ns |= slice(c.trailing_zeros() as usize);
+            c &= c - 1;
+        }
+        let mut nc = cols;
+        for c in 0..n {
+            if slice(c) & ns != 0 {
+                nc |= 1 << c;
+            }
+        }
+        if nc == cols && ns == syms {
+            break;
+        }
+        cols = nc;
+        syms = ns;
+    }
+    (0..n).all(|c| slice(c) == 0 || cols >> c & 1 != 0)
+}
+
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
 pub fn mirror(n: usize, s: &State, i: usize) -> State {
     let mut t = State {
         present: s.present,
+        doomed: s.doomed,
         ..State::default()
     };
     for r in 0..n {
@@ -470,7 +527,10 @@ fn relabel(n: usize, s: &State) -> State {
     let mut cmap = [u8::MAX; MAX_N];
     let mut smap = [u8::MAX; MAX_N];
     let (mut nc, mut ns) = (0u8, 0u8);
-    let mut t = State::default();
+    let mut t = State {
+        doomed: s.doomed,
+        ..State::default()
+    };
     for r in 0..n {
         let row = s.rows[r];
         let mut out = 0u64;
@@ -561,7 +621,7 @@ impl endgame_core::Rules for Martello {
     fn play_unchecked(&self, pos: &State, op: Op) -> State {
         let px = pos.find(op.eater).expect("eater on the board");
         let py = pos.find(op.eaten).expect("eaten stone on the board");
-        pos.apply_at(op.eater, px, py)
+        self.apply_at(pos, op.eater, px, py)
     }
 
     fn is_legal(&self, pos: &State, op: Op) -> bool {
@@ -579,8 +639,9 @@ impl endgame_core::Puzzle for Martello {
     fn score_bound(&self) -> u32 {
         1
     }
+    #[inline]
     fn cannot_reach_goal(&self, pos: &State) -> bool {
-        self.split(pos) || !self.connected(pos)
+        pos.doomed
     }
 }
 

@@ -251,6 +251,8 @@ fn presence_masks_and_connectivity_match_the_slow_way() {
                 let mask = stones.iter().fold(0u64, |a, &z| a | 1 << z);
                 assert_eq!(p.present, mask);
                 assert_eq!(m.connected(&p), classes(n, &stones) <= 1);
+                assert_eq!(p.doomed, m.split(&p) || !m.connected(&p));
+                assert_eq!(p, State::from_board(&p.to_board(n)));
             }
         }
     }
