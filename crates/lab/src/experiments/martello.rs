@@ -1,0 +1,529 @@
+//! Martello: the random-board study of seed 000 — solvability and the
+//! minimum-stone distribution, effort of solvable vs unsolvable boards,
+//! random-start survival, the budget success table and the meta-solver
+//! against the plain solver; and the solvable ratio per board size.
+//!
+//! Game `i` of size `n` is the board `endgame_martello::study` uses
+//! (`game_seed(seed, n, i)`), so the lab and `endgame study martello`
+//! draw the same boards for the same seed.
+
+use crate::error::LabError;
+use crate::experiment::{
+    in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
+};
+use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
+use endgame_core::restarts::{Rng, Schedule, Searcher};
+use endgame_core::Rules;
+use endgame_martello::study::{better_schedule, game_seed};
+use endgame_martello::{solver, Board, Martello, State, SymmetryMode};
+use std::collections::BTreeMap;
+
+const MEMO_BYTES: usize = 1 << 30;
+
+fn game(n: usize, seed: u64, i: u64) -> Result<Martello, LabError> {
+    let b = Board::random(n, game_seed(seed, n, i)).map_err(|e| LabError::Unit(e.to_string()))?;
+    Martello::new(n, State::from_board(&b)).map_err(|e| LabError::Unit(e.to_string()))
+}
+
+fn budgets(p: &Params) -> Result<Vec<u64>, LabError> {
+    p.text("budgets")
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| {
+            s.trim()
+                .parse::<u64>()
+                .ok()
+                .filter(|&b| b > 0)
+                .ok_or_else(|| {
+                    LabError::BadParam(format!("martello-random: bad budget `{s}` in `budgets`"))
+                })
+        })
+        .collect()
+}
+
+/// Successful runs among `tries` randomised runs of at most `budget`
+/// expansions each, a fresh memo per run (the source's budget experiment).
+fn budget_successes(m: &Martello, budget: u64, tries: u64, seed: u64) -> u64 {
+    let mut rng = Rng::new(seed);
+    let start = m.start();
+    (0..tries)
+        .filter(|_| {
+            let key = |p: &State| m.key7(p);
+            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX);
+            s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
+        })
+        .count() as u64
+}
+
+/// The random-board study.
+pub struct Random;
+
+impl Experiment for Random {
+    fn name(&self) -> &'static str {
+        "martello-random"
+    }
+    fn game(&self) -> &'static str {
+        "martello"
+    }
+    fn description(&self) -> &'static str {
+        "random n×n boards: solvability, minimum stones, effort (solvable vs not), random-start survival, budget success table, meta-solver vs plain — seed 000"
+    }
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::new("n", Kind::Int, "6", "board side"),
+            ParamSpec::new("games", Kind::Int, "1000", "random boards"),
+            ParamSpec::new(
+                "survival_games",
+                Kind::Int,
+                "200",
+                "first boards, if solvable, given 0..5 random operations",
+            ),
+            ParamSpec::new(
+                "budget_games",
+                Kind::Int,
+                "60",
+                "first boards, if solvable, in the budget experiment",
+            ),
+            ParamSpec::new(
+                "budget_tries",
+                Kind::Int,
+                "10",
+                "randomised runs per board and budget",
+            ),
+            ParamSpec::new(
+                "budgets",
+                Kind::Text,
+                "100,250,500,1000,2500,5000,10000",
+                "expansion budgets",
+            ),
+            ParamSpec::new(
+                "meta_games",
+                Kind::Int,
+                "200",
+                "first boards solved by the meta-solvers too",
+            ),
+            ParamSpec::new("batch", Kind::Int, "50", "units per committed batch"),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
+        in_range(self.name(), p, "n", 1, 7)?;
+        in_range(self.name(), p, "games", 1, 100_000_000)?;
+        in_range(self.name(), p, "budget_tries", 1, 10_000)?;
+        in_range(self.name(), p, "batch", 1, 1_000_000)?;
+        budgets(p).map(|_| ())
+    }
+    fn units(&self, p: &Params) -> u64 {
+        p.int("games")
+    }
+    fn unit(&self, p: &Params, seed: u64, i: u64) -> Result<Vec<Measure>, LabError> {
+        let n = p.int("n") as usize;
+        let m = game(n, seed, i)?;
+        let t = std::time::Instant::now();
+        let (min, explored, bytes) = solver::min_stones_full(&m, SymmetryMode::None, MEMO_BYTES);
+        let mut out = vec![
+            Measure::num("min_stones", f64::from(min)),
+            Measure::num("explored", explored as f64),
+            Measure::num("solve_ms", t.elapsed().as_secs_f64() * 1e3),
+            Measure::num("memo_bytes", bytes as f64),
+        ];
+        if min == 1 && i < p.int("survival_games") {
+            // Survival: still solvable after l = 1..5 random operations.
+            let mut rng = Rng::new(unit_seed(seed, i, 10));
+            let mut s = m.start();
+            for l in 1..=5 {
+                let kids = m.children(&s);
+                if !kids.is_empty() {
+                    s = kids[rng.below(kids.len())].1;
+                }
+                let pm = Martello::new(n, s).map_err(|e| LabError::Unit(e.to_string()))?;
+                let ok = solver::min_stones(&pm, SymmetryMode::None, MEMO_BYTES).0 == 1;
+                out.push(Measure::num(
+                    &format!("survive_{l}"),
+                    f64::from(u8::from(ok)),
+                ));
+            }
+        }
+        if min == 1 && i < p.int("budget_games") {
+            for b in budgets(p)? {
+                let k = budget_successes(&m, b, p.int("budget_tries"), unit_seed(seed ^ b, i, 11));
+                out.push(Measure::num(&format!("budget_{b}"), k as f64));
+            }
+        }
+        if i < p.int("meta_games") {
+            let run = |s: Schedule| {
+                let o = solver::SolveOptions {
+                    schedule: s,
+                    seed: unit_seed(seed, i, 12),
+                    goal_first: true,
+                    ..solver::SolveOptions::default()
+                };
+                let r = solver::solve(&m, &o);
+                (r.explored, r.min_stones)
+            };
+            let (a, va) = run(Schedule::seed());
+            let (b, vb) = run(better_schedule());
+            out.push(Measure::num("meta_seed_explored", a as f64));
+            out.push(Measure::num("meta_better_explored", b as f64));
+            out.push(Measure::num(
+                "meta_disagrees",
+                f64::from(u8::from(va != min || vb != min)),
+            ));
+        }
+        Ok(out)
+    }
+    fn report(&self, d: &RunData) -> Report {
+        let p = &d.params;
+        let mins = d.values("min_stones");
+        let games = mins.len() as f64;
+        let solvable = mins.iter().filter(|&&m| m == 1.0).count() as f64;
+        let ratio = solvable / games.max(1.0);
+        let se = (ratio * (1.0 - ratio) / games.max(1.0)).sqrt();
+        let mut notes = vec![format!(
+            "n = {}: {} of {} boards solvable, ratio {:.4} ± {:.4} (standard error)",
+            p.int("n"),
+            solvable,
+            games,
+            ratio,
+            se
+        )];
+        // Minimum stones histogram.
+        let mut hist: BTreeMap<i64, f64> = BTreeMap::new();
+        for m in &mins {
+            *hist.entry(*m as i64).or_default() += 1.0;
+        }
+        let mut th = Table::new("Minimum stone count", &["min_stones", "boards", "share"]);
+        for (k, v) in &hist {
+            th.row(vec![
+                k.to_string(),
+                fmt(*v, 0),
+                format!("{:.2}%", 100.0 * v / games.max(1.0)),
+            ]);
+        }
+        // Effort solvable vs unsolvable.
+        let mut te = Table::new(
+            "States explored by the exact solver",
+            &["boards", "count", "mean", "median", "p90", "p99", "max"],
+        );
+        let split = |solv: bool| -> Vec<f64> {
+            d.units
+                .values()
+                .filter(|(_, m)| (RunData::num(m, "min_stones") == Some(1.0)) == solv)
+                .filter_map(|(_, m)| RunData::num(m, "explored"))
+                .collect()
+        };
+        let (es, eu) = (split(true), split(false));
+        for (name, v) in [("solvable", &es), ("unsolvable", &eu)] {
+            te.row(vec![
+                name.into(),
+                v.len().to_string(),
+                fmt(mean(v), 1),
+                fmt(median(v), 0),
+                fmt(quantile(v, 0.9), 0),
+                fmt(quantile(v, 0.99), 0),
+                fmt(quantile(v, 1.0), 0),
+            ]);
+        }
+        // Survival.
+        let mut ts = Table::new(
+            "Random-start survival (solvable boards)",
+            &["random_ops", "boards", "still_solvable", "share"],
+        );
+        let mut curve = vec![];
+        let surv_units: Vec<_> = d
+            .units
+            .values()
+            .filter(|(_, m)| m.contains_key("survive_1"))
+            .collect();
+        if !surv_units.is_empty() {
+            ts.row(vec![
+                "0".into(),
+                surv_units.len().to_string(),
+                surv_units.len().to_string(),
+                "100.0%".into(),
+            ]);
+            curve.push((0.0, 100.0));
+            for l in 1..=5 {
+                let k = surv_units
+                    .iter()
+                    .filter(|(_, m)| RunData::num(m, &format!("survive_{l}")) == Some(1.0))
+                    .count();
+                let share = 100.0 * k as f64 / surv_units.len() as f64;
+                ts.row(vec![
+                    l.to_string(),
+                    surv_units.len().to_string(),
+                    k.to_string(),
+                    format!("{share:.1}%"),
+                ]);
+                curve.push((l as f64, share));
+            }
+        }
+        // Budgets.
+        let bs = budgets(p).unwrap_or_default();
+        let tries = p.int("budget_tries") as f64;
+        let mut tb = Table::new(
+            "Budget experiment (solvable boards, randomised runs with a fresh memo)",
+            &[
+                "budget",
+                "boards",
+                "runs",
+                "success_rate",
+                "solved_by_some_run",
+                "expected_effort",
+            ],
+        );
+        let mut heat_rows = Vec::new();
+        let first_budget = format!("budget_{}", bs.first().copied().unwrap_or(0));
+        let bunits: Vec<(u64, &crate::experiment::UnitData)> = d
+            .units
+            .iter()
+            .filter(|(_, (_, m))| m.contains_key(&first_budget))
+            .map(|(k, (_, m))| (*k, m))
+            .collect();
+        for &b in &bs {
+            let ks: Vec<(f64, f64)> = bunits
+                .iter()
+                .map(|(_, m)| {
+                    (
+                        RunData::num(m, &format!("budget_{b}")).unwrap_or(0.0),
+                        RunData::num(m, "explored").unwrap_or(0.0),
+                    )
+                })
+                .collect();
+            let succ: f64 = ks.iter().map(|k| k.0).sum();
+            let some = ks.iter().filter(|k| k.0 > 0.0).count() as f64;
+            let g = ks.len().max(1) as f64;
+            // Expected expansions to the first success of independent runs;
+            // boards never solved count their failed runs plus the exact
+            // solver's effort.
+            let effort: f64 = ks
+                .iter()
+                .map(|&(k, ex)| {
+                    if k > 0.0 {
+                        b as f64 * tries / k
+                    } else {
+                        b as f64 * tries + ex
+                    }
+                })
+                .sum::<f64>()
+                / g;
+            tb.row(vec![
+                b.to_string(),
+                ks.len().to_string(),
+                fmt(g * tries, 0),
+                format!("{:.1}%", 100.0 * succ / (g * tries)),
+                format!("{:.1}%", 100.0 * some / g),
+                fmt(effort, 0),
+            ]);
+            heat_rows.push((b, ks));
+        }
+        // Heat table: boards (rows) × budgets (columns), success share.
+        let shown = bunits.len().min(20);
+        let heat = Plot::Heat {
+            file: "martello-budget-heat".into(),
+            title: format!(
+                "Martello n={}: success rate per board and budget ({} runs each)",
+                p.int("n"),
+                p.int("budget_tries")
+            ),
+            x_label: "expansion budget per run".into(),
+            y_label: "solvable board (index in the run)".into(),
+            x_labels: bs.iter().map(|b| b.to_string()).collect(),
+            y_labels: bunits
+                .iter()
+                .take(shown)
+                .map(|(k, _)| format!("#{k}"))
+                .collect(),
+            values: (0..shown)
+                .map(|r| heat_rows.iter().map(|(_, ks)| ks[r].0 / tries).collect())
+                .collect(),
+        };
+        // Meta.
+        let mut tm = Table::new(
+            "Meta-solver against the plain solver (same boards)",
+            &["solver", "boards", "mean_explored"],
+        );
+        let meta: Vec<_> = d
+            .units
+            .values()
+            .filter(|(_, m)| m.contains_key("meta_seed_explored"))
+            .collect();
+        if !meta.is_empty() {
+            let col = |n: &str| -> Vec<f64> {
+                meta.iter()
+                    .filter_map(|(_, m)| RunData::num(m, n))
+                    .collect()
+            };
+            tm.row(vec![
+                "plain exact".into(),
+                meta.len().to_string(),
+                fmt(mean(&col("explored")), 1),
+            ]);
+            tm.row(vec![
+                "seed's schedule".into(),
+                meta.len().to_string(),
+                fmt(mean(&col("meta_seed_explored")), 1),
+            ]);
+            tm.row(vec![
+                "our schedule".into(),
+                meta.len().to_string(),
+                fmt(mean(&col("meta_better_explored")), 1),
+            ]);
+            let dis = col("meta_disagrees").iter().filter(|&&x| x > 0.0).count();
+            notes.push(format!(
+                "meta-solvers disagreeing with the plain minimum: {dis} (must be 0)"
+            ));
+        }
+        // Effort histogram: log10 bins.
+        let bin = |v: f64| v.max(1.0).log10().floor() as usize;
+        let nb = es.iter().chain(&eu).map(|&v| bin(v)).max().unwrap_or(0) + 1;
+        let count = |v: &[f64]| {
+            let mut c = vec![0.0; nb];
+            for &x in v {
+                c[bin(x)] += 1.0;
+            }
+            c
+        };
+        let plots = vec![
+            Plot::Bars {
+                file: "martello-min-stones".into(),
+                title: format!(
+                    "Martello n={}: minimum stone count of {} random boards",
+                    p.int("n"),
+                    games
+                ),
+                x_label: "minimum stones left".into(),
+                y_label: "boards".into(),
+                labels: hist.keys().map(|k| k.to_string()).collect(),
+                series: vec![("boards".into(), hist.values().copied().collect())],
+                log_y: false,
+            },
+            Plot::Bars {
+                file: "martello-effort".into(),
+                title: format!(
+                    "Martello n={}: states explored, solvable vs unsolvable",
+                    p.int("n")
+                ),
+                x_label: "states explored by the exact solver".into(),
+                y_label: "boards".into(),
+                labels: (0..nb).map(|k| format!("1e{k}–1e{}", k + 1)).collect(),
+                series: vec![
+                    ("solvable".into(), count(&es)),
+                    ("unsolvable".into(), count(&eu)),
+                ],
+                log_y: false,
+            },
+            Plot::Lines {
+                file: "martello-survival".into(),
+                title: format!(
+                    "Martello n={}: solvable boards still solvable after random operations",
+                    p.int("n")
+                ),
+                x_label: "random operations played first".into(),
+                y_label: "still solvable (%)".into(),
+                series: vec![("solvable boards".into(), curve)],
+            },
+            heat,
+        ];
+        Report::new(vec![th, te, ts, tb, tm], plots, notes)
+    }
+}
+
+/// The solvable ratio per board size n = 1 … 6.
+pub struct Sizes;
+
+impl Experiment for Sizes {
+    fn name(&self) -> &'static str {
+        "martello-sizes"
+    }
+    fn game(&self) -> &'static str {
+        "martello"
+    }
+    fn description(&self) -> &'static str {
+        "solvability and minimum-stone distribution per board size n = 1…max_n — seed 000"
+    }
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::new("max_n", Kind::Int, "6", "largest board side"),
+            ParamSpec::new("games", Kind::Int, "300", "random boards per size"),
+            ParamSpec::new("batch", Kind::Int, "100", "units per committed batch"),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
+        in_range(self.name(), p, "max_n", 1, 7)?;
+        in_range(self.name(), p, "games", 1, 10_000_000)?;
+        in_range(self.name(), p, "batch", 1, 1_000_000)
+    }
+    fn units(&self, p: &Params) -> u64 {
+        p.int("max_n") * p.int("games")
+    }
+    fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
+        let g = p.int("games");
+        let n = (index / g + 1) as usize;
+        let m = game(n, seed, index % g)?;
+        let (min, explored, _) = solver::min_stones_full(&m, SymmetryMode::None, MEMO_BYTES);
+        Ok(vec![
+            Measure::num("n", n as f64),
+            Measure::num("min_stones", f64::from(min)),
+            Measure::num("explored", explored as f64),
+        ])
+    }
+    fn report(&self, d: &RunData) -> Report {
+        let mut t = Table::new(
+            "Solvable share and minimum stones per board size",
+            &[
+                "n",
+                "boards",
+                "solvable",
+                "ratio",
+                "std_error",
+                "min_stones_range",
+                "mean_explored",
+            ],
+        );
+        let mut labels = Vec::new();
+        let mut ratios = Vec::new();
+        for n in 1..=d.params.int("max_n") {
+            let us: Vec<_> = d
+                .units
+                .values()
+                .filter(|(_, m)| RunData::num(m, "n") == Some(n as f64))
+                .collect();
+            let mins: Vec<f64> = us
+                .iter()
+                .filter_map(|(_, m)| RunData::num(m, "min_stones"))
+                .collect();
+            let ex: Vec<f64> = us
+                .iter()
+                .filter_map(|(_, m)| RunData::num(m, "explored"))
+                .collect();
+            let k = mins.iter().filter(|&&x| x == 1.0).count() as f64;
+            let g = mins.len().max(1) as f64;
+            let r = k / g;
+            t.row(vec![
+                n.to_string(),
+                mins.len().to_string(),
+                fmt(k, 0),
+                format!("{r:.4}"),
+                format!("{:.4}", (r * (1.0 - r) / g).sqrt()),
+                format!(
+                    "{}–{}",
+                    fmt(quantile(&mins, 0.0), 0),
+                    fmt(quantile(&mins, 1.0), 0)
+                ),
+                fmt(mean(&ex), 1),
+            ]);
+            labels.push(format!("n={n}"));
+            ratios.push(100.0 * r);
+        }
+        let plot = Plot::Bars {
+            file: "martello-sizes".into(),
+            title: "Martello: share of random boards that can be cleared to one stone".into(),
+            x_label: "board size".into(),
+            y_label: "solvable boards (%)".into(),
+            labels,
+            series: vec![("solvable %".into(), ratios)],
+            log_y: false,
+        };
+        Report::new(vec![t], vec![plot], vec![])
+    }
+}

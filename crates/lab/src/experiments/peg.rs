@@ -1,0 +1,519 @@
+//! Peg solitaire: the DFS/A* pruning table of the search study (seed 003),
+//! the genetic-search experiment of the applet (seed 002), and the
+//! single-vacancy survey.
+
+use crate::error::LabError;
+use crate::experiment::{
+    in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
+};
+use crate::report::{fmt, mean, median, Plot, Report, Table};
+use endgame_core::astar::{self, AstarOptions};
+use endgame_core::dfs::{self, DfsOptions};
+use endgame_core::genetic::{self, GeneticOptions};
+use endgame_core::Rules;
+use endgame_peg::api::{self, Budget, Finish, Method, Spec};
+use endgame_peg::bits::Bits;
+use endgame_peg::{heuristics, Board, Pruning};
+use std::time::Instant;
+
+fn unit_err(e: impl std::fmt::Display) -> LabError {
+    LabError::Unit(e.to_string())
+}
+
+fn check_board(exp: &str, name: &str) -> Result<Board, LabError> {
+    Board::named(name, false).map_err(|e| LabError::BadParam(format!("{exp}: board `{name}`: {e}")))
+}
+
+/// The search methods of the table, in its order.
+const METHODS: [&str; 3] = ["dfs", "astar-manhattan", "astar-weighted"];
+/// The pruning techniques of the table, in its order.
+const TECHNIQUES: [&str; 4] = ["none", "pagoda", "symmetry", "both"];
+
+/// The source's expanded (A*: visited) states on the English board, per
+/// method and technique (seed 003's three tables).
+const SEED_EXPANDED: [[u64; 4]; 3] = [
+    [7_667_770, 1_024_739, 8_992, 4_577],
+    [135_749, 61_412, 120_415, 57_467],
+    [50, 50, 34, 34],
+];
+
+/// DFS and A* with each pruning technique (seed 003's tables).
+pub struct SearchTable;
+
+impl Experiment for SearchTable {
+    fn name(&self) -> &'static str {
+        "peg-search-table"
+    }
+    fn game(&self) -> &'static str {
+        "peg"
+    }
+    fn description(&self) -> &'static str {
+        "expanded states, time and memory of DFS and A* (Manhattan, weighted cost) per pruning technique (none, pagoda, symmetry, both) — seed 003's tables"
+    }
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::new(
+                "board",
+                Kind::Text,
+                "english",
+                "built-in board (its classic problem)",
+            ),
+            ParamSpec::new(
+                "max_expansions",
+                Kind::Int,
+                "20000000",
+                "expansion budget per search",
+            ),
+            ParamSpec::new("batch", Kind::Int, "1", "units per committed batch"),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
+        check_board(self.name(), &p.text("board"))?;
+        in_range(self.name(), p, "max_expansions", 1, 10_000_000_000)?;
+        in_range(self.name(), p, "batch", 1, 12)
+    }
+    fn units(&self, _p: &Params) -> u64 {
+        (METHODS.len() * TECHNIQUES.len()) as u64
+    }
+    fn unit(&self, p: &Params, _seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
+        let method = METHODS[index as usize / TECHNIQUES.len()];
+        let technique = TECHNIQUES[index as usize % TECHNIQUES.len()];
+        let pagoda = matches!(technique, "pagoda" | "both");
+        let symmetry = matches!(technique, "symmetry" | "both");
+        let spec = Spec {
+            pruning: Pruning {
+                classes: false,
+                pagodas: pagoda,
+            },
+            ..Spec::named(&p.text("board"))
+        };
+        let problem = api::build(&spec).map_err(unit_err)?;
+        let budget = p.int("max_expansions");
+        let t = Instant::now();
+        let (solved, complete, expansions, memory, moves) = endgame_peg::with_problem!(&problem, q => {
+            let start = q.start();
+            if method == "dfs" {
+                let r = dfs::solve(q, &start, &DfsOptions {
+                    use_symmetry: symmetry,
+                    use_pruning: pagoda,
+                    max_expansions: Some(budget),
+                    ..DfsOptions::default()
+                });
+                (r.reached_goal, r.complete, r.expansions, r.memo_bytes, r.line.len())
+            } else {
+                let w = if method == "astar-manhattan" {
+                    heuristics::manhattan_weights(q)
+                } else {
+                    heuristics::weighted_cost_weights(q)
+                };
+                let h = |qq: &_, pos: &_| weigh(qq, pos, &w);
+                let r = astar::search(q, &start, &h, &AstarOptions {
+                    use_symmetry: symmetry,
+                    use_pruning: pagoda,
+                    max_expansions: budget,
+                    ..AstarOptions::default()
+                });
+                let moves = r.line.as_ref().map_or(0, |l| l.len());
+                (r.line.is_some(), r.line.is_some() || r.exhausted, r.expansions, r.memory_bytes, moves)
+            }
+        });
+        Ok(vec![
+            Measure::text("method", method),
+            Measure::text("technique", technique),
+            Measure::num("solved", f64::from(u8::from(solved))),
+            Measure::num("complete", f64::from(u8::from(complete))),
+            Measure::num("expansions", expansions as f64),
+            Measure::num("moves", moves as f64),
+            Measure::num("time_ms", t.elapsed().as_secs_f64() * 1e3),
+            Measure::num("memory_mb", memory as f64 / 1e6),
+        ])
+    }
+    fn report(&self, d: &RunData) -> Report {
+        let english = d.params.text("board") == "english";
+        let mut cols = vec![
+            "method",
+            "pruning",
+            "expanded",
+            "factor",
+            "time_ms",
+            "memory_mb",
+            "moves",
+            "solved",
+        ];
+        if english {
+            cols.push("seed_expanded");
+        }
+        let mut t = Table::new("Expanded states per method and pruning technique", &cols);
+        let mut series = Vec::new();
+        for (mi, m) in METHODS.iter().enumerate() {
+            let mut vals = Vec::new();
+            let mut base = f64::NAN;
+            for (ti, tech) in TECHNIQUES.iter().enumerate() {
+                let u = (mi * TECHNIQUES.len() + ti) as u64;
+                let Some((_, md)) = d.units.get(&u) else {
+                    vals.push(f64::NAN);
+                    continue;
+                };
+                let e = RunData::num(md, "expansions").unwrap_or(f64::NAN);
+                if ti == 0 {
+                    base = e;
+                }
+                vals.push(e);
+                let solved = RunData::num(md, "solved") == Some(1.0);
+                let complete = RunData::num(md, "complete") == Some(1.0);
+                let mut row = vec![
+                    m.to_string(),
+                    tech.to_string(),
+                    fmt(e, 0),
+                    fmt(base / e, 2),
+                    fmt(RunData::num(md, "time_ms").unwrap_or(f64::NAN), 1),
+                    fmt(RunData::num(md, "memory_mb").unwrap_or(f64::NAN), 2),
+                    fmt(RunData::num(md, "moves").unwrap_or(f64::NAN), 0),
+                    if solved {
+                        "yes".into()
+                    } else if complete {
+                        "impossible".into()
+                    } else {
+                        "budget".into()
+                    },
+                ];
+                if english {
+                    row.push(SEED_EXPANDED[mi][ti].to_string());
+                }
+                t.row(row);
+            }
+            series.push((m.to_string(), vals));
+        }
+        let plot = Plot::Bars {
+            file: "peg-expansions".into(),
+            title: format!(
+                "Peg solitaire ({}): states expanded per pruning technique",
+                d.params.text("board")
+            ),
+            x_label: "pruning technique".into(),
+            y_label: "states expanded (log scale)".into(),
+            labels: TECHNIQUES.iter().map(|s| s.to_string()).collect(),
+            series,
+            log_y: true,
+        };
+        let notes = vec![
+            "factor = expansions without pruning / expansions with it, per method".into(),
+            "seed_expanded: the source study's figures (its A* tables count visited states)".into(),
+        ];
+        Report::new(vec![t], vec![plot], notes)
+    }
+}
+
+fn weigh<B: Bits>(q: &endgame_peg::Problem<B>, pos: &B, w: &[i64]) -> i64 {
+    q.weigh(*pos, w)
+}
+
+/// The applet's genetic search, many independent runs (seed 002).
+pub struct Genetic;
+
+/// The applet switched to exhaustive search at 11 pegs on 33 holes; scaled
+/// to other boards by hole count (as `endgame solve --method genetic`).
+fn threshold(holes: usize) -> u32 {
+    ((holes as f64) / 3.0).round().max(3.0) as u32
+}
+
+fn boards(p: &Params) -> Vec<String> {
+    p.text("boards")
+        .split(',')
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+impl Experiment for Genetic {
+    fn name(&self) -> &'static str {
+        "peg-genetic"
+    }
+    fn game(&self) -> &'static str {
+        "peg"
+    }
+    fn description(&self) -> &'static str {
+        "the applet's genetic search (weights per hole class), independent runs per board: success probability, evaluations, restarts — seed 002"
+    }
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::new(
+                "boards",
+                Kind::Text,
+                "english",
+                "comma-separated built-in boards",
+            ),
+            ParamSpec::new("runs", Kind::Int, "20", "independent searches per board"),
+            ParamSpec::new(
+                "restarts",
+                Kind::Int,
+                "10",
+                "fresh populations before a search gives up",
+            ),
+            ParamSpec::new("population", Kind::Int, "30", "candidates per population"),
+            ParamSpec::new("offspring", Kind::Int, "70", "offspring per population"),
+            ParamSpec::new("batch", Kind::Int, "5", "units per committed batch"),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
+        let b = boards(p);
+        if b.is_empty() {
+            return Err(LabError::BadParam(format!(
+                "{}: `boards` is empty",
+                self.name()
+            )));
+        }
+        for name in &b {
+            check_board(self.name(), name)?;
+        }
+        in_range(self.name(), p, "runs", 1, 100_000)?;
+        in_range(self.name(), p, "restarts", 1, 10_000)?;
+        in_range(self.name(), p, "population", 2, 10_000)?;
+        in_range(self.name(), p, "offspring", 0, 1_000_000)?;
+        in_range(self.name(), p, "batch", 1, 100_000)
+    }
+    fn units(&self, p: &Params) -> u64 {
+        boards(p).len() as u64 * p.int("runs")
+    }
+    fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
+        let bs = boards(p);
+        let runs = p.int("runs");
+        let board = &bs[(index / runs) as usize];
+        let problem = api::build(&Spec::named(board)).map_err(unit_err)?;
+        let t = Instant::now();
+        let r = endgame_peg::with_problem!(&problem, q => {
+            let r = genetic::search(q, &GeneticOptions {
+                population: p.int("population") as usize,
+                offspring: p.int("offspring") as usize,
+                restarts: p.int("restarts") as usize,
+                threshold: threshold(q.board().holes()),
+                seed: unit_seed(seed, index, 2),
+                ..GeneticOptions::default()
+            });
+            (r.solved, r.evaluations, r.runs, r.generation, r.expansions)
+        });
+        Ok(vec![
+            Measure::text("board", board.as_str()),
+            Measure::num("solved", f64::from(u8::from(r.0))),
+            Measure::num("evaluations", r.1 as f64),
+            Measure::num("runs", r.2 as f64),
+            Measure::num("generation", r.3 as f64),
+            Measure::num("expansions", r.4 as f64),
+            Measure::num("time_ms", t.elapsed().as_secs_f64() * 1e3),
+        ])
+    }
+    fn report(&self, d: &RunData) -> Report {
+        let mut t = Table::new(
+            "Genetic search per board",
+            &[
+                "board",
+                "searches",
+                "solved",
+                "success",
+                "mean_evaluations",
+                "median_evaluations",
+                "mean_runs",
+                "mean_time_ms",
+            ],
+        );
+        let mut labels = Vec::new();
+        let mut success = Vec::new();
+        for b in boards(&d.params) {
+            let us: Vec<_> = d
+                .units
+                .values()
+                .filter(|(_, m)| RunData::text(m, "board") == b)
+                .collect();
+            let col = |n: &str| -> Vec<f64> {
+                us.iter().filter_map(|(_, m)| RunData::num(m, n)).collect()
+            };
+            let solved = col("solved").iter().filter(|&&s| s == 1.0).count();
+            let rate = solved as f64 / us.len().max(1) as f64;
+            t.row(vec![
+                b.clone(),
+                us.len().to_string(),
+                solved.to_string(),
+                format!("{:.1}%", rate * 100.0),
+                fmt(mean(&col("evaluations")), 1),
+                fmt(median(&col("evaluations")), 0),
+                fmt(mean(&col("runs")), 2),
+                fmt(mean(&col("time_ms")), 1),
+            ]);
+            labels.push(b);
+            success.push(rate * 100.0);
+        }
+        let plot = Plot::Bars {
+            file: "peg-genetic-success".into(),
+            title: "Genetic search: share of searches that solve".into(),
+            x_label: "board".into(),
+            y_label: "searches solved (%)".into(),
+            labels,
+            series: vec![("success %".into(), success)],
+            log_y: false,
+        };
+        Report::new(
+            vec![t],
+            vec![plot],
+            vec![
+                "evaluations: candidates (weight vectors) evaluated until a solution or giving up"
+                    .into(),
+            ],
+        )
+    }
+}
+
+/// Every single-vacancy problem of a board, both finishes.
+pub struct SingleVacancy;
+
+impl Experiment for SingleVacancy {
+    fn name(&self) -> &'static str {
+        "peg-single-vacancy"
+    }
+    fn game(&self) -> &'static str {
+        "peg"
+    }
+    fn description(&self) -> &'static str {
+        "every 'vacate one hole' problem of a board, finishing anywhere or in that hole: solvable, how decided, effort"
+    }
+    fn params(&self) -> Vec<ParamSpec> {
+        vec![
+            ParamSpec::new("board", Kind::Text, "english", "built-in board"),
+            ParamSpec::new(
+                "max_expansions",
+                Kind::Int,
+                "2000000",
+                "expansion budget per problem",
+            ),
+            ParamSpec::new("batch", Kind::Int, "4", "units per committed batch"),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
+        check_board(self.name(), &p.text("board"))?;
+        in_range(self.name(), p, "max_expansions", 1, 10_000_000_000)?;
+        in_range(self.name(), p, "batch", 1, 1_000)
+    }
+    fn units(&self, p: &Params) -> u64 {
+        Board::named(&p.text("board"), false).map_or(0, |b| 2 * b.holes() as u64)
+    }
+    fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
+        let board = check_board(self.name(), &p.text("board"))?;
+        let hole = board.hole_name((index / 2) as usize).to_string();
+        let finish = if index % 2 == 0 {
+            Finish::Any
+        } else {
+            Finish::Hole(hole.clone())
+        };
+        let spec = Spec {
+            vacate: Some(vec![hole.clone()]),
+            finish: finish.clone(),
+            ..Spec::named(&p.text("board"))
+        };
+        let budget = Budget {
+            max_expansions: p.int("max_expansions"),
+            seed: unit_seed(seed, index, 3),
+            ..Budget::default()
+        };
+        let t = Instant::now();
+        let problem = api::build(&spec).map_err(unit_err)?;
+        // As the study does: the genetic search finds most solutions fast;
+        // DFS decides the rest.
+        let g = api::solve_goal_only(&problem, Method::Genetic, &budget);
+        let (r, by) = if g.solvable == Some(true) {
+            (g, "search (genetic)")
+        } else {
+            let mut r = api::solve_goal_only(&problem, Method::Dfs, &budget);
+            r.expansions += g.expansions;
+            (r, "search (dfs)")
+        };
+        let decided_by = match (&r.solvable, &r.reason) {
+            (Some(true), _) => by,
+            (Some(false), Some(x)) if x.starts_with("position class") => "position class",
+            (Some(false), Some(x)) if x.starts_with("pagoda") => "pagoda",
+            (Some(false), _) => "exhaustive search",
+            (None, _) => "budget",
+        };
+        Ok(vec![
+            Measure::text("vacate", hole.as_str()),
+            Measure::text(
+                "finish",
+                if index % 2 == 0 {
+                    "any".to_string()
+                } else {
+                    hole
+                },
+            ),
+            Measure {
+                name: "solvable".into(),
+                value: r.solvable.map(|s| f64::from(u8::from(s))),
+                text: Some(match r.solvable {
+                    Some(true) => "yes".into(),
+                    Some(false) => "no".into(),
+                    None => "undecided".into(),
+                }),
+            },
+            Measure::text("decided_by", decided_by),
+            Measure::num("expansions", r.expansions as f64),
+            Measure::num("time_ms", t.elapsed().as_secs_f64() * 1e3),
+        ])
+    }
+    fn report(&self, d: &RunData) -> Report {
+        let mut t = Table::new(
+            "Single-vacancy problems",
+            &[
+                "vacate",
+                "finish",
+                "solvable",
+                "decided_by",
+                "expansions",
+                "time_ms",
+            ],
+        );
+        let mut by: std::collections::BTreeMap<String, [f64; 2]> = Default::default();
+        for (_, m) in d.units.values() {
+            t.row(vec![
+                RunData::text(m, "vacate"),
+                RunData::text(m, "finish"),
+                RunData::text(m, "solvable"),
+                RunData::text(m, "decided_by"),
+                fmt(RunData::num(m, "expansions").unwrap_or(f64::NAN), 0),
+                fmt(RunData::num(m, "time_ms").unwrap_or(f64::NAN), 1),
+            ]);
+            let k = if RunData::text(m, "finish") == "any" {
+                0
+            } else {
+                1
+            };
+            by.entry(RunData::text(m, "decided_by")).or_insert([0.0; 2])[k] += 1.0;
+        }
+        let mut s = Table::new(
+            "How the problems were decided",
+            &["decided_by", "finish_any", "finish_in_hole"],
+        );
+        for (k, v) in &by {
+            s.row(vec![k.clone(), fmt(v[0], 0), fmt(v[1], 0)]);
+        }
+        let labels: Vec<String> = by.keys().cloned().collect();
+        let plot = Plot::Bars {
+            file: "peg-single-vacancy".into(),
+            title: format!(
+                "Single-vacancy problems on {}: how each was decided",
+                d.params.text("board")
+            ),
+            x_label: "decided by".into(),
+            y_label: "problems".into(),
+            labels,
+            series: vec![
+                (
+                    "finish anywhere".into(),
+                    by.values().map(|v| v[0]).collect(),
+                ),
+                (
+                    "finish in the vacated hole".into(),
+                    by.values().map(|v| v[1]).collect(),
+                ),
+            ],
+            log_y: false,
+        };
+        Report::new(vec![s, t], vec![plot], vec![])
+    }
+}
