@@ -15,13 +15,10 @@
 //! - [`player`]: the [`player::Player`] trait every two-player AI implements.
 //! - [`conformance`]: the battery of checks every game must pass.
 //! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
-//! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
 //! - [`strong`]: strong and weak solving of acyclic games with canonical keys.
 
 pub mod alphabeta;
-pub mod alphabeta;
 pub mod astar;
-pub mod battle;
 pub mod battle;
 pub mod conformance;
 pub mod dfs;
@@ -32,8 +29,8 @@ pub mod layered;
 pub mod memory;
 pub mod player;
 pub mod restarts;
-pub mod strong;
 mod rules;
+pub mod strong;
 mod value;
 
 pub use rules::{Game, IllegalMove, Notation, Puzzle, Reversible, Rules, Symmetric};
