@@ -143,11 +143,15 @@ fn draw<DB: DrawingBackend>(p: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(
                 .map(|&v| tr(v))
                 .filter(|v| v.is_finite())
                 .fold(0.0f64, f64::max);
-            let ytop = if *log_y {
-                ymax.ceil().max(1.0)
-            } else {
-                (ymax * 1.1).max(1.0)
+            // Headroom for the value labels and the legend.
+            let ytop = match (*log_y, k > 1) {
+                (true, true) => ymax.ceil().max(1.0) + 1.0,
+                (true, false) => ymax.ceil().max(1.0) + 0.3,
+                (false, true) => (ymax * 1.35).max(1.0),
+                (false, false) => (ymax * 1.12).max(1.0),
             };
+            // On a log scale a count of 1 (log 0) still shows as a stub.
+            let ybot = if *log_y { -0.3 } else { 0.0 };
             let label_area = if labels.iter().any(|l| l.chars().count() > 10) {
                 90
             } else {
@@ -158,7 +162,7 @@ fn draw<DB: DrawingBackend>(p: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(
                 .margin(16)
                 .x_label_area_size(label_area)
                 .y_label_area_size(80)
-                .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), 0f64..ytop)
+                .build_cartesian_2d(-0.5f64..(n as f64 - 0.5), ybot..ytop)
                 .map_err(e2s)?;
             let fmt_x = category(labels);
             let fmt_y = |y: &f64| {
@@ -175,6 +179,7 @@ fn draw<DB: DrawingBackend>(p: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(
             chart
                 .configure_mesh()
                 .disable_x_mesh()
+                .light_line_style(WHITE)
                 .x_labels(n.min(40))
                 .x_label_formatter(&fmt_x)
                 .y_labels(if *log_y { ytop as usize + 1 } else { 10 })
@@ -194,13 +199,32 @@ fn draw<DB: DrawingBackend>(p: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(
                         .filter(|(_, v)| v.is_finite())
                         .map(move |(i, &v)| {
                             let x0 = i as f64 - 0.4 + j as f64 * w;
-                            Rectangle::new([(x0, 0.0), (x0 + w * 0.95, tr(v))], c.filled())
+                            Rectangle::new([(x0, ybot), (x0 + w * 0.95, tr(v))], c.filled())
                         });
                 let s = chart.draw_series(bars).map_err(e2s)?;
                 if k > 1 {
                     s.label(name.as_str()).legend(move |(x, y)| {
                         Rectangle::new([(x, y - 6), (x + 14, y + 6)], c.filled())
                     });
+                }
+                // Values written on the bars when there are few, so small
+                // counts beside large ones can still be read.
+                if n * k <= 24 {
+                    let centre = plotters::style::text_anchor::Pos::new(
+                        plotters::style::text_anchor::HPos::Center,
+                        plotters::style::text_anchor::VPos::Bottom,
+                    );
+                    let labels = vals.iter().enumerate().filter(|(_, v)| v.is_finite()).map(
+                        move |(i, &v)| {
+                            let x = i as f64 - 0.4 + (j as f64 + 0.475) * w;
+                            Text::new(
+                                tick(v),
+                                (x, tr(v).max(ybot)),
+                                ("sans-serif", 14).into_font().color(&BLACK).pos(centre),
+                            )
+                        },
+                    );
+                    chart.draw_series(labels).map_err(e2s)?;
                 }
             }
             if k > 1 {
@@ -242,8 +266,20 @@ fn draw<DB: DrawingBackend>(p: &Plot, root: &DrawingArea<DB, Shift>) -> Result<(
                 .y_label_area_size(80)
                 .build_cartesian_2d((x0 - pad)..(x1 + pad), 0f64..(y1 * 1.1).max(1e-9))
                 .map_err(e2s)?;
+            // Integer x values (counts of operations …) get integer ticks.
+            let integral = series
+                .iter()
+                .flat_map(|s| s.1.iter())
+                .all(|p| p.0.fract() == 0.0);
+            let nx = if integral {
+                ((x1 - x0) as usize + 1).min(20)
+            } else {
+                10
+            };
             chart
                 .configure_mesh()
+                .light_line_style(WHITE)
+                .x_labels(nx)
                 .x_desc(x_label)
                 .y_desc(y_label)
                 .axis_desc_style(label_font.clone())

@@ -376,10 +376,12 @@ impl Experiment for Random {
         // Effort histogram: log10 bins.
         let bin = |v: f64| v.max(1.0).log10().floor() as usize;
         let nb = es.iter().chain(&eu).map(|&v| bin(v)).max().unwrap_or(0) + 1;
+        // Shares within each class, so the few unsolvable boards show a
+        // shape next to the many solvable ones.
         let count = |v: &[f64]| {
             let mut c = vec![0.0; nb];
             for &x in v {
-                c[bin(x)] += 1.0;
+                c[bin(x)] += 100.0 / v.len() as f64;
             }
             c
         };
@@ -404,11 +406,11 @@ impl Experiment for Random {
                     p.int("n")
                 ),
                 x_label: "states explored by the exact solver".into(),
-                y_label: "boards".into(),
+                y_label: "boards of the class (%)".into(),
                 labels: (0..nb).map(|k| format!("1e{k}–1e{}", k + 1)).collect(),
                 series: vec![
-                    ("solvable".into(), count(&es)),
-                    ("unsolvable".into(), count(&eu)),
+                    (format!("solvable ({})", es.len()), count(&es)),
+                    (format!("unsolvable ({})", eu.len()), count(&eu)),
                 ],
                 log_y: false,
             },
