@@ -4,6 +4,7 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -319,7 +320,10 @@ fn restore_schema(db: &str) {
 #[test]
 fn two_processes_share_a_run_on_postgres() {
     let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
-        eprintln!(
+        // Straight to the stderr stream: the test harness captures
+        // `eprintln!`, and this notice must be seen.
+        let _ = writeln!(
+            std::io::stderr(),
             "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: `two_processes_share_a_run_on_postgres` did NOT run.\n*** Start a server with `. crates/lab/ci/postgres.sh`.\n"
         );
         return;

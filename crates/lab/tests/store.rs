@@ -7,6 +7,7 @@ use endgame_lab::runner::{self, RunOptions};
 use endgame_lab::store::{Store, Val};
 use endgame_lab::{registry, LabError};
 use std::collections::BTreeMap;
+use std::io::Write;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -28,7 +29,10 @@ fn sqlite() -> String {
 /// one server), or `None` with a loud notice.
 fn postgres(test: &str) -> Option<String> {
     let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
-        eprintln!(
+        // Straight to the stderr stream: the test harness captures
+        // `eprintln!`, and this notice must be seen.
+        let _ = writeln!(
+            std::io::stderr(),
             "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: the PostgreSQL part of `{test}` did NOT run.\n*** Start a server with `. crates/lab/ci/postgres.sh` to run it.\n"
         );
         return None;
