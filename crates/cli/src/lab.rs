@@ -187,17 +187,20 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
         let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
         b.set_style(
             ProgressStyle::with_template(
-                "{msg} [{bar:40}] {pos}/{len} units ({per_sec}, {elapsed}, eta {eta})",
+                "{prefix} [{bar:40}] {pos}/{len} units ({msg}, {elapsed}, eta {eta})",
             )
             .unwrap_or_else(|_| ProgressStyle::default_bar())
             .progress_chars("=> "),
         );
-        b.set_message(exp.name().to_string());
+        b.set_prefix(exp.name().to_string());
+        b.set_message("- units/s");
         b
     } else {
         ProgressBar::hidden()
     };
     let mut first = true;
+    let mut start_done = 0;
+    let t0 = std::time::Instant::now();
     let outcome = runner::run(
         &mut st,
         exp,
@@ -214,9 +217,12 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
                 // the rate.
                 bar.reset();
                 bar.set_position(done);
+                start_done = done;
                 first = false;
             } else {
                 bar.set_position(done);
+                let rate = (done - start_done) as f64 / t0.elapsed().as_secs_f64().max(1e-9);
+                bar.set_message(format!("{rate:.1} units/s"));
             }
         },
     )?;

@@ -363,3 +363,46 @@ fn bad_parameters() {
     let peg = registry::find("peg-search-table").unwrap();
     assert!(Params::parse(peg, &["board=nowhere".into()]).is_err());
 }
+
+#[test]
+fn real_experiments_store_the_same_on_both_backends() {
+    let dbs = backends("backends");
+    if dbs.len() < 2 {
+        return;
+    }
+    for (exp, kv) in [
+        ("peg-search-table", vec!["max_expansions=30000"]),
+        ("sim-weak-rounds", vec!["n=5"]),
+        (
+            "pentago-solver-speed",
+            vec!["positions=4", "max_nodes=20000", "table_bits=14"],
+        ),
+    ] {
+        let e = registry::find(exp).unwrap();
+        let p = params(exp, &kv);
+        let mut got = Vec::new();
+        for db in &dbs {
+            let mut st = Store::open(db).unwrap();
+            let o =
+                runner::run(&mut st, e, &p, 11, &RunOptions::default(), &mut |_, _| {}).unwrap();
+            assert_eq!(o.run.units_done, e.units(&p));
+            // The report reads back the same on both.
+            let r = runner::report(&mut st, &o.run).unwrap();
+            // Tables without timing columns must read back the same.
+            let tables: Vec<_> = r
+                .tables
+                .iter()
+                .filter(|t| {
+                    !t.columns
+                        .iter()
+                        .any(|c| c.ends_with("_ms") || c.ends_with("_mb"))
+                })
+                .map(|t| serde_json::to_value(t).unwrap())
+                .collect();
+            got.push((measures(db, o.run.id), tables));
+        }
+        assert!(!got[0].0.is_empty());
+        assert_eq!(got[0].0, got[1].0, "{exp}");
+        assert_eq!(got[0].1, got[1].1, "{exp}");
+    }
+}
