@@ -208,6 +208,23 @@ fn weigh<B: Bits>(q: &endgame_peg::Problem<B>, pos: &B, w: &[i64]) -> i64 {
     q.weigh(*pos, w)
 }
 
+/// Seed 002's experiment (167 runs on the English board): solutions found
+/// and probability per evaluation, classes 1 … 12.
+const SEED_GA: [(u32, f64); 12] = [
+    (30, 0.66),
+    (16, 1.24),
+    (14, 1.23),
+    (11, 1.08),
+    (7, 0.76),
+    (9, 1.07),
+    (8, 1.05),
+    (3, 0.43),
+    (5, 0.75),
+    (6, 0.98),
+    (5, 0.90),
+    (11, 0.15),
+];
+
 /// The applet's genetic search, many independent runs (seed 002).
 pub struct Genetic;
 
@@ -243,16 +260,26 @@ impl Experiment for Genetic {
                 "english",
                 "comma-separated built-in boards",
             ),
-            ParamSpec::new("runs", Kind::Int, "20", "independent searches per board"),
+            ParamSpec::new(
+                "runs",
+                Kind::Int,
+                "167",
+                "independent searches per board (the source: 167)",
+            ),
             ParamSpec::new(
                 "restarts",
                 Kind::Int,
-                "10",
+                "1",
                 "fresh populations before a search gives up",
             ),
             ParamSpec::new("population", Kind::Int, "30", "candidates per population"),
-            ParamSpec::new("offspring", Kind::Int, "70", "offspring per population"),
-            ParamSpec::new("batch", Kind::Int, "5", "units per committed batch"),
+            ParamSpec::new(
+                "offspring",
+                Kind::Int,
+                "250",
+                "offspring per population (the source: 250)",
+            ),
+            ParamSpec::new("batch", Kind::Int, "10", "units per committed batch"),
         ]
     }
     fn validate(&self, p: &Params) -> Result<(), LabError> {
@@ -342,6 +369,100 @@ impl Experiment for Genetic {
             labels.push(b);
             success.push(rate * 100.0);
         }
+        // The source's table: runs classed by the evaluations they needed
+        // (class 1: solved by the initial population of 30; then classes of
+        // 10 offspring up to 130, one class up to 280). Meaningful with
+        // restarts=1, as in the source.
+        let pop = d.params.int("population") as f64;
+        let mut bounds = vec![(1.0, pop)];
+        let mut lo = pop + 1.0;
+        for _ in 0..10 {
+            bounds.push((lo, lo + 9.0));
+            lo += 10.0;
+        }
+        bounds.push((lo, pop + d.params.int("offspring") as f64));
+        let mut tc = Table::new(
+            "Evaluations per class (first board; the source's experiment with restarts=1)",
+            &[
+                "class",
+                "low",
+                "high",
+                "solutions",
+                "runs_entering",
+                "evaluations",
+                "p_solution",
+                "seed_solutions",
+                "seed_p",
+            ],
+        );
+        let first = boards(&d.params).first().cloned().unwrap_or_default();
+        let runs: Vec<(bool, f64)> = d
+            .units
+            .values()
+            .filter(|(_, m)| RunData::text(m, "board") == first)
+            .map(|(_, m)| {
+                (
+                    RunData::num(m, "solved") == Some(1.0),
+                    RunData::num(m, "evaluations").unwrap_or(0.0),
+                )
+            })
+            .collect();
+        let mut entering = runs.len() as f64;
+        let mut pclass = Vec::new();
+        for (i, &(lo, hi)) in bounds.iter().enumerate() {
+            if hi < lo {
+                break;
+            }
+            let s = runs
+                .iter()
+                .filter(|&&(ok, e)| ok && e >= lo && e <= hi)
+                .count() as f64;
+            let nc = hi - lo + 1.0;
+            // Runs that go through the class evaluate all of it, runs solved
+            // in it half of it on average (the source's formula).
+            let e = (entering - s) * nc + s * nc / 2.0;
+            let p = if e > 0.0 { s / e } else { f64::NAN };
+            tc.row(vec![
+                (i + 1).to_string(),
+                fmt(lo, 0),
+                fmt(hi, 0),
+                fmt(s, 0),
+                fmt(entering, 0),
+                fmt(e, 0),
+                format!("{:.2}%", 100.0 * p),
+                SEED_GA.get(i).map_or("-".into(), |x| x.0.to_string()),
+                SEED_GA
+                    .get(i)
+                    .map_or("-".into(), |x| format!("{:.2}%", x.1)),
+            ]);
+            pclass.push(100.0 * p);
+            entering -= s;
+        }
+        tc.row(vec![
+            "none".into(),
+            "-".into(),
+            "-".into(),
+            fmt(entering, 0),
+            "-".into(),
+            "-".into(),
+            "-".into(),
+            "42".into(),
+            "-".into(),
+        ]);
+        let class_plot = Plot::Bars {
+            file: "peg-genetic-classes".into(),
+            title: format!(
+                "Genetic search on {first}: chance that one evaluation solves, per class"
+            ),
+            x_label: "class (evaluations in the run: 1 = initial population)".into(),
+            y_label: "solutions per evaluation (%)".into(),
+            labels: (1..=pclass.len()).map(|i| i.to_string()).collect(),
+            series: vec![
+                ("ours".into(), pclass),
+                ("source".into(), SEED_GA.iter().map(|x| x.1).collect()),
+            ],
+            log_y: false,
+        };
         let plot = Plot::Bars {
             file: "peg-genetic-success".into(),
             title: "Genetic search: share of searches that solve".into(),
@@ -352,8 +473,8 @@ impl Experiment for Genetic {
             log_y: false,
         };
         Report::new(
-            vec![t],
-            vec![plot],
+            vec![t, tc],
+            vec![plot, class_plot],
             vec![
                 "evaluations: candidates (weight vectors) evaluated until a solution or giving up"
                     .into(),
