@@ -3,6 +3,7 @@
 
 use crate::battle::BattleArgs;
 use crate::lab::LabArgs;
+use crate::serve::ServeArgs;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
 use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
 use crate::sim::{CountSim, HintSim, SolveSim};
@@ -77,6 +78,8 @@ pub enum Command {
     },
     /// Reproducible experiments and their results store.
     Lab(LabArgs),
+    /// Start the web workbench: play every game in the browser with hints.
+    Serve(ServeArgs),
     /// List the built-in boards with their ASCII art.
     Boards,
 }

@@ -12,6 +12,7 @@ mod output;
 mod peg;
 mod pentago;
 mod progress;
+mod serve;
 mod sim;
 
 use args::{BattleGame, Cli, Command, CountGame, HintGame, PlayGame, SolveGame, StudyGame};
@@ -79,6 +80,7 @@ fn main() -> ExitCode {
             game: BattleGame::Sim(a),
         } => battle::sim(a, out),
         Command::Lab(a) => lab::run(a, out),
+        Command::Serve(a) => serve::run(a, out),
         Command::Boards => peg::boards(out),
     };
     match result {
