@@ -140,6 +140,10 @@ pub struct StudyMartello {
     /// Memory budget of each game's memo, MiB.
     #[arg(long, default_value_t = 1536)]
     pub memo_mb: usize,
+    /// Restart schedule of the solver of every game: `plain`, `seed`,
+    /// `better` (default) or runs like `40x250,60x1000`.
+    #[arg(long, default_value = "better")]
+    pub main_schedule: String,
 }
 
 fn schedule(s: &str) -> Result<Schedule> {
@@ -416,6 +420,7 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
     if let Some(s) = &args.schedule {
         opts.schedule = schedule(s)?;
     }
+    opts.main_schedule = schedule(&args.main_schedule)?;
     let bar = Bar::new(out.progress());
     let report = study::run_with_threads(&opts, threads, &bar)?;
     bar.finish();
@@ -426,8 +431,16 @@ fn study_text(r: &StudyReport) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "Martello {}×{}: {} random games (seed {})",
-        r.n, r.n, r.games, r.seed
+        "Martello {}×{}: {} random games (seed {}), solver schedule {}",
+        r.n,
+        r.n,
+        r.games,
+        r.seed,
+        if r.main_schedule.is_empty() {
+            "plain"
+        } else {
+            &r.main_schedule
+        }
     );
     let _ = writeln!(
         s,

@@ -45,6 +45,9 @@ pub struct StudyOptions {
     pub meta_games: u64,
     /// The "better" schedule compared with the seed's.
     pub schedule: Schedule,
+    /// The restart schedule of the exact solver that solves every game of
+    /// the study (its effort is the `explored` distribution).
+    pub main_schedule: Schedule,
 }
 
 impl StudyOptions {
@@ -63,6 +66,7 @@ impl StudyOptions {
             size_games: games.min(10_000),
             meta_games: games.min(2_000),
             schedule: better_schedule(),
+            main_schedule: better_schedule(),
         }
     }
 }
@@ -217,6 +221,8 @@ pub struct StudyReport {
     pub games: u64,
     /// Seed.
     pub seed: u64,
+    /// Restart schedule of the solver of every game.
+    pub main_schedule: String,
     /// Solvable games.
     pub solvable: u64,
     /// Solvable share.
@@ -263,12 +269,12 @@ fn board(n: usize, seed: u64, i: u64) -> Result<Martello, MartelloError> {
 }
 
 /// Solves games `0..games` of size `n` in parallel, in index order.
+/// (exact solver, goal first, `schedule` of restarts seeded per game).
 pub fn solve_games(
     n: usize,
     games: u64,
     seed: u64,
-    symmetry: SymmetryMode,
-    max_memo_bytes: usize,
+    opts: &StudyOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
     board(n, seed, 0)?;
@@ -277,17 +283,34 @@ pub fn solve_games(
         .map(|i| {
             let m = board(n, seed, i).expect("size checked");
             let t = Instant::now();
-            let (v, e, bytes) = solver::min_stones_full(&m, symmetry, max_memo_bytes);
+            let s = solver::solve(&m, &solve_options(opts, &opts.main_schedule, n, i));
             progress.advance(1);
             GameResult {
                 index: i,
-                min_stones: v,
-                explored: e,
+                min_stones: s.min_stones,
+                explored: s.explored,
                 seconds: t.elapsed().as_secs_f64(),
-                memo_bytes: bytes,
+                memo_bytes: s.memo_bytes,
             }
         })
         .collect())
+}
+
+/// Solver options for game `i` of size `n` with restart `schedule`.
+fn solve_options(
+    opts: &StudyOptions,
+    schedule: &Schedule,
+    n: usize,
+    i: u64,
+) -> solver::SolveOptions {
+    solver::SolveOptions {
+        symmetry: opts.symmetry,
+        max_memo_bytes: opts.max_memo_bytes,
+        schedule: schedule.clone(),
+        seed: game_seed(opts.seed ^ 0x3E7A, n, i),
+        max_expansions: None,
+        goal_first: true,
+    }
 }
 
 fn ratio(k: u64, g: u64) -> (f64, f64) {
@@ -303,14 +326,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
     let (n, seed) = (opts.n, opts.seed);
     progress.phase("solve", opts.games);
     let t = Instant::now();
-    let results = solve_games(
-        n,
-        opts.games,
-        seed,
-        opts.symmetry,
-        opts.max_memo_bytes,
-        progress,
-    )?;
+    let results = solve_games(n, opts.games, seed, opts, progress)?;
     let seconds = t.elapsed().as_secs_f64();
     let solvable = results.iter().filter(|r| r.min_stones == 1).count() as u64;
     let (p, se) = ratio(solvable, opts.games);
@@ -425,14 +441,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
             let rs = if sn == n && opts.size_games <= opts.games {
                 results[..opts.size_games as usize].to_vec()
             } else {
-                solve_games(
-                    sn,
-                    opts.size_games,
-                    seed,
-                    opts.symmetry,
-                    opts.max_memo_bytes,
-                    progress,
-                )?
+                solve_games(sn, opts.size_games, seed, opts, progress)?
             };
             let k = rs.iter().filter(|r| r.min_stones == 1).count() as u64;
             let (p, se) = ratio(k, rs.len() as u64);
@@ -454,36 +463,29 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
     let meta = (opts.meta_games > 0).then(|| {
         let mg = &results[..(opts.meta_games.min(opts.games) as usize)];
         progress.phase("meta-solver", mg.len() as u64);
-        let out: Vec<(u64, u64, bool)> = mg
+        let out: Vec<(u64, u64, u64, bool)> = mg
             .par_iter()
             .map(|r| {
                 let m = board(n, seed, r.index).expect("size checked");
                 let run = |s: &Schedule| {
-                    let o = solver::SolveOptions {
-                        symmetry: opts.symmetry,
-                        max_memo_bytes: opts.max_memo_bytes,
-                        schedule: s.clone(),
-                        seed: game_seed(seed ^ 0x3E7A, n, r.index),
-                        max_expansions: None,
-                        goal_first: true,
-                    };
-                    let s = solver::solve(&m, &o);
+                    let s = solver::solve(&m, &solve_options(opts, s, n, r.index));
                     (s.explored, s.min_stones)
                 };
+                let (p, vp) = run(&Schedule::plain());
                 let (a, va) = run(&Schedule::seed());
                 let (b, vb) = run(&opts.schedule);
                 progress.advance(1);
-                (a, b, va != r.min_stones || vb != r.min_stones)
+                (p, a, b, [vp, va, vb].iter().any(|&v| v != r.min_stones))
             })
             .collect();
         let g = mg.len().max(1) as f64;
         MetaRow {
             games: mg.len() as u64,
-            plain_mean: mg.iter().map(|r| r.explored).sum::<u64>() as f64 / g,
-            seed_schedule_mean: out.iter().map(|o| o.0).sum::<u64>() as f64 / g,
-            better_schedule_mean: out.iter().map(|o| o.1).sum::<u64>() as f64 / g,
+            plain_mean: out.iter().map(|o| o.0).sum::<u64>() as f64 / g,
+            seed_schedule_mean: out.iter().map(|o| o.1).sum::<u64>() as f64 / g,
+            better_schedule_mean: out.iter().map(|o| o.2).sum::<u64>() as f64 / g,
             better_schedule: format_schedule(&opts.schedule),
-            disagreements: out.iter().filter(|o| o.2).count() as u64,
+            disagreements: out.iter().filter(|o| o.3).count() as u64,
         }
     });
 
@@ -491,6 +493,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
         n,
         games: opts.games,
         seed,
+        main_schedule: format_schedule(&opts.main_schedule),
         solvable,
         ratio: p,
         std_error: se,
