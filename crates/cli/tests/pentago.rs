@@ -230,3 +230,28 @@ fn battle_reports_results_times_and_interval() {
     let b = json(&args);
     assert_eq!(a["records"], b["records"]);
 }
+
+#[test]
+fn battle_sim_runs_through_the_same_code() {
+    let r = json(&[
+        "battle", "sim", "--black", "perfect", "--white", "random", "--games", "4", "--seed", "3",
+    ]);
+    let o = &r["overall"];
+    let total = o["a_wins"].as_u64().unwrap()
+        + o["draws"].as_u64().unwrap()
+        + o["b_wins"].as_u64().unwrap();
+    assert_eq!(total, 4);
+    // K_6 Sim has no draws, and perfect play never loses a won start;
+    // whatever happens, both starters played two games each.
+    assert_eq!(
+        r["a_started"]["a_wins"].as_u64().unwrap() + r["a_started"]["b_wins"].as_u64().unwrap(),
+        2
+    );
+    fails(
+        &[
+            "battle", "pentago", "--black", "seed", "--white", "random", "--n", "5",
+        ],
+        "",
+        "battle sim",
+    );
+}

@@ -19,7 +19,12 @@ fn main() {
         let Ok(p) = parse_position(&line) else {
             continue;
         };
-        let mut solver = Solver::default();
+        let mut solver = Solver::new(
+            std::env::var("BITS")
+                .ok()
+                .and_then(|b| b.parse().ok())
+                .unwrap_or(22),
+        );
         let t = Instant::now();
         let v = solver.value(
             &p,

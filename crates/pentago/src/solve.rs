@@ -31,14 +31,11 @@ impl Budget {
     };
 }
 
-/// One table slot: both colours' bits (mover first), with the bounds in
-/// spare bits (9..13) of the mover's word, biased so that a used slot
-/// never has zero there.
-#[derive(Clone, Copy, Default)]
-struct Slot {
-    mine: u64,
-    theirs: u64,
-}
+/// One table slot: `[mine, theirs]`, the mover's and the opponent's
+/// stones, with the bounds in spare bits (9..13) of the mover's word,
+/// biased so that a used slot never has zero there. A plain array so that
+/// the table is allocated zeroed (pages touched only when used).
+type Slot = [u64; 2];
 
 const META_SHIFT: u32 = 9;
 const META_MASK: u64 = 0xf << META_SHIFT;
@@ -68,7 +65,7 @@ impl Solver {
     pub fn new(bits: u32) -> Solver {
         let n = 1usize << bits;
         Solver {
-            table: vec![Slot::default(); n],
+            table: vec![[0u64; 2]; n],
             mask: n - 1,
             nodes: 0,
             node_limit: u64::MAX,
@@ -205,8 +202,9 @@ impl Solver {
 
     fn probe(&self, mine: u64, theirs: u64) -> Option<(i8, i8)> {
         let s = self.table[index(mine, theirs) & self.mask];
-        if s.theirs == theirs && s.mine & !META_MASK == mine && s.mine & META_MASK != 0 {
-            let meta = ((s.mine & META_MASK) >> META_SHIFT) as i8 - 1;
+        let [s_mine, s_theirs] = s;
+        if s_theirs == theirs && s_mine & !META_MASK == mine && s_mine & META_MASK != 0 {
+            let meta = ((s_mine & META_MASK) >> META_SHIFT) as i8 - 1;
             Some((meta % 3 - 1, meta / 3 - 1))
         } else {
             None
@@ -217,10 +215,7 @@ impl Solver {
         // Biased by one so that a used slot never has zero bounds bits.
         let meta = (1 + (lo + 1) + 3 * (hi + 1)) as u64;
         let i = index(mine, theirs) & self.mask;
-        self.table[i] = Slot {
-            mine: mine | (meta << META_SHIFT),
-            theirs,
-        };
+        self.table[i] = [mine | (meta << META_SHIFT), theirs];
     }
 
     /// Negamax over {-1, 0, 1} on a normal (placement due), non-terminal
