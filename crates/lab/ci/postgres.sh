@@ -7,8 +7,7 @@
 # apt-get only if they are missing, initialises a cluster in a temporary
 # directory (as the `postgres` user when running as root), starts it on
 # 127.0.0.1 on a free port, and creates the database `endgame_test`.
-# The server is stopped when the sourcing shell exits only if you call
-# `endgame_pg_stop`; CI machines are thrown away anyway.
+# Stop it with `endgame_pg_stop` (e.g. `trap endgame_pg_stop EXIT`).
 
 _endgame_pg_main() {
     set -e
@@ -61,7 +60,10 @@ _endgame_pg_main() {
 
 # Stops the server started above.
 endgame_pg_stop() {
-    [ -n "${ENDGAME_PG_DIR:-}" ] && "${ENDGAME_PG_CTL[@]}" -D "$ENDGAME_PG_DIR/data" -m fast stop >&2
+    if [ -n "${ENDGAME_PG_DIR:-}" ] && [ -d "$ENDGAME_PG_DIR/data" ]; then
+        "${ENDGAME_PG_CTL[@]}" -D "$ENDGAME_PG_DIR/data" -m fast stop >&2 || true
+        rm -rf "$ENDGAME_PG_DIR"
+    fi
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
