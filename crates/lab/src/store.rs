@@ -175,6 +175,25 @@ pub fn redact(db: &str) -> String {
     db.to_string()
 }
 
+/// `?` → `$1, $2, …` outside string literals (PostgreSQL's placeholders).
+fn number_placeholders(sql: &str) -> String {
+    let mut out = String::with_capacity(sql.len() + 8);
+    let mut n = 0;
+    let mut in_str = false;
+    for ch in sql.chars() {
+        if ch == '\'' {
+            in_str = !in_str;
+        }
+        if ch == '?' && !in_str {
+            n += 1;
+            out.push_str(&format!("${n}"));
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
 /// The schema. `{ID}` is the auto-id column's type, the only DDL that
 /// differs between the backends.
 const SCHEMA: &[&str] = &[
@@ -386,21 +405,7 @@ impl Store {
         if !self.is_postgres() {
             return sql.to_string();
         }
-        let mut out = String::with_capacity(sql.len() + 8);
-        let mut n = 0;
-        let mut in_str = false;
-        for ch in sql.chars() {
-            if ch == '\'' {
-                in_str = !in_str;
-            }
-            if ch == '?' && !in_str {
-                n += 1;
-                out.push_str(&format!("${n}"));
-            } else {
-                out.push(ch);
-            }
-        }
-        out
+        number_placeholders(sql)
     }
 
     /// Runs a statement; returns the rows it changed.
@@ -536,5 +541,36 @@ impl Store {
     pub fn force_schema_version(&mut self, v: i64) -> Result<(), LabError> {
         self.exec("UPDATE schema_version SET version = ?", &[Val::Int(v)])?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passwords_are_hidden_in_messages() {
+        assert_eq!(
+            redact("postgres://me:secret@db:5432/lab"),
+            "postgres://me:***@db:5432/lab"
+        );
+        assert_eq!(redact("postgresql://me@db/lab"), "postgresql://me@db/lab");
+        assert_eq!(redact("some/file.db"), "some/file.db");
+        assert!(is_postgres("postgresql://x") && is_postgres("postgres://x"));
+        assert!(!is_postgres("postgres.db"));
+    }
+
+    #[test]
+    fn placeholders_are_numbered_for_postgres_only() {
+        let dir = std::env::temp_dir().join(format!("endgame-lab-unit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let s = Store::open(&dir.join("u.db").display().to_string()).unwrap();
+        let q = "SELECT a FROM t WHERE b = ? AND c = '?' AND d = ?";
+        assert_eq!(s.sql(q), q);
+        assert_eq!(
+            number_placeholders(q),
+            "SELECT a FROM t WHERE b = $1 AND c = '?' AND d = $2"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
