@@ -109,12 +109,12 @@ fn tick(v: f64) -> String {
         format!("{:.1}M", v / 1e6)
     } else if a >= 1e4 {
         format!("{:.0}k", v / 1e3)
-    } else if v.fract() == 0.0 {
+    } else if a >= 100.0 {
         format!("{v:.0}")
-    } else if a >= 1.0 {
-        format!("{v:.1}")
     } else {
-        format!("{v:.2}")
+        // Up to two decimals without trailing zeros: 0.8, 1, 1.25.
+        let s = format!("{v:.2}");
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
     }
 }
 
