@@ -1,3 +1,125 @@
 //! # endgame-web
 //!
-//! The web workbench: an HTTP server with a JSON API and an embedded UI.
+//! The web workbench: an HTTP server (axum on tokio) with a JSON API and an
+//! embedded UI (plain HTML/CSS/JS modules, compiled into the binary with
+//! `include_str!`, so running it needs no build step and no Node.js).
+//!
+//! - [`router`]: every route, for the server and for tests
+//!   (`tower::ServiceExt::oneshot`).
+//! - [`serve`]: binds an address and serves until Ctrl-C.
+//! - [`Limits`]: the server-side caps of every solver request's budget and
+//!   the number of solves that may run at once (the rest get HTTP 503).
+//!
+//! The API is documented in the crate's `README.md`.
+
+mod api;
+mod assets;
+mod games;
+
+pub use api::{ApiError, Budget};
+
+use axum::Router;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+
+/// Server-side limits on solver work.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Solver requests running at once; more get HTTP 503.
+    pub max_solves: usize,
+    /// Default time budget of a request.
+    pub default_time: Duration,
+    /// Largest time budget a request may ask for.
+    pub max_time: Duration,
+    /// Default node budget of a request.
+    pub default_nodes: u64,
+    /// Largest node budget a request may ask for.
+    pub max_nodes: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_solves: 2,
+            default_time: Duration::from_millis(2_000),
+            max_time: Duration::from_millis(10_000),
+            default_nodes: 2_000_000,
+            max_nodes: 50_000_000,
+        }
+    }
+}
+
+/// What every handler shares.
+#[derive(Clone)]
+pub struct AppState {
+    pub(crate) limits: Arc<Limits>,
+    pub(crate) solves: Arc<Semaphore>,
+    pub(crate) sim_tables: Arc<games::sim::Tables>,
+}
+
+impl AppState {
+    /// The shared state for the given limits.
+    pub fn new(limits: Limits) -> AppState {
+        AppState {
+            solves: Arc::new(Semaphore::new(limits.max_solves)),
+            limits: Arc::new(limits),
+            sim_tables: Arc::new(games::sim::Tables::default()),
+        }
+    }
+}
+
+/// The whole application: the UI's files and the JSON API.
+pub fn router(limits: Limits) -> Router {
+    Router::new()
+        .merge(assets::routes())
+        .nest("/api", games::routes())
+        .with_state(AppState::new(limits))
+}
+
+/// Serves the workbench on `addr` until Ctrl-C (or SIGTERM), calling
+/// `ready` with the address actually bound (port 0 picks a free one).
+pub async fn serve(
+    addr: SocketAddr,
+    limits: Limits,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    ready(listener.local_addr()?);
+    axum::serve(listener, router(limits))
+        .with_graceful_shutdown(shutdown())
+        .await
+}
+
+/// [`serve`] on a new multi-threaded tokio runtime, for callers that are
+/// not async themselves (the CLI).
+pub fn serve_blocking(
+    addr: SocketAddr,
+    limits: Limits,
+    ready: impl FnOnce(SocketAddr),
+) -> std::io::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(serve(addr, limits, ready))
+}
+
+async fn shutdown() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    #[cfg(unix)]
+    let term = async {
+        if let Ok(mut s) = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        {
+            s.recv().await;
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = term => {},
+    }
+}

@@ -1,0 +1,133 @@
+//! What every game's API shares: errors as JSON, budgets, and running
+//! solver work on the blocking pool under the solve semaphore.
+
+use crate::AppState;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Deserialize;
+use std::time::Duration;
+
+/// An API error: its HTTP status and a one-line message, sent as
+/// `{"error": "..."}`.
+#[derive(Debug)]
+pub struct ApiError {
+    /// 400 bad input, 503 busy, 500 internal.
+    pub status: StatusCode,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl ApiError {
+    /// Bad input (HTTP 400).
+    pub fn bad(message: impl std::fmt::Display) -> ApiError {
+        ApiError {
+            status: StatusCode::BAD_REQUEST,
+            message: message.to_string(),
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (
+            self.status,
+            Json(serde_json::json!({ "error": self.message })),
+        )
+            .into_response()
+    }
+}
+
+/// The budget fields every solver request may carry (`time_ms`,
+/// `nodes`), capped by the server.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+pub struct BudgetQuery {
+    /// Milliseconds.
+    pub time_ms: Option<u64>,
+    /// Nodes (positions searched).
+    pub nodes: Option<u64>,
+}
+
+/// The budget a request gets after the server's caps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Budget {
+    /// Wall-clock time allowed.
+    #[serde(serialize_with = "ser_ms", rename = "time_ms")]
+    pub time: Duration,
+    /// Nodes allowed.
+    pub nodes: u64,
+}
+
+fn ser_ms<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}
+
+impl AppState {
+    /// The capped budget of a request.
+    pub(crate) fn budget(&self, q: &BudgetQuery) -> Budget {
+        let l = &self.limits;
+        Budget {
+            time: q
+                .time_ms
+                .map_or(l.default_time, Duration::from_millis)
+                .min(l.max_time),
+            nodes: q.nodes.unwrap_or(l.default_nodes).clamp(1, l.max_nodes),
+        }
+    }
+
+    /// Runs solver work `f` on the blocking pool, holding one solve permit
+    /// until it ends (so CPU work stays bounded even past a timeout).
+    /// `Ok(None)`: not finished within the budget's time (plus a grace),
+    /// which the caller reports as `unknown`. No permit free → 503.
+    pub(crate) async fn solve<T: Send + 'static>(
+        &self,
+        budget: Budget,
+        f: impl FnOnce() -> T + Send + 'static,
+    ) -> Result<Option<T>, ApiError> {
+        let permit = self
+            .solves
+            .clone()
+            .try_acquire_owned()
+            .map_err(|_| ApiError {
+                status: StatusCode::SERVICE_UNAVAILABLE,
+                message: "the solver is busy: too many solves at once, try again".into(),
+            })?;
+        let job = tokio::task::spawn_blocking(move || {
+            let out = f();
+            drop(permit);
+            out
+        });
+        let grace = Duration::from_millis(500);
+        match tokio::time::timeout(budget.time + grace, job).await {
+            Ok(Ok(v)) => Ok(Some(v)),
+            Ok(Err(e)) => Err(ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: format!("the solver failed: {e}"),
+            }),
+            Err(_) => Ok(None),
+        }
+    }
+}
+
+/// Splits a `moves` parameter: moves separated by commas (Pentago moves
+/// contain spaces), empty items ignored.
+pub(crate) fn split_moves(s: Option<&str>) -> Vec<String> {
+    s.unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+/// The SPEC colour of a move of a two-player game from the value it gives
+/// the player who makes it.
+pub(crate) fn colour_of(v: endgame_core::Value) -> &'static str {
+    use endgame_core::Value;
+    match v {
+        Value::Win => "green",
+        Value::Loss => "red",
+        Value::Draw => "yellow",
+        Value::Unknown => "blue",
+    }
+}

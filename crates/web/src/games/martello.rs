@@ -1,0 +1,158 @@
+//! Martello: `/api/martello/{state,hints,solve}`.
+//!
+//! A request gives the board (`board`, the board string of SPEC.md), or a
+//! random one (`n` and `seed`). Moves are operations: the hints list each
+//! with its real moves and the board it leads to, which the next request
+//! sends as `board`.
+
+use crate::api::{ApiError, BudgetQuery};
+use crate::AppState;
+use axum::extract::{Query, State};
+use axum::Json;
+use endgame_martello::real::real_moves;
+use endgame_martello::solver::{self, SolveOptions};
+use endgame_martello::{Board, Martello, State as MState};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Memo memory of one request (64 MiB).
+const MEMO_BYTES: usize = 64 << 20;
+
+/// The query of every Martello route.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct MartelloQuery {
+    board: Option<String>,
+    n: Option<usize>,
+    seed: Option<u64>,
+    #[serde(flatten)]
+    budget: BudgetQuery,
+}
+
+fn current(q: &MartelloQuery) -> Result<(Board, Martello, MState), ApiError> {
+    let b = match &q.board {
+        Some(s) if !s.trim().is_empty() => Board::parse(s).map_err(ApiError::bad)?,
+        _ => {
+            let n = q.n.unwrap_or(4);
+            if !(1..=6).contains(&n) {
+                return Err(ApiError::bad(format!("n {n} out of range 1..=6")));
+            }
+            Board::random(n, q.seed.unwrap_or(1)).map_err(ApiError::bad)?
+        }
+    };
+    let s = MState::from_board(&b);
+    let m = Martello::new(b.n(), s).map_err(ApiError::bad)?;
+    Ok((b, m, s))
+}
+
+/// `GET /api/martello/state`: the board as rows of stone ids (`null`
+/// empty) with each stone's colour and symbol (id = colour·n + symbol).
+pub(crate) async fn state(
+    Query(q): Query<MartelloQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (b, _, s) = current(&q)?;
+    let n = b.n();
+    let norm = s.to_board(n);
+    let rows: Vec<Vec<serde_json::Value>> = (0..n)
+        .map(|r| {
+            (0..n)
+                .map(|c| match norm.get(r, c) {
+                    v if (v as usize) < n * n => {
+                        json!({ "id": v, "colour": v as usize / n, "symbol": v as usize % n })
+                    }
+                    _ => serde_json::Value::Null,
+                })
+                .collect()
+        })
+        .collect();
+    Ok(Json(json!({
+        "n": n,
+        "board": b.to_board_string(),
+        "normalised": norm.to_board_string(),
+        "stones": b.stones(),
+        "rows": rows,
+    })))
+}
+
+/// `GET /api/martello/hints`: every operation with the minimum stone count
+/// after it and its colour (green solvable, yellow keeps the best result
+/// of an unsolvable board, red worse, blue undecided).
+pub(crate) async fn hints(
+    State(app): State<AppState>,
+    Query(q): Query<MartelloQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (_, m, s) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let n = m.n();
+    let r = app
+        .solve(budget, move || {
+            let hints = solver::hints(&m, &s, budget.nodes, MEMO_BYTES);
+            let best = hints.iter().filter_map(|h| h.min_stones).min();
+            let rows: Vec<serde_json::Value> = hints
+                .iter()
+                .map(|h| {
+                    let colour = match (h.min_stones, best) {
+                        (None, _) => "blue",
+                        (Some(1), _) => "green",
+                        (Some(v), Some(b)) if v == b => "yellow",
+                        _ => "red",
+                    };
+                    let moves = real_moves(&m, &s, h.op).unwrap_or_default();
+                    json!({
+                        "op": m.format_op(h.op),
+                        "min_stones": h.min_stones,
+                        "value": h.min_stones.map_or("unknown".to_string(), |v| v.to_string()),
+                        "colour": colour,
+                        "moves": moves.iter().map(|x| x.describe(n)).collect::<Vec<_>>(),
+                        "real_moves": moves,
+                        "board": h.child.to_board(n).to_board_string(),
+                    })
+                })
+                .collect();
+            (best, rows)
+        })
+        .await?;
+    let (best, rows) = r.unwrap_or((None, vec![]));
+    Ok(Json(
+        json!({ "best": best, "hints": rows, "budget": budget }),
+    ))
+}
+
+/// `GET /api/martello/solve`: the minimum stone count and a line to it.
+pub(crate) async fn solve(
+    State(app): State<AppState>,
+    Query(q): Query<MartelloQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (_, m, _) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let n = m.n();
+    let r = app
+        .solve(budget, move || {
+            let sol = solver::solve(
+                &m,
+                &SolveOptions {
+                    max_memo_bytes: MEMO_BYTES,
+                    max_expansions: Some(budget.nodes),
+                    goal_first: true,
+                    ..SolveOptions::default()
+                },
+            );
+            let line: Vec<String> = sol
+                .line
+                .iter()
+                .map(|s| s.to_board(n).to_board_string())
+                .collect();
+            json!({
+                "value": if sol.complete { if sol.solvable { "solvable" } else { "unsolvable" } }
+                         else if sol.solvable { "solvable" } else { "unknown" },
+                "min_stones": sol.min_stones,
+                "solvable": sol.solvable,
+                "complete": sol.complete,
+                "line": line,
+                "explored": sol.explored,
+            })
+        })
+        .await?;
+    let mut v = r.unwrap_or_else(|| json!({ "value": "unknown", "line": [] }));
+    v["budget"] = json!(budget);
+    Ok(Json(v))
+}

@@ -1,0 +1,56 @@
+//! The API of each game, under `/api`.
+
+use crate::AppState;
+use axum::routing::get;
+use axum::{Json, Router};
+use serde_json::{json, Value};
+
+pub(crate) mod martello;
+pub(crate) mod peg;
+pub(crate) mod pentago;
+pub(crate) mod sim;
+
+/// Every API route.
+pub(crate) fn routes() -> Router<AppState> {
+    Router::new()
+        .route("/games", get(games))
+        .route("/peg/state", get(peg::state))
+        .route("/peg/hints", get(peg::hints))
+        .route("/peg/solve", get(peg::solve))
+        .route("/sim/state", get(sim::state))
+        .route("/sim/hints", get(sim::hints))
+        .route("/sim/solve", get(sim::solve))
+        .route("/sim/ai", get(sim::ai))
+        .route("/pentago/state", get(pentago::state))
+        .route("/pentago/hints", get(pentago::hints))
+        .route("/pentago/solve", get(pentago::solve))
+        .route("/pentago/ai", get(pentago::ai))
+        .route("/martello/state", get(martello::state))
+        .route("/martello/hints", get(martello::hints))
+        .route("/martello/solve", get(martello::solve))
+        .fallback(|| async {
+            crate::ApiError {
+                status: axum::http::StatusCode::NOT_FOUND,
+                message: "no such API route (see GET /api/games)".into(),
+            }
+        })
+}
+
+/// `GET /api/games`: the four games and their variants.
+async fn games() -> Json<Value> {
+    let boards: Vec<Value> = endgame_peg::board::BUILT_IN
+        .iter()
+        .map(|(name, desc, _)| json!({ "name": name, "description": desc }))
+        .collect();
+    Json(json!({
+        "games": [
+            { "game": "peg", "title": "Peg solitaire", "kind": "puzzle",
+              "variants": { "board": boards, "diagonal": [false, true], "art": "any ASCII board" } },
+            { "game": "sim", "title": "Sim", "kind": "two-player",
+              "variants": { "n": [3, 4, 5, 6, 7, 8], "misere": [false, true] } },
+            { "game": "pentago", "title": "Pentago", "kind": "two-player", "variants": {} },
+            { "game": "martello", "title": "Martello", "kind": "puzzle",
+              "variants": { "n": [3, 4, 5, 6], "seed": "random board number" } }
+        ]
+    }))
+}

@@ -1,0 +1,239 @@
+//! Peg solitaire: `/api/peg/{state,hints,solve}`.
+//!
+//! A request names the board (`board` built-in name, or `art`), the start
+//! (`start` position notation; default: the board's drawn vacancies), the
+//! goal (`finish`: a hole, `any`), `diagonal`, and the moves played since
+//! (`moves`, `from-to` separated by commas).
+
+use crate::api::{split_moves, ApiError, BudgetQuery};
+use crate::AppState;
+use axum::extract::{Query, State};
+use axum::Json;
+use endgame_core::{Notation, Puzzle, Rules};
+use endgame_peg::api::{self, AnyProblem, BoardSource, Finish, Spec};
+use endgame_peg::board::Lattice;
+use endgame_peg::{with_problem, Board, Pruning};
+use serde::{Deserialize, Serialize};
+
+/// The query of every peg route.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct PegQuery {
+    board: Option<String>,
+    art: Option<String>,
+    start: Option<String>,
+    finish: Option<String>,
+    #[serde(default)]
+    diagonal: bool,
+    moves: Option<String>,
+    #[serde(flatten)]
+    budget: BudgetQuery,
+}
+
+/// One hole as the UI draws it.
+#[derive(Debug, Serialize)]
+pub(crate) struct Hole {
+    name: String,
+    x: i32,
+    y: i32,
+    peg: bool,
+}
+
+/// One legal jump.
+#[derive(Debug, Serialize)]
+pub(crate) struct Jump {
+    #[serde(rename = "move")]
+    mv: String,
+    from: String,
+    over: String,
+    to: String,
+}
+
+/// `state`: the board, the position after the moves, the legal jumps.
+#[derive(Debug, Serialize)]
+pub(crate) struct PegState {
+    board: String,
+    lattice: &'static str,
+    start: String,
+    position: String,
+    goal: String,
+    holes: Vec<Hole>,
+    pegs: usize,
+    moves: Vec<Jump>,
+    played: Vec<String>,
+    over: bool,
+    solved: bool,
+}
+
+fn finish(arg: Option<&str>) -> Finish {
+    match arg.map(str::trim) {
+        None | Some("") => Finish::Default,
+        Some(a) if a.eq_ignore_ascii_case("any") => Finish::Any,
+        Some(a) if a.contains(',') => {
+            Finish::Pattern(a.split(',').map(|h| h.trim().into()).collect())
+        }
+        Some(a) => Finish::Hole(a.into()),
+    }
+}
+
+fn spec(q: &PegQuery, position: Option<String>) -> Spec {
+    Spec {
+        board: match &q.art {
+            Some(a) => BoardSource::Art(a.replace('/', "\n")),
+            None => BoardSource::Named(q.board.clone().unwrap_or_else(|| "english".into())),
+        },
+        diagonal: q.diagonal,
+        vacate: None,
+        position,
+        finish: finish(q.finish.as_deref()),
+        pruning: Pruning::default(),
+    }
+}
+
+/// The board, the start problem and the problem at the current position.
+fn current(q: &PegQuery) -> Result<(Board, AnyProblem, AnyProblem, Vec<String>), ApiError> {
+    let start_spec = spec(q, q.start.clone());
+    let board = api::board_of(&start_spec).map_err(ApiError::bad)?;
+    let start = api::build(&start_spec).map_err(ApiError::bad)?;
+    let played = split_moves(q.moves.as_deref());
+    let position = with_problem!(&start, p => {
+        let mut pos = p.start();
+        for m in &played {
+            let mv = p.parse_move(m).map_err(ApiError::bad)?;
+            pos = p.play(&pos, mv).map_err(|e| ApiError::bad(format!("move {m}: {e}")))?;
+        }
+        p.format_position(&pos)
+    });
+    // The goal stays the board's default (a mid-game position on a drawn
+    // board keeps aiming for its vacancy) or the one asked for.
+    let cur = api::build(&spec(q, Some(position))).map_err(ApiError::bad)?;
+    Ok((board, start, cur, played))
+}
+
+/// `GET /api/peg/state`.
+pub(crate) async fn state(Query(q): Query<PegQuery>) -> Result<Json<PegState>, ApiError> {
+    let (board, start, cur, played) = current(&q)?;
+    let st = with_problem!(&cur, p => {
+        let pos = p.start();
+        let moves: Vec<Jump> = p
+            .moves(&pos)
+            .into_iter()
+            .map(|m| {
+                let name = p.move_name(m);
+                let mut parts = name.split('-');
+                let from = parts.next().unwrap_or("").to_string();
+                let to = parts.next().unwrap_or("").to_string();
+                let (fi, ti) = (board.hole(&from).ok(), board.hole(&to).ok());
+                let over = match (fi, ti) {
+                    (Some(f), Some(t)) => {
+                        let (a, b) = (board.coords(f), board.coords(t));
+                        board
+                            .hole_at((a.0 + b.0) / 2, (a.1 + b.1) / 2)
+                            .map(|o| board.hole_name(o).to_string())
+                            .unwrap_or_default()
+                    }
+                    _ => String::new(),
+                };
+                Jump { mv: name, from, over, to }
+            })
+            .collect();
+        let holes: Vec<Hole> = (0..board.holes())
+            .map(|h| {
+                let (x, y) = board.coords(h);
+                Hole { name: board.hole_name(h).to_string(), x, y, peg: p.has_peg(pos, h) }
+            })
+            .collect();
+        let solved = p.is_goal(&pos);
+        PegState {
+            board: board.name().to_string(),
+            lattice: match board.lattice() { Lattice::Square => "square", Lattice::Hex => "hex" },
+            start: with_problem!(&start, s => s.format_position(&s.start())),
+            position: p.format_position(&pos),
+            goal: api::hint(&cur, &api::Budget { max_expansions: 0, ..Default::default() }, 0).goal,
+            pegs: p.peg_count(pos) as usize,
+            over: moves.is_empty(),
+            solved,
+            holes,
+            moves,
+            played,
+        }
+    });
+    Ok(Json(st))
+}
+
+/// `GET /api/peg/hints`: every legal jump with whether the goal stays
+/// reachable and its colour (green / red / blue).
+pub(crate) async fn hints(
+    State(app): State<AppState>,
+    Query(q): Query<PegQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (_, _, cur, _) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let pb = api::Budget {
+        max_expansions: budget.nodes,
+        ..Default::default()
+    };
+    let work = cur.clone();
+    let r = app.solve(budget, move || api::hint(&work, &pb, 0)).await?;
+    let report = match r {
+        Some(r) => r,
+        None => {
+            // Timed out: every move undecided.
+            let mut r = api::hint(
+                &cur,
+                &api::Budget {
+                    max_expansions: 0,
+                    ..Default::default()
+                },
+                0,
+            );
+            r.goal_reachable = None;
+            for m in &mut r.moves {
+                m.goal_reachable = None;
+                m.colour = "blue";
+            }
+            r
+        }
+    };
+    let mut v = serde_json::to_value(&report).map_err(ApiError::bad)?;
+    for m in v["moves"].as_array_mut().into_iter().flatten() {
+        let value = match m["goal_reachable"].as_bool() {
+            Some(true) => "solvable",
+            Some(false) => "unsolvable",
+            None => "unknown",
+        };
+        m["value"] = value.into();
+    }
+    v["budget"] = serde_json::to_value(budget).map_err(ApiError::bad)?;
+    Ok(Json(v))
+}
+
+/// `GET /api/peg/solve`: a line to the goal (or the best found) by DFS.
+pub(crate) async fn solve(
+    State(app): State<AppState>,
+    Query(q): Query<PegQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (_, _, cur, _) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let pb = api::Budget {
+        max_expansions: budget.nodes,
+        ..Default::default()
+    };
+    let r = app
+        .solve(budget, move || api::solve(&cur, api::Method::Dfs, &pb))
+        .await?;
+    let mut v = match r {
+        Some(r) => {
+            let mut v = serde_json::to_value(&r).map_err(ApiError::bad)?;
+            v["value"] = match r.solvable {
+                Some(true) => "solvable",
+                Some(false) => "unsolvable",
+                None => "unknown",
+            }
+            .into();
+            v
+        }
+        None => serde_json::json!({ "value": "unknown", "solvable": null, "line": [] }),
+    };
+    v["budget"] = serde_json::to_value(budget).map_err(ApiError::bad)?;
+    Ok(Json(v))
+}

@@ -1,0 +1,247 @@
+//! Pentago: `/api/pentago/{state,hints,solve,ai}`.
+//!
+//! A request gives the start (`start`, the interchange notation; default
+//! the empty board), the moves played since (`moves`, full moves like
+//! `c4 ur cw` separated by commas) and optionally a pending placement
+//! (`place`, a cell like `c4`: the position then has `m`, a rotation due).
+
+use crate::api::{colour_of, split_moves, ApiError, Budget, BudgetQuery};
+use crate::AppState;
+use axum::extract::{Query, State};
+use axum::Json;
+use endgame_core::player::MoveLimits;
+use endgame_core::{Notation, Rules, Value};
+use endgame_pentago::board::bit_index;
+use endgame_pentago::notation::{format_cell, QUADRANTS};
+use endgame_pentago::solve::{self, Solver};
+use endgame_pentago::{Pentago, Position};
+use serde::Deserialize;
+use serde_json::json;
+
+/// Transposition table of one request: 2^18 slots (4 MiB).
+const TABLE_BITS: u32 = 18;
+
+/// The query of every Pentago route.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct PentagoQuery {
+    start: Option<String>,
+    moves: Option<String>,
+    place: Option<String>,
+    /// AI: `strong` (default: exact when the budget allows, else the
+    /// strong heuristic player), `seed`, `random`.
+    strength: Option<String>,
+    #[serde(flatten)]
+    budget: BudgetQuery,
+}
+
+fn current(q: &PentagoQuery) -> Result<(Position, Vec<String>), ApiError> {
+    let g = Pentago;
+    let mut pos = match &q.start {
+        Some(s) if !s.trim().is_empty() => g.parse_position(s).map_err(ApiError::bad)?,
+        _ => g.start(),
+    };
+    let played = split_moves(q.moves.as_deref());
+    for m in &played {
+        let mv = g.parse_move(m).map_err(ApiError::bad)?;
+        pos = g.play_checked(&pos, mv).map_err(ApiError::bad)?;
+    }
+    if let Some(c) = q.place.as_deref().filter(|c| !c.trim().is_empty()) {
+        let mv = g.parse_move(c).map_err(ApiError::bad)?;
+        if pos.must_rotate() || pos.outcome().is_some() {
+            return Err(ApiError::bad("place: no placement is due"));
+        }
+        if mv.rot != endgame_pentago::game::NONE || pos.empty() >> mv.cell & 1 == 0 {
+            return Err(ApiError::bad(format!("place {c}: give one empty cell")));
+        }
+        pos = pos.place(mv.cell);
+    }
+    Ok((pos, played))
+}
+
+fn side(black: bool) -> &'static str {
+    if black {
+        "black"
+    } else {
+        "white"
+    }
+}
+
+/// Who won a finished game.
+fn winner(pos: &Position) -> Option<&'static str> {
+    pos.outcome().map(|v| match v {
+        Value::Win => side(pos.black_to_move()),
+        Value::Loss => side(!pos.black_to_move()),
+        _ => "none",
+    })
+}
+
+/// `GET /api/pentago/state`: the cells (`cells[y][x]`, y = 0 the bottom
+/// row; `b`, `w` or `.`), who moves, and whether a rotation is due.
+pub(crate) async fn state(
+    Query(q): Query<PentagoQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (pos, played) = current(&q)?;
+    let cells: Vec<String> = (0..6)
+        .map(|y| {
+            (0..6)
+                .map(|x| {
+                    let b = bit_index(x, y);
+                    if pos.black() >> b & 1 == 1 {
+                        'b'
+                    } else if pos.white() >> b & 1 == 1 {
+                        'w'
+                    } else {
+                        '.'
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let g = Pentago;
+    Ok(Json(json!({
+        "position": g.format_position(&pos),
+        "cells": cells,
+        "to_move": side(pos.black_to_move()),
+        "must_rotate": pos.must_rotate(),
+        "over": pos.outcome().is_some(),
+        "winner": winner(&pos),
+        "moves": g.moves(&pos).into_iter().map(|m| g.format_move(m)).collect::<Vec<_>>(),
+        "played": played,
+    })))
+}
+
+fn sbudget(b: Budget) -> solve::Budget {
+    solve::Budget {
+        nodes: Some(b.nodes),
+        time: Some(b.time),
+    }
+}
+
+/// `GET /api/pentago/hints`: for a position due to place, every empty
+/// cell with the value of placing there (for the mover); for one due to
+/// rotate, the eight rotations. Colours as SPEC.md says.
+pub(crate) async fn hints(
+    State(app): State<AppState>,
+    Query(q): Query<PentagoQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (pos, _) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let r = app
+        .solve(budget, move || {
+            let mut s = Solver::new(TABLE_BITS);
+            s.value_and_children(&pos, sbudget(budget))
+        })
+        .await?;
+    let rotate = pos.must_rotate();
+    let (value, children) = match r {
+        Some(r) => r,
+        None => (Value::Unknown, vec![]),
+    };
+    // The children in the order value_and_children builds them.
+    let labels: Vec<String> = if rotate {
+        (0..8u8)
+            .map(|r| {
+                let dir = if r & 1 == 0 { "cw" } else { "ccw" };
+                format!("{} {dir}", QUADRANTS[(r >> 1) as usize])
+            })
+            .collect()
+    } else {
+        endgame_pentago::board::bits_of(pos.empty())
+            .map(format_cell)
+            .collect()
+    };
+    let moves: Vec<serde_json::Value> = labels
+        .iter()
+        .enumerate()
+        .filter(|_| pos.outcome().is_none())
+        .map(|(i, label)| {
+            // A placement child keeps the mover; a rotation passes the turn.
+            let v = children
+                .get(i)
+                .map_or(Value::Unknown, |c| if rotate { c.1.flip() } else { c.1 });
+            json!({ "move": label, "value": v, "colour": colour_of(v) })
+        })
+        .collect();
+    Ok(Json(json!({
+        "position": Pentago.format_position(&pos),
+        "kind": if rotate { "rotate" } else { "place" },
+        "value": value,
+        "moves": moves,
+        "budget": budget,
+    })))
+}
+
+/// `GET /api/pentago/solve`: the value for the player to move.
+pub(crate) async fn solve(
+    State(app): State<AppState>,
+    Query(q): Query<PentagoQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (pos, _) = current(&q)?;
+    let budget = app.budget(&q.budget);
+    let r = app
+        .solve(budget, move || {
+            let mut s = Solver::new(TABLE_BITS);
+            let v = s.value(&pos, sbudget(budget));
+            (v, s.nodes())
+        })
+        .await?;
+    let (v, nodes) = r.unwrap_or((Value::Unknown, 0));
+    Ok(Json(json!({
+        "position": Pentago.format_position(&pos),
+        "value": v,
+        "nodes": nodes,
+        "budget": budget,
+    })))
+}
+
+/// `GET /api/pentago/ai`: the AI's full move.
+pub(crate) async fn ai(
+    State(app): State<AppState>,
+    Query(q): Query<PentagoQuery>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let (pos, _) = current(&q)?;
+    if pos.outcome().is_some() {
+        return Err(ApiError::bad("the game is over"));
+    }
+    if pos.must_rotate() {
+        return Err(ApiError::bad(
+            "the AI plays whole moves: give no pending placement",
+        ));
+    }
+    let budget = app.budget(&q.budget);
+    let strength = q.strength.clone().unwrap_or_else(|| "strong".into());
+    let mut player = endgame_pentago::player::by_name(&strength, 1).map_err(ApiError::bad)?;
+    let exact_first = strength == "strong";
+    let r = app
+        .solve(budget, move || {
+            if exact_first {
+                // Exact when the position is small enough for the budget
+                // (half of it), else the heuristic player.
+                let mut s = Solver::new(TABLE_BITS);
+                let half = solve::Budget {
+                    nodes: Some(budget.nodes / 2),
+                    time: Some(budget.time / 2),
+                };
+                if let Some((m, v)) = solve::best_move(&mut s, &pos, half) {
+                    return (m, Some(v));
+                }
+            }
+            let limits = MoveLimits {
+                time: Some(budget.time / 2),
+                nodes: Some(budget.nodes / 2),
+            };
+            (player.choose(&Pentago, &pos, &limits), None)
+        })
+        .await?;
+    match r {
+        Some((m, v)) => Ok(Json(json!({
+            "move": Pentago.format_move(m),
+            "strength": strength,
+            "value": v,
+        }))),
+        None => Err(ApiError {
+            status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            message: "the AI found no move within the budget".into(),
+        }),
+    }
+}

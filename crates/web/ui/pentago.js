@@ -1,0 +1,88 @@
+// Pentago: click an empty cell to place, then a rotation arrow. Hints are
+// dots on the cells (value of placing there) and coloured arrows (value of
+// each rotation once placed).
+import { el, hintTitle } from './api.js';
+
+let pending = null;
+export function reset() { pending = null; }
+export function title() { return 'Pentago'; }
+export function apiParams(v, moves) {
+  const q = { moves: moves.join(',') };
+  if (v.start) q.start = v.start;
+  if (pending) q.place = pending;
+  return q;
+}
+export function describe(s, v) {
+  const who = side => `${side}${v.ai === side ? ' (AI)' : ''}`;
+  if (s.over) return s.winner === 'none' ? 'Game over: draw.' : `Game over: ${who(s.winner)} wins.`;
+  return s.must_rotate ? `${who(s.to_move)}: turn a quadrant.` : `${who(s.to_move)} to place.`;
+}
+export function valueText(h) { return `Value for the player to move: ${h.value}.`; }
+const cellName = (x, y) => `${'abcdef'[x]}${y + 1}`;
+const QUADS = { ll: [0, 0], ul: [0, 1], lr: [1, 0], ur: [1, 1] };
+
+export function render(svg, s, hints, ctx) {
+  const C = 56, G = 10, M = 50, W = 2 * M + 6 * C + G;
+  svg.setAttribute('viewBox', `0 0 ${W} ${W}`);
+  svg.textContent = '';
+  const px = x => M + x * C + (x >= 3 ? G : 0);
+  const py = y => M + (5 - y) * C + (y < 3 ? G : 0);
+  const hint = {};
+  if (hints && ctx.hintsOn) for (const m of hints.moves) hint[m.move] = m;
+  for (const [q, [qx, qy]] of Object.entries(QUADS)) {
+    svg.append(el('rect', { x: px(3 * qx) - 3, y: py(3 * qy + 2) - 3, width: 3 * C + 6, height: 3 * C + 6, rx: 10, class: 'quad', 'data-quad': q }));
+  }
+  for (let y = 0; y < 6; y++) for (let x = 0; x < 6; x++) {
+    const cx = px(x) + C / 2, cy = py(y) + C / 2, name = cellName(x, y);
+    const v = s.cells[y][x];
+    const cell = el('circle', { cx, cy, r: C / 2 - 6, class: 'cell', 'data-cell': name });
+    svg.append(cell);
+    if (v !== '.') {
+      svg.append(el('circle', { cx, cy, r: C / 2 - 8, class: `stone ${v}` + (pending === name ? ' pending' : ''), 'data-stone': name }));
+    } else if (!s.over && !s.must_rotate) {
+      cell.onclick = () => {
+        // A placement that makes five wins at once: it is the whole move.
+        if (s.moves.includes(name)) { pending = null; ctx.play(name); return; }
+        pending = name; ctx.refresh();
+      };
+      const h = hint[name];
+      if (h) {
+        const d = el('circle', { cx, cy, r: 8, class: `dot ${h.colour}`, 'data-hint': name, 'data-colour': h.colour, 'pointer-events': 'none' }, hintTitle(h));
+        svg.append(d);
+      }
+    }
+  }
+  if (s.must_rotate && !s.over) {
+    // Two arrows per quadrant, at its outer corners.
+    for (const [q, [qx, qy]] of Object.entries(QUADS)) {
+      for (const dir of ['cw', 'ccw']) {
+        const mv = `${q} ${dir}`, h = hint[mv];
+        const x0 = px(3 * qx), y0 = py(3 * qy + 2), size = 3 * C;
+        // Outer corner of the quadrant, arrow bending around it.
+        const ox = qx ? x0 + size + 22 : x0 - 22, oy = qy ? y0 - 22 : y0 + size + 22;
+        const along = dir === 'cw' ? 1 : -1;
+        // cw arrows lie along the horizontal outer edge for top quadrants, etc.
+        const horiz = (dir === 'cw') === (qx === qy);
+        const x1 = horiz ? ox + (qx ? -60 : 60) : ox, y1 = horiz ? oy : oy + (qy ? 60 : -60);
+        const path = `M ${x1} ${y1} Q ${ox} ${oy} ${horiz ? ox : ox + (qx ? -60 : 60)} ${horiz ? oy + (qy ? 60 : -60) : oy}`;
+        const cls = h ? h.colour : 'none';
+        const a = el('path', { d: path, class: `arrow hint ${cls}`, 'data-move': mv, 'data-colour': h ? h.colour : '', 'marker-end': `url(#head-${cls})` }, h ? hintTitle(h) : mv);
+        a.onclick = () => { const full = `${pending} ${mv}`; pending = null; ctx.play(full); };
+        void along;
+        svg.append(a);
+      }
+    }
+    const defs = el('defs');
+    for (const c of ['green', 'red', 'yellow', 'blue', 'none']) {
+      const m = el('marker', { id: `head-${c}`, viewBox: '0 0 10 10', refX: 5, refY: 5, markerWidth: 4, markerHeight: 4, orient: 'auto-start-reverse' });
+      m.append(el('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `dot ${c}` }));
+      defs.append(m);
+    }
+    svg.prepend(defs);
+  }
+  for (let i = 0; i < 6; i++) {
+    svg.append(el('text', { x: px(i) + C / 2, y: W - 12, class: 'remote' })).textContent = 'abcdef'[i];
+    svg.append(el('text', { x: 14, y: py(i) + C / 2, class: 'remote' })).textContent = i + 1;
+  }
+}
+export function moveLabel(m) { return m; }
