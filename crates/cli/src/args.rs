@@ -3,10 +3,10 @@
 
 use crate::battle::BattleArgs;
 use crate::lab::LabArgs;
-use crate::serve::ServeArgs;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
 use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
-use crate::sim::{CountSim, HintSim, SolveSim};
+use crate::serve::ServeArgs;
+use crate::sim::{CountSim, HintSim, PlaySim, SolveSim};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, count and analyse puzzles and games.
@@ -156,6 +156,8 @@ pub enum BattleGame {
 pub enum PlayGame {
     /// Pentago in the terminal.
     Pentago(PlayPentago),
+    /// Sim on K_n in the terminal.
+    Sim(PlaySim),
 }
 
 /// A peg-solitaire problem: board, start, goal, pruning.

@@ -73,6 +73,9 @@ fn main() -> ExitCode {
         Command::Play {
             game: PlayGame::Pentago(a),
         } => pentago::play(a, out),
+        Command::Play {
+            game: PlayGame::Sim(a),
+        } => sim::play(a, out),
         Command::Battle {
             game: BattleGame::Pentago(a),
         } => battle::pentago(a, out),

@@ -444,3 +444,116 @@ fn count_text(r: &CountReport) -> String {
     );
     s
 }
+
+/// `endgame play sim`.
+#[derive(Debug, Args)]
+pub struct PlaySim {
+    /// Who plays red (first): `human` (moves read from stdin, e.g. `ac`)
+    /// or an AI (`perfect`, `random`, `avoid`, `search`).
+    #[arg(long, default_value = "human")]
+    pub red: String,
+    /// Who plays blue.
+    #[arg(long, default_value = "perfect")]
+    pub blue: String,
+    /// Number of points (3 to 8) when no position is given.
+    #[arg(long)]
+    pub n: Option<usize>,
+    /// Completing your own triangle wins instead of losing.
+    #[arg(long)]
+    pub misere: bool,
+    /// Start from this position instead of the empty board.
+    #[arg(long)]
+    pub position: Option<String>,
+    /// Seed of the AIs' generators.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The report of `endgame play sim`.
+#[derive(Debug, Serialize)]
+pub struct PlayReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// The segments coloured, in order.
+    pub moves: Vec<String>,
+    /// The final position.
+    pub position: String,
+    /// `red`, `blue`, or `null` for a draw.
+    pub winner: Option<&'static str>,
+}
+
+/// `endgame play sim`: a game in the terminal, human or AI on each side.
+/// A human's illegal move (a coloured segment, a point that does not
+/// exist) is a one-line error like any other bad input.
+pub fn play(args: &PlaySim, out: Output) -> Result<String> {
+    use endgame_core::player::{MoveLimits, Player};
+    use std::io::BufRead;
+    let (sim, start) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
+    let mut players: [Option<Box<dyn Player<Sim>>>; 2] = [None, None];
+    for (i, name) in [&args.red, &args.blue].into_iter().enumerate() {
+        if name != "human" {
+            let seed = args.seed.wrapping_mul(2).wrapping_add(i as u64);
+            players[i] = Some(endgame_sim::player::by_name(name, &sim, seed)?);
+        }
+    }
+    let show = |text: &str| {
+        if !out.json {
+            print!("{text}");
+            let _ = std::io::Write::flush(&mut std::io::stdout());
+        }
+    };
+    let mut pos = start;
+    let mut moves = Vec::new();
+    let mut lines = std::io::stdin().lock().lines();
+    show(&format!("{}\n", sim.format_position(&pos)));
+    while sim.outcome(&pos).is_none() {
+        let who = usize::from(!pos.red_to_move());
+        let next = match players[who].as_mut() {
+            Some(ai) => {
+                let m = ai.choose(&sim, &pos, &MoveLimits::default());
+                (sim.format_move(m), sim.play_unchecked(&pos, m))
+            }
+            None => loop {
+                show(&format!(
+                    "{} to move (a segment, e.g. `ac`): ",
+                    to_move(&pos)
+                ));
+                let Some(line) = lines.next() else {
+                    bail!("input ended before the game did");
+                };
+                let line = line?;
+                let text = line.trim();
+                if text.is_empty() {
+                    continue;
+                }
+                let after = sim.play_text(&pos, text)?;
+                break (text.to_string(), after);
+            },
+        };
+        show(&format!("{} plays {}\n", to_move(&pos), next.0));
+        moves.push(next.0);
+        pos = next.1;
+        show(&format!("{}\n", sim.format_position(&pos)));
+    }
+    // The player to move in a finished position has the outcome's value.
+    let mover = to_move(&pos);
+    let other = if pos.red_to_move() { "blue" } else { "red" };
+    let winner = match sim.outcome(&pos) {
+        Some(Value::Win) => Some(mover),
+        Some(Value::Loss) => Some(other),
+        _ => None,
+    };
+    let report = PlayReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        moves,
+        position: sim.format_position(&pos),
+        winner,
+    };
+    out.render(&report, |r| match r.winner {
+        Some(w) => format!("{w} wins after {} moves\n", r.moves.len()),
+        None => format!("a draw after {} moves\n", r.moves.len()),
+    })
+}

@@ -1,4 +1,4 @@
-//! `endgame solve|hint|count sim`: JSON fields, published and cross-checked
+//! `endgame solve|hint|count|play sim`: JSON fields, published and cross-checked
 //! values, and exit status 2 with one `error:` line for every bad input.
 
 use assert_cmd::Command;
@@ -151,4 +151,63 @@ fn bad_input_is_one_line_and_status_2() {
         let e = user_error(args);
         assert!(e.contains(needle), "{args:?}: {e}");
     }
+}
+
+/// Plays `endgame play sim ARGS` with `stdin` as the human's moves.
+fn play(args: &[&str], stdin: &str) -> std::process::Output {
+    endgame()
+        .args(["play", "sim"])
+        .args(args)
+        .write_stdin(stdin)
+        .output()
+        .expect("runs")
+}
+
+#[test]
+fn play_sim_perfect_blue_beats_any_red_and_replays() {
+    let out = play(&["--red", "random", "--blue", "perfect", "--seed", "3"], "");
+    assert!(out.status.success());
+    let r = json(&[
+        "play", "sim", "--red", "random", "--blue", "perfect", "--seed", "3",
+    ]);
+    // K6 is a second-player win: perfect blue never loses.
+    assert_eq!(r["winner"], "blue");
+    // The recorded moves replay to the final position.
+    let moves: Vec<&str> = r["moves"]
+        .as_array()
+        .expect("moves")
+        .iter()
+        .map(|m| m.as_str().expect("a segment"))
+        .collect();
+    let final_position = r["position"].as_str().expect("position");
+    let mut pos = "...............".to_string();
+    for m in &moves {
+        let h = json(&["hint", "sim", &pos]);
+        let next = h["moves"]
+            .as_array()
+            .expect("hint moves")
+            .iter()
+            .find(|x| x["move"] == *m)
+            .unwrap_or_else(|| panic!("{m} is not legal in {pos}"));
+        pos = next["after"].as_str().expect("after").to_string();
+    }
+    assert_eq!(pos, final_position);
+}
+
+#[test]
+fn play_sim_human_moves_and_illegal_ones() {
+    // A human red against the perfect blue: one move, then input ends.
+    let out = play(&[], "ab\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    assert!(err.contains("input ended"), "{err}");
+    let shown = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(shown.contains("red plays ab"), "{shown}");
+    // Colouring a coloured segment is refused with one error line.
+    let out = play(&["--position", "r.............."], "ab\n");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).expect("UTF-8");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("already coloured"), "{err}");
+    user_error(&["play", "sim", "--red", "nobody"]);
 }
