@@ -43,9 +43,51 @@ impl IntoResponse for ApiError {
 #[derive(Clone, Copy, Debug, Default, Deserialize)]
 pub struct BudgetQuery {
     /// Milliseconds.
+    #[serde(default, deserialize_with = "opt")]
     pub time_ms: Option<u64>,
     /// Nodes (positions searched).
+    #[serde(default, deserialize_with = "opt")]
     pub nodes: Option<u64>,
+}
+
+/// Reads an optional query value through `FromStr`: query structs with a
+/// flattened part see every value as a string, so numbers and booleans
+/// are parsed here (an empty value is absent).
+pub(crate) fn opt<'de, D, T>(d: D) -> Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: std::str::FromStr,
+    T::Err: std::fmt::Display,
+{
+    let s: Option<String> = Option::deserialize(d)?;
+    match s.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => v
+            .parse()
+            .map(Some)
+            .map_err(|e| serde::de::Error::custom(format!("'{v}': {e}"))),
+    }
+}
+
+/// The query string as a `T`; a malformed one is a JSON 400.
+pub(crate) struct Q<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for Q<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, ApiError> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|q| Q(q.0))
+            .map_err(|e| ApiError::bad(e.body_text()))
+    }
 }
 
 /// The budget a request gets after the server's caps.

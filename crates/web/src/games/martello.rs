@@ -5,9 +5,9 @@
 //! with its real moves and the board it leads to, which the next request
 //! sends as `board`.
 
-use crate::api::{ApiError, BudgetQuery};
+use crate::api::{opt, ApiError, BudgetQuery, Q};
 use crate::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use endgame_martello::real::real_moves;
 use endgame_martello::solver::{self, SolveOptions};
@@ -22,7 +22,9 @@ const MEMO_BYTES: usize = 64 << 20;
 #[derive(Clone, Debug, Default, Deserialize)]
 pub(crate) struct MartelloQuery {
     board: Option<String>,
+    #[serde(default, deserialize_with = "opt")]
     n: Option<usize>,
+    #[serde(default, deserialize_with = "opt")]
     seed: Option<u64>,
     #[serde(flatten)]
     budget: BudgetQuery,
@@ -46,9 +48,7 @@ fn current(q: &MartelloQuery) -> Result<(Board, Martello, MState), ApiError> {
 
 /// `GET /api/martello/state`: the board as rows of stone ids (`null`
 /// empty) with each stone's colour and symbol (id = colour·n + symbol).
-pub(crate) async fn state(
-    Query(q): Query<MartelloQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+pub(crate) async fn state(Q(q): Q<MartelloQuery>) -> Result<Json<serde_json::Value>, ApiError> {
     let (b, _, s) = current(&q)?;
     let n = b.n();
     let norm = s.to_board(n);
@@ -78,7 +78,7 @@ pub(crate) async fn state(
 /// of an unsolvable board, red worse, blue undecided).
 pub(crate) async fn hints(
     State(app): State<AppState>,
-    Query(q): Query<MartelloQuery>,
+    Q(q): Q<MartelloQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (_, m, s) = current(&q)?;
     let budget = app.budget(&q.budget);
@@ -120,7 +120,7 @@ pub(crate) async fn hints(
 /// `GET /api/martello/solve`: the minimum stone count and a line to it.
 pub(crate) async fn solve(
     State(app): State<AppState>,
-    Query(q): Query<MartelloQuery>,
+    Q(q): Q<MartelloQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (_, m, _) = current(&q)?;
     let budget = app.budget(&q.budget);

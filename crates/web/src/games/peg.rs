@@ -5,9 +5,9 @@
 //! goal (`finish`: a hole, `any`), `diagonal`, and the moves played since
 //! (`moves`, `from-to` separated by commas).
 
-use crate::api::{split_moves, ApiError, BudgetQuery};
+use crate::api::{opt, split_moves, ApiError, BudgetQuery, Q};
 use crate::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use endgame_core::{Notation, Puzzle, Rules};
 use endgame_peg::api::{self, AnyProblem, BoardSource, Finish, Spec};
@@ -22,8 +22,8 @@ pub(crate) struct PegQuery {
     art: Option<String>,
     start: Option<String>,
     finish: Option<String>,
-    #[serde(default)]
-    diagonal: bool,
+    #[serde(default, deserialize_with = "opt")]
+    diagonal: Option<bool>,
     moves: Option<String>,
     #[serde(flatten)]
     budget: BudgetQuery,
@@ -81,7 +81,7 @@ fn spec(q: &PegQuery, position: Option<String>) -> Spec {
             Some(a) => BoardSource::Art(a.replace('/', "\n")),
             None => BoardSource::Named(q.board.clone().unwrap_or_else(|| "english".into())),
         },
-        diagonal: q.diagonal,
+        diagonal: q.diagonal.unwrap_or(false),
         vacate: None,
         position,
         finish: finish(q.finish.as_deref()),
@@ -110,7 +110,7 @@ fn current(q: &PegQuery) -> Result<(Board, AnyProblem, AnyProblem, Vec<String>),
 }
 
 /// `GET /api/peg/state`.
-pub(crate) async fn state(Query(q): Query<PegQuery>) -> Result<Json<PegState>, ApiError> {
+pub(crate) async fn state(Q(q): Q<PegQuery>) -> Result<Json<PegState>, ApiError> {
     let (board, start, cur, played) = current(&q)?;
     let st = with_problem!(&cur, p => {
         let pos = p.start();
@@ -164,7 +164,7 @@ pub(crate) async fn state(Query(q): Query<PegQuery>) -> Result<Json<PegState>, A
 /// reachable and its colour (green / red / blue).
 pub(crate) async fn hints(
     State(app): State<AppState>,
-    Query(q): Query<PegQuery>,
+    Q(q): Q<PegQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (_, _, cur, _) = current(&q)?;
     let budget = app.budget(&q.budget);
@@ -210,7 +210,7 @@ pub(crate) async fn hints(
 /// `GET /api/peg/solve`: a line to the goal (or the best found) by DFS.
 pub(crate) async fn solve(
     State(app): State<AppState>,
-    Query(q): Query<PegQuery>,
+    Q(q): Q<PegQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (_, _, cur, _) = current(&q)?;
     let budget = app.budget(&q.budget);

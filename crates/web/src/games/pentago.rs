@@ -5,9 +5,9 @@
 //! `c4 ur cw` separated by commas) and optionally a pending placement
 //! (`place`, a cell like `c4`: the position then has `m`, a rotation due).
 
-use crate::api::{colour_of, split_moves, ApiError, Budget, BudgetQuery};
+use crate::api::{colour_of, split_moves, ApiError, Budget, BudgetQuery, Q};
 use crate::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use endgame_core::player::MoveLimits;
 use endgame_core::{Notation, Rules, Value};
@@ -18,8 +18,8 @@ use endgame_pentago::{Pentago, Position};
 use serde::Deserialize;
 use serde_json::json;
 
-/// Transposition table of one request: 2^18 slots (4 MiB).
-const TABLE_BITS: u32 = 18;
+/// Transposition table of one request: 2^20 slots (16 MiB).
+const TABLE_BITS: u32 = 20;
 
 /// The query of every Pentago route.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -77,9 +77,7 @@ fn winner(pos: &Position) -> Option<&'static str> {
 
 /// `GET /api/pentago/state`: the cells (`cells[y][x]`, y = 0 the bottom
 /// row; `b`, `w` or `.`), who moves, and whether a rotation is due.
-pub(crate) async fn state(
-    Query(q): Query<PentagoQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+pub(crate) async fn state(Q(q): Q<PentagoQuery>) -> Result<Json<serde_json::Value>, ApiError> {
     let (pos, played) = current(&q)?;
     let cells: Vec<String> = (0..6)
         .map(|y| {
@@ -122,14 +120,34 @@ fn sbudget(b: Budget) -> solve::Budget {
 /// rotate, the eight rotations. Colours as SPEC.md says.
 pub(crate) async fn hints(
     State(app): State<AppState>,
-    Query(q): Query<PentagoQuery>,
+    Q(q): Q<PentagoQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
     let r = app
         .solve(budget, move || {
+            // Each child gets its share of the budget, so one hard child
+            // cannot leave all the others unknown; the table is shared.
             let mut s = Solver::new(TABLE_BITS);
-            s.value_and_children(&pos, sbudget(budget))
+            let children: Vec<Position> = if pos.outcome().is_some() {
+                vec![]
+            } else if pos.must_rotate() {
+                (0..8).map(|r| pos.rotated(r)).collect()
+            } else {
+                endgame_pentago::board::bits_of(pos.empty())
+                    .map(|c| pos.place(c))
+                    .collect()
+            };
+            let share = Budget {
+                time: budget.time / (children.len() as u32 + 1),
+                nodes: budget.nodes / (children.len() as u64 + 1),
+            };
+            let value = s.value(&pos, sbudget(share));
+            let values: Vec<(Position, Value)> = children
+                .into_iter()
+                .map(|c| (c, s.value(&c, sbudget(share))))
+                .collect();
+            (value, values)
         })
         .await?;
     let rotate = pos.must_rotate();
@@ -137,7 +155,7 @@ pub(crate) async fn hints(
         Some(r) => r,
         None => (Value::Unknown, vec![]),
     };
-    // The children in the order value_and_children builds them.
+    // The children in the order built above.
     let labels: Vec<String> = if rotate {
         (0..8u8)
             .map(|r| {
@@ -174,7 +192,7 @@ pub(crate) async fn hints(
 /// `GET /api/pentago/solve`: the value for the player to move.
 pub(crate) async fn solve(
     State(app): State<AppState>,
-    Query(q): Query<PentagoQuery>,
+    Q(q): Q<PentagoQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
@@ -197,7 +215,7 @@ pub(crate) async fn solve(
 /// `GET /api/pentago/ai`: the AI's full move.
 pub(crate) async fn ai(
     State(app): State<AppState>,
-    Query(q): Query<PentagoQuery>,
+    Q(q): Q<PentagoQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (pos, _) = current(&q)?;
     if pos.outcome().is_some() {

@@ -4,9 +4,9 @@
 //! (`start` position string; default empty) and the moves played since
 //! (`moves`, segments like `ac` separated by commas).
 
-use crate::api::{colour_of, split_moves, ApiError, BudgetQuery};
+use crate::api::{colour_of, opt, split_moves, ApiError, BudgetQuery, Q};
 use crate::AppState;
-use axum::extract::{Query, State};
+use axum::extract::State;
 use axum::Json;
 use endgame_core::player::MoveLimits;
 use endgame_core::{Game, Notation, Outcome, Rules, Value};
@@ -40,9 +40,10 @@ const K8_MIN_COLOURED: u32 = 12;
 /// The query of every Sim route.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub(crate) struct SimQuery {
+    #[serde(default, deserialize_with = "opt")]
     n: Option<usize>,
-    #[serde(default)]
-    misere: bool,
+    #[serde(default, deserialize_with = "opt")]
+    misere: Option<bool>,
     start: Option<String>,
     moves: Option<String>,
     /// AI: `perfect` (default), `random`, `avoid`, `search`.
@@ -52,7 +53,7 @@ pub(crate) struct SimQuery {
 }
 
 fn current(q: &SimQuery) -> Result<(Sim, SimPos, Vec<String>), ApiError> {
-    let sim = Sim::new(q.n.unwrap_or(6), q.misere).map_err(ApiError::bad)?;
+    let sim = Sim::new(q.n.unwrap_or(6), q.misere.unwrap_or(false)).map_err(ApiError::bad)?;
     let mut pos = match &q.start {
         Some(s) if !s.trim().is_empty() => sim.parse_position(s).map_err(ApiError::bad)?,
         _ => sim.start(),
@@ -80,7 +81,7 @@ fn points(sim: &Sim) -> Vec<String> {
 }
 
 /// `GET /api/sim/state`.
-pub(crate) async fn state(Query(q): Query<SimQuery>) -> Result<Json<serde_json::Value>, ApiError> {
+pub(crate) async fn state(Q(q): Q<SimQuery>) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, played) = current(&q)?;
     let segs: Vec<Seg> = (0..sim.segments())
         .map(|i| {
@@ -134,7 +135,7 @@ fn outcome_json(o: Outcome) -> serde_json::Value {
 /// mover, the remoteness and the colour.
 pub(crate) async fn hints(
     State(app): State<AppState>,
-    Query(q): Query<SimQuery>,
+    Q(q): Q<SimQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
@@ -190,7 +191,7 @@ pub(crate) async fn hints(
 /// `GET /api/sim/solve`: the value, remoteness and a perfect line.
 pub(crate) async fn solve(
     State(app): State<AppState>,
-    Query(q): Query<SimQuery>,
+    Q(q): Q<SimQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
@@ -230,7 +231,7 @@ pub(crate) async fn solve(
 /// `avoid`, `search`).
 pub(crate) async fn ai(
     State(app): State<AppState>,
-    Query(q): Query<SimQuery>,
+    Q(q): Q<SimQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
     if sim.outcome(&pos).is_some() {

@@ -1,0 +1,325 @@
+//! API tests against the router (no socket): answers cross-checked with
+//! the game crates' own functions, bad input as JSON 400s, the solve
+//! semaphore as 503s, and the embedded UI files.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use endgame_core::{Notation, Rules};
+use endgame_web::{router, Limits};
+use http_body_util::BodyExt;
+use serde_json::Value;
+use std::time::Duration;
+use tower::ServiceExt;
+
+async fn get_with(limits: Limits, uri: &str) -> (StatusCode, Value) {
+    let r = router(limits)
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = r.status();
+    let bytes = r.into_body().collect().await.unwrap().to_bytes();
+    let v = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, v)
+}
+
+async fn get(uri: &str) -> (StatusCode, Value) {
+    get_with(Limits::default(), uri).await
+}
+
+async fn ok(uri: &str) -> Value {
+    let (s, v) = get(uri).await;
+    assert_eq!(s, StatusCode::OK, "{uri}: {v}");
+    v
+}
+
+#[tokio::test]
+async fn games_lists_the_four_games() {
+    let v = ok("/api/games").await;
+    let names: Vec<&str> = v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["game"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["peg", "sim", "pentago", "martello"]);
+}
+
+#[tokio::test]
+async fn peg_state_follows_the_moves() {
+    let v = ok("/api/peg/state?board=english&moves=d2-d4").await;
+    assert_eq!(v["pegs"], 31);
+    assert_eq!(v["holes"].as_array().unwrap().len(), 33);
+    // After d2-d4 the English board has exactly three jumps, into d3.
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves.len(), 3, "{moves:?}");
+    assert!(moves.iter().all(|m| m.ends_with("-d3")), "{moves:?}");
+    let over: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["over"].as_str().unwrap())
+        .collect();
+    assert!(over.contains(&"d4") && over.contains(&"c3") && over.contains(&"e3"));
+}
+
+#[tokio::test]
+async fn peg_hints_agree_with_the_peg_crate() {
+    let v = ok("/api/peg/hints?board=triangle").await;
+    let spec = endgame_peg::api::Spec::named("triangle");
+    let p = endgame_peg::api::build(&spec).unwrap();
+    let want = endgame_peg::api::hint(&p, &endgame_peg::api::Budget::default(), 0);
+    assert_eq!(v["moves"].as_array().unwrap().len(), want.moves.len());
+    for (got, w) in v["moves"].as_array().unwrap().iter().zip(&want.moves) {
+        assert_eq!(got["move"], w.mv);
+        assert_eq!(got["colour"], w.colour);
+        assert!(["green", "red", "blue"].contains(&got["colour"].as_str().unwrap()));
+    }
+}
+
+#[tokio::test]
+async fn peg_solve_line_replays_to_one_peg() {
+    let v = ok("/api/peg/solve?board=triangle").await;
+    assert_eq!(v["value"], "solvable");
+    let line: Vec<String> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(line.len(), 13);
+    let st = ok(&format!(
+        "/api/peg/state?board=triangle&moves={}",
+        line.join(",")
+    ))
+    .await;
+    assert_eq!(st["pegs"], 1);
+    assert_eq!(st["solved"], true);
+}
+
+#[tokio::test]
+async fn sim_hints_match_the_solver_and_colours() {
+    let v = ok("/api/sim/hints?n=6&moves=ab,cd").await;
+    let sim = endgame_sim::Sim::new(6, false).unwrap();
+    let mut pos = sim.start();
+    for m in ["ab", "cd"] {
+        pos = sim.play_text(&pos, m).unwrap();
+    }
+    let mut t = endgame_sim::solve::Table::default();
+    let want = endgame_sim::solve::hint(&sim, &mut t, &pos);
+    let got = v["moves"].as_array().unwrap();
+    assert_eq!(got.len(), want.len());
+    for (g, (m, o)) in got.iter().zip(&want) {
+        assert_eq!(g["move"], sim.format_move(*m));
+        assert_eq!(g["value"], serde_json::to_value(o.value).unwrap());
+        assert_eq!(g["remoteness"], serde_json::to_value(o.remoteness).unwrap());
+        let colour = match g["value"].as_str().unwrap() {
+            "win" => "green",
+            "loss" => "red",
+            "draw" => "yellow",
+            _ => "blue",
+        };
+        assert_eq!(g["colour"], colour);
+    }
+    // K6 is a second-player win: at the start every first move loses.
+    let start = ok("/api/sim/hints?n=6").await;
+    assert_eq!(start["value"], "loss");
+    assert!(start["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["colour"] == "red"));
+}
+
+#[tokio::test]
+async fn sim_ai_plays_a_move_that_keeps_the_win() {
+    // Red opened; blue (the second player) wins K6, so the AI's move is green.
+    let ai = ok("/api/sim/ai?n=6&moves=ab").await;
+    let hints = ok("/api/sim/hints?n=6&moves=ab").await;
+    let m = ai["move"].as_str().unwrap();
+    let h = hints["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|h| h["move"] == m)
+        .unwrap();
+    assert_eq!(h["colour"], "green");
+    assert_eq!(ai["value"], "win");
+}
+
+#[tokio::test]
+async fn sim_solve_line_ends_the_game() {
+    let v = ok("/api/sim/solve?n=6").await;
+    assert_eq!(v["value"], "loss");
+    let line: Vec<&str> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect();
+    assert_eq!(Some(line.len() as u64), v["remoteness"].as_u64());
+    let st = ok(&format!("/api/sim/state?n=6&moves={}", line.join(","))).await;
+    assert_eq!(st["over"], true);
+}
+
+#[tokio::test]
+async fn pentago_late_position_is_solved_and_unknown_early() {
+    // SPEC's check position: white to rotate, and white wins.
+    let v = ok("/api/pentago/hints?start=205481007622539795m").await;
+    assert_eq!(v["kind"], "rotate");
+    assert_eq!(v["value"], "win");
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert!(moves.iter().any(|m| m["colour"] == "green"));
+    let solve = ok("/api/pentago/solve?start=205481007622539795m").await;
+    assert_eq!(solve["value"], "win");
+    // The empty board is far beyond a tiny budget: unknown, colour blue.
+    let early = ok("/api/pentago/hints?nodes=1000&time_ms=200").await;
+    assert_eq!(early["kind"], "place");
+    assert_eq!(early["moves"].as_array().unwrap().len(), 36);
+    assert!(early["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["colour"] == "blue" && m["value"] == "unknown"));
+}
+
+#[tokio::test]
+async fn pentago_state_and_ai_move_are_legal() {
+    let st = ok("/api/pentago/state?moves=a1%20ll%20cw&place=c4").await;
+    assert_eq!(st["must_rotate"], true);
+    assert_eq!(st["to_move"], "white");
+    let ai = ok("/api/pentago/ai?moves=a1%20ll%20cw&nodes=20000&time_ms=500").await;
+    let m = ai["move"].as_str().unwrap();
+    let g = endgame_pentago::Pentago;
+    let pos = g
+        .play_checked(&g.start(), g.parse_move("a1 ll cw").unwrap())
+        .unwrap();
+    assert!(g.is_legal(&pos, g.parse_move(m).unwrap()), "{m}");
+}
+
+#[tokio::test]
+async fn martello_hints_lead_to_boards_with_one_stone_less() {
+    let st = ok("/api/martello/state?n=4&seed=1").await;
+    let stones = st["stones"].as_u64().unwrap();
+    let v = ok("/api/martello/hints?n=4&seed=1").await;
+    let hints = v["hints"].as_array().unwrap();
+    assert!(!hints.is_empty());
+    let best = v["best"].as_u64().unwrap();
+    for h in hints {
+        let next = ok(&format!(
+            "/api/martello/state?board={}",
+            h["board"].as_str().unwrap()
+        ))
+        .await;
+        assert_eq!(next["stones"].as_u64().unwrap(), stones - 1);
+        let c = h["colour"].as_str().unwrap();
+        match h["min_stones"].as_u64() {
+            Some(1) => assert_eq!(c, "green"),
+            Some(m) if m == best => assert_eq!(c, "yellow"),
+            Some(_) => assert_eq!(c, "red"),
+            None => assert_eq!(c, "blue"),
+        }
+    }
+    let solve = ok("/api/martello/solve?n=4&seed=1").await;
+    assert_eq!(solve["min_stones"].as_u64(), Some(best));
+}
+
+#[tokio::test]
+async fn bad_input_is_a_json_400() {
+    for uri in [
+        "/api/peg/state?board=nope",
+        "/api/peg/state?board=english&moves=a1-a3",
+        "/api/peg/hints?art=o",
+        "/api/sim/state?n=2",
+        "/api/sim/state?n=6&moves=ab,ab",
+        "/api/sim/hints?start=rrr",
+        "/api/sim/ai?n=6&strength=nobody",
+        "/api/pentago/state?start=xyz",
+        "/api/pentago/state?moves=a1",
+        "/api/pentago/ai?place=a1",
+        "/api/martello/state?board=abc",
+        "/api/martello/hints?n=9",
+        "/api/sim/state?n=abc",
+    ] {
+        let (s, v) = get(uri).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");
+        assert!(
+            v["error"].as_str().is_some_and(|e| !e.is_empty()),
+            "{uri}: {v}"
+        );
+    }
+    let (s, v) = get("/api/nothing").await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    assert!(v["error"].is_string());
+}
+
+#[tokio::test]
+async fn budgets_are_capped_by_the_server() {
+    let limits = Limits {
+        max_time: Duration::from_millis(300),
+        max_nodes: 5_000,
+        ..Limits::default()
+    };
+    let (s, v) = get_with(limits, "/api/pentago/solve?time_ms=999999&nodes=999999999").await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["budget"]["time_ms"], 300);
+    assert_eq!(v["budget"]["nodes"], 5_000);
+    assert_eq!(v["value"], "unknown");
+}
+
+#[tokio::test]
+async fn too_many_solves_at_once_get_503() {
+    let app = router(Limits {
+        max_solves: 1,
+        ..Limits::default()
+    });
+    // A long solve holds the only permit …
+    let slow = app.clone().oneshot(
+        Request::get("/api/pentago/solve?time_ms=1500&nodes=1000000000")
+            .body(Body::empty())
+            .unwrap(),
+    );
+    let slow = tokio::spawn(slow);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // … so a second one is refused, while non-solver routes still answer.
+    let r = app
+        .clone()
+        .oneshot(
+            Request::get("/api/pentago/solve")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
+    let r2 = app
+        .clone()
+        .oneshot(Request::get("/api/games").body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    assert_eq!(r2.status(), StatusCode::OK);
+    assert_eq!(slow.await.unwrap().unwrap().status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn ui_files_are_served() {
+    for (uri, ty) in [
+        ("/", "text/html"),
+        ("/play", "text/html"),
+        ("/ui/play.js", "text/javascript"),
+        ("/ui/style.css", "text/css"),
+    ] {
+        let r = router(Limits::default())
+            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+            .await
+            .unwrap();
+        assert_eq!(r.status(), StatusCode::OK, "{uri}");
+        let ct = r.headers()["content-type"].to_str().unwrap().to_string();
+        assert!(ct.starts_with(ty), "{uri}: {ct}");
+    }
+}
