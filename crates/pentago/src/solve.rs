@@ -135,21 +135,27 @@ impl Solver {
         } else {
             to_value(v)
         };
-        let mut out = Vec::with_capacity(children.len());
-        for c in children {
-            let v = if self.aborted {
-                Value::Unknown
-            } else {
-                let v = self.value_in(&c);
-                if self.aborted {
-                    Value::Unknown
-                } else {
-                    to_value(v)
-                }
-            };
-            out.push((c, v));
+        // The rotations in the order the value search tried them, so the
+        // one that decided it is answered first, from the table, before
+        // a tight budget runs out on the others.
+        let mut order: Vec<usize> = (0..children.len()).collect();
+        if pos.must_rotate() {
+            order.sort_by_key(|&i| {
+                let c = &children[i];
+                std::cmp::Reverse(order_score(c.theirs(), c.mine()))
+            });
         }
-        (value, out)
+        let mut values = vec![Value::Unknown; children.len()];
+        for i in order {
+            if self.aborted {
+                break;
+            }
+            let v = self.value_in(&children[i]);
+            if !self.aborted {
+                values[i] = to_value(v);
+            }
+        }
+        (value, children.into_iter().zip(values).collect())
     }
 
     /// Exact value as -1/0/1; meaningless when `self.aborted`.
