@@ -196,8 +196,9 @@ pub struct SolveReport {
     pub board: String,
     /// Minimum stone count (exact when `complete`).
     pub min_stones: u32,
-    /// Whether one stone can be left.
-    pub solvable: bool,
+    /// Whether one stone can be left; `null` when the budget ran out
+    /// before either a one-stone line or the proof that none exists.
+    pub solvable: Option<bool>,
     /// Whether the answer is exact (false: expansion budget ran out).
     pub complete: bool,
     /// The normalised states of the line, start first.
@@ -249,7 +250,11 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
         n,
         board: b.to_board_string(),
         min_stones: sol.min_stones,
-        solvable: sol.solvable,
+        solvable: match (sol.solvable, sol.complete) {
+            (true, _) => Some(true),
+            (false, true) => Some(false),
+            (false, false) => None,
+        },
         complete: sol.complete,
         line_string: line.join("X"),
         line,
@@ -276,19 +281,33 @@ fn rows(s: &str) -> String {
 fn solve_text(r: &SolveReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "Martello {}×{} {}", r.n, r.n, r.board);
-    if !r.complete {
-        let _ = writeln!(
-            s,
-            "undecided: expansion budget ran out after {} states",
-            r.explored
-        );
-    } else {
-        let _ = writeln!(
-            s,
-            "minimum stone count {} ({})",
-            r.min_stones,
-            if r.solvable { "solvable" } else { "unsolvable" }
-        );
+    match (r.complete, r.solvable) {
+        (true, solvable) => {
+            let _ = writeln!(
+                s,
+                "minimum stone count {} ({})",
+                r.min_stones,
+                if solvable == Some(true) {
+                    "solvable"
+                } else {
+                    "unsolvable"
+                }
+            );
+        }
+        (false, Some(true)) => {
+            let _ = writeln!(
+                s,
+                "solvable (a one-stone line found; the budget ran out after {} states)",
+                r.explored
+            );
+        }
+        (false, _) => {
+            let _ = writeln!(
+                s,
+                "undecided: expansion budget ran out after {} states",
+                r.explored
+            );
+        }
     }
     let _ = writeln!(
         s,

@@ -165,3 +165,20 @@ fn bad_input_is_one_line_and_status_2() {
     bad(&["study", "martello", "--games", "0"]);
     bad(&["study", "martello", "--threads", "0"]);
 }
+
+#[test]
+fn an_undecided_solve_says_so() {
+    let out = endgame()
+        .args(["--json", "solve", "martello", "--n", "6", "--seed", "3"])
+        .args(["--max-expansions", "1", "--no-goal-first"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(r["complete"], false);
+    assert_eq!(r["solvable"], serde_json::Value::Null);
+}
