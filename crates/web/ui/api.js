@@ -1,7 +1,12 @@
 // Calls the JSON API; errors (`{"error": ...}`) become exceptions with that message.
+// A busy solver (HTTP 503) is asked again a few times.
 export async function api(path, params) {
   const url = params ? `${path}?${new URLSearchParams(params)}` : path;
-  const r = await fetch(url);
+  let r = await fetch(url);
+  for (let i = 0; i < 8 && r.status === 503; i++) {
+    await new Promise(ok => setTimeout(ok, 500));
+    r = await fetch(url);
+  }
   const body = await r.json().catch(() => ({ error: `HTTP ${r.status}` }));
   if (!r.ok) throw new Error(body.error || `HTTP ${r.status}`);
   return body;

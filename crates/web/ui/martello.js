@@ -49,7 +49,7 @@ export function render(svg, s, hints, ctx) {
       const eat = h.real_moves.find(m => m.kind === 'eat');
       if (!eat || !cellOf[eat.stone] || !cellOf[eat.eaten]) continue;
       const [x1, y1] = cellOf[eat.stone], [x2, y2] = cellOf[eat.eaten];
-      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.op, 'data-colour': h.colour, opacity: 0.7 }, hintTitle(h));
+      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.op, 'data-colour': h.colour, opacity: 0.7, 'pointer-events': 'none' }, hintTitle(h));
       a.onclick = () => ctx.play(h.board);
       svg.append(a);
       svg.append(el('circle', { cx: x2 + (x1 - x2) * 0.25, cy: y2 + (y1 - y2) * 0.25, r: 6, class: `dot ${h.colour}`, 'pointer-events': 'none' }));

@@ -6,6 +6,8 @@ import { el, hintTitle } from './api.js';
 let pending = null;
 export function reset() { pending = null; }
 export function title() { return 'Pentago'; }
+// Early positions are beyond any budget: hints spend at most a second.
+export function extraHintParams() { return { time_ms: '1000' }; }
 export function apiParams(v, moves) {
   const q = { moves: moves.join(',') };
   if (v.start) q.start = v.start;
@@ -81,8 +83,8 @@ export function render(svg, s, hints, ctx) {
     svg.prepend(defs);
   }
   for (let i = 0; i < 6; i++) {
-    svg.append(el('text', { x: px(i) + C / 2, y: W - 12, class: 'remote' })).textContent = 'abcdef'[i];
-    svg.append(el('text', { x: 14, y: py(i) + C / 2, class: 'remote' })).textContent = i + 1;
+    const f = el('text', { x: px(i) + C / 2, y: W - 12, class: 'remote' }); f.textContent = 'abcdef'[i]; svg.append(f);
+    const r = el('text', { x: 14, y: py(i) + C / 2, class: 'remote' }); r.textContent = i + 1; svg.append(r);
   }
 }
 export function moveLabel(m) { return m; }

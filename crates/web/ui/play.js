@@ -76,7 +76,7 @@ async function refresh() {
   if (ai && !state.over && state.to_move === ai && !(state.must_rotate)) {
     status(`${ai} (AI) is thinking…`);
     try {
-      const r = await api(`/api/${game}/ai`, { ...q, strength: variant().strength || '' });
+      const r = await api(`/api/${game}/ai`, variant().strength ? { ...q, strength: variant().strength } : q);
       if (ticket === busy) play(r.move);
     } catch (e) { status(`AI: ${e.message}`, 'error'); }
   }

@@ -40,7 +40,7 @@ export function render(svg, s, hints, ctx) {
         const d = el('circle', { cx: mx, cy: my, r: 9, class: `dot ${h.colour}`, 'data-hint': g.name, 'data-colour': h.colour }, hintTitle(h));
         d.onclick = () => ctx.play(g.name);
         svg.append(d);
-        if (h.remoteness != null) svg.append(el('text', { x: mx, y: my + 20, class: 'remote' })).textContent = h.remoteness;
+        if (h.remoteness != null) { const t = el('text', { x: mx, y: my + 20, class: 'remote' }); t.textContent = h.remoteness; svg.append(t); }
       }
     }
   }

@@ -227,7 +227,11 @@ pub(crate) async fn ai(
         ));
     }
     let budget = app.budget(&q.budget);
-    let strength = q.strength.clone().unwrap_or_else(|| "strong".into());
+    let strength = q
+        .strength
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "strong".into());
     let mut player = endgame_pentago::player::by_name(&strength, 1).map_err(ApiError::bad)?;
     let exact_first = strength == "strong";
     let r = app

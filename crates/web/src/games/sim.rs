@@ -238,7 +238,11 @@ pub(crate) async fn ai(
         return Err(ApiError::bad("the game is over"));
     }
     let budget = app.budget(&q.budget);
-    let strength = q.strength.clone().unwrap_or_else(|| "perfect".into());
+    let strength = q
+        .strength
+        .clone()
+        .filter(|s| !s.trim().is_empty())
+        .unwrap_or_else(|| "perfect".into());
     let perfect = strength == "perfect";
     if perfect && !decidable(&sim, &pos) {
         return Err(ApiError::bad(format!(

@@ -1,0 +1,17 @@
+#!/bin/sh
+# End-to-end test of the web workbench: installs Chromium (apt-get, only if
+# missing) and playwright-core (npm ci), builds the endgame binary, runs
+# e2e.mjs. Screenshots land in crates/web/e2e/output/.
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../../.." && pwd)
+if [ ! -x /usr/bin/chromium ]; then
+  apt-get update -qq && apt-get install -y -qq chromium
+fi
+cd "$here"
+if [ ! -d node_modules/playwright-core ]; then
+  npm ci --no-audit --no-fund
+fi
+target=${CARGO_TARGET_DIR:-$root/target}
+(cd "$root" && cargo build --release -p endgame)
+ENDGAME_BIN="$target/release/endgame" node e2e.mjs
