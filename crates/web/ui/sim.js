@@ -32,7 +32,8 @@ export function render(svg, s, hints, ctx) {
     svg.append(el('line', { x1, y1, x2, y2, class: `seg ${free ? 'free' : g.colour}`, 'data-seg': g.name, 'data-colour': g.colour }));
     if (free && !s.over) {
       const h = hint[g.name];
-      const mx = (x1 + x2) / 2, my = (y1 + y2) / 2;
+      // Not the midpoint: the long diagonals of K6 all cross at the centre.
+      const mx = x1 + (x2 - x1) * 0.4, my = y1 + (y2 - y1) * 0.4;
       const hit = el('line', { x1, y1, x2, y2, class: 'seg hit', 'data-move': g.name }, h ? hintTitle(h) : g.name);
       hit.onclick = () => ctx.play(g.name);
       svg.append(hit);
