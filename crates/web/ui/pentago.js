@@ -24,7 +24,7 @@ const cellName = (x, y) => `${'abcdef'[x]}${y + 1}`;
 const QUADS = { ll: [0, 0], ul: [0, 1], lr: [1, 0], ur: [1, 1] };
 
 export function render(svg, s, hints, ctx) {
-  const C = 56, G = 10, M = 50, W = 2 * M + 6 * C + G;
+  const C = 56, G = 10, M = 76, W = 2 * M + 6 * C + G;
   svg.setAttribute('viewBox', `0 0 ${W} ${W}`);
   svg.textContent = '';
   const px = x => M + x * C + (x >= 3 ? G : 0);
@@ -61,12 +61,14 @@ export function render(svg, s, hints, ctx) {
         const mv = `${q} ${dir}`, h = hint[mv];
         const x0 = px(3 * qx), y0 = py(3 * qy + 2), size = 3 * C;
         // Outer corner of the quadrant, arrow bending around it.
-        const ox = qx ? x0 + size + 22 : x0 - 22, oy = qy ? y0 - 22 : y0 + size + 22;
+        // The two arrows of a corner at different distances, so both stay visible.
+        const off = dir === 'cw' ? 24 : 50;
+        const ox = qx ? x0 + size + off : x0 - off, oy = qy ? y0 - off : y0 + size + off;
         const along = dir === 'cw' ? 1 : -1;
         // cw arrows lie along the horizontal outer edge for top quadrants, etc.
         const horiz = (dir === 'cw') === (qx === qy);
-        const x1 = horiz ? ox + (qx ? -60 : 60) : ox, y1 = horiz ? oy : oy + (qy ? 60 : -60);
-        const path = `M ${x1} ${y1} Q ${ox} ${oy} ${horiz ? ox : ox + (qx ? -60 : 60)} ${horiz ? oy + (qy ? 60 : -60) : oy}`;
+        const x1 = horiz ? ox + (qx ? -40 : 40) : ox, y1 = horiz ? oy : oy + (qy ? 40 : -40);
+        const path = `M ${x1} ${y1} Q ${ox} ${oy} ${horiz ? ox : ox + (qx ? -40 : 40)} ${horiz ? oy + (qy ? 40 : -40) : oy}`;
         const cls = h ? h.colour : 'none';
         const a = el('path', { d: path, class: `arrow hint ${cls}`, 'data-move': mv, 'data-colour': h ? h.colour : '', 'marker-end': `url(#head-${cls})` }, h ? hintTitle(h) : mv);
         a.onclick = () => { const full = `${pending} ${mv}`; pending = null; ctx.play(full); };
