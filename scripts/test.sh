@@ -10,4 +10,5 @@ cd "$(dirname "$0")/.."
 . crates/lab/ci/postgres.sh >/dev/null
 trap endgame_pg_stop EXIT
 cargo test --release --workspace
-sh crates/web/e2e/run.sh
+# cargo test has just built the binary the browser tests need.
+ENDGAME_BIN="${CARGO_TARGET_DIR:-$PWD/target}/release/endgame" sh crates/web/e2e/run.sh

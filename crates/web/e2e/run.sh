@@ -12,6 +12,11 @@ cd "$here"
 if [ ! -d node_modules/playwright-core ]; then
   npm ci --no-audit --no-fund
 fi
-target=${CARGO_TARGET_DIR:-$root/target}
-(cd "$root" && cargo build --release -p endgame)
-ENDGAME_BIN="$target/release/endgame" node e2e.mjs
+# A caller that has just built the binary (scripts/test.sh, after cargo
+# test) passes it in ENDGAME_BIN and saves a second build.
+if [ -z "${ENDGAME_BIN:-}" ]; then
+  target=${CARGO_TARGET_DIR:-$root/target}
+  (cd "$root" && cargo build --release -p endgame)
+  ENDGAME_BIN="$target/release/endgame"
+fi
+ENDGAME_BIN="$ENDGAME_BIN" node e2e.mjs
