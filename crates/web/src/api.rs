@@ -69,12 +69,32 @@ where
     }
 }
 
-/// The query string as a `T`; a malformed one is a JSON 400.
+/// The parameter names a query type accepts. The query structs flatten
+/// the budget, which rules out serde's `deny_unknown_fields`, so the
+/// extractor checks names itself: a misspelt parameter is a 400, not a
+/// silent answer for some other position.
+pub(crate) trait Params {
+    /// The names of the type's own fields (the budget's are added).
+    const NAMES: &'static [&'static str];
+}
+
+/// The budget's parameter names, accepted by every route.
+const BUDGET_NAMES: [&str; 2] = ["time_ms", "nodes"];
+
+/// The first parameter of `query` that `T` does not know.
+fn unknown_param<T: Params>(query: &str) -> Option<String> {
+    form_urlencoded::parse(query.as_bytes())
+        .map(|(k, _)| k.into_owned())
+        .find(|k| !T::NAMES.contains(&k.as_str()) && !BUDGET_NAMES.contains(&k.as_str()))
+}
+
+/// The query string as a `T`; a malformed one, or one with a parameter
+/// `T` does not know, is a JSON 400.
 pub(crate) struct Q<T>(pub T);
 
 impl<T, S> axum::extract::FromRequestParts<S> for Q<T>
 where
-    T: serde::de::DeserializeOwned,
+    T: serde::de::DeserializeOwned + Params,
     S: Send + Sync,
 {
     type Rejection = ApiError;
@@ -83,6 +103,13 @@ where
         parts: &mut axum::http::request::Parts,
         state: &S,
     ) -> Result<Self, ApiError> {
+        if let Some(k) = unknown_param::<T>(parts.uri.query().unwrap_or("")) {
+            let known: Vec<&str> = T::NAMES.iter().chain(&BUDGET_NAMES).copied().collect();
+            return Err(ApiError::bad(format!(
+                "unknown parameter '{k}' (known: {})",
+                known.join(", ")
+            )));
+        }
         axum::extract::Query::<T>::from_request_parts(parts, state)
             .await
             .map(|q| Q(q.0))

@@ -245,6 +245,11 @@ async fn bad_input_is_a_json_400() {
         "/api/martello/state?board=abc",
         "/api/martello/hints?n=9",
         "/api/sim/state?n=abc",
+        // A misspelt parameter is refused, not ignored.
+        "/api/sim/hints?position=rr.b...........",
+        "/api/peg/state?bord=french",
+        "/api/pentago/hints?time=5",
+        "/api/martello/solve?size=6",
     ] {
         let (s, v) = get(uri).await;
         assert_eq!(s, StatusCode::BAD_REQUEST, "{uri}: {v}");

@@ -30,6 +30,10 @@ pub(crate) struct MartelloQuery {
     budget: BudgetQuery,
 }
 
+impl crate::api::Params for MartelloQuery {
+    const NAMES: &'static [&'static str] = &["board", "n", "seed"];
+}
+
 fn current(q: &MartelloQuery) -> Result<(Board, Martello, MState), ApiError> {
     let b = match &q.board {
         Some(s) if !s.trim().is_empty() => Board::parse(s).map_err(ApiError::bad)?,

@@ -29,6 +29,11 @@ pub(crate) struct PegQuery {
     budget: BudgetQuery,
 }
 
+impl crate::api::Params for PegQuery {
+    const NAMES: &'static [&'static str] =
+        &["board", "art", "start", "finish", "diagonal", "moves"];
+}
+
 /// One hole as the UI draws it.
 #[derive(Debug, Serialize)]
 pub(crate) struct Hole {

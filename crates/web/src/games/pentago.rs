@@ -34,6 +34,10 @@ pub(crate) struct PentagoQuery {
     budget: BudgetQuery,
 }
 
+impl crate::api::Params for PentagoQuery {
+    const NAMES: &'static [&'static str] = &["start", "moves", "place", "strength"];
+}
+
 fn current(q: &PentagoQuery) -> Result<(Position, Vec<String>), ApiError> {
     let g = Pentago;
     let mut pos = match &q.start {

@@ -52,6 +52,10 @@ pub(crate) struct SimQuery {
     budget: BudgetQuery,
 }
 
+impl crate::api::Params for SimQuery {
+    const NAMES: &'static [&'static str] = &["n", "misere", "start", "moves", "strength"];
+}
+
 fn current(q: &SimQuery) -> Result<(Sim, SimPos, Vec<String>), ApiError> {
     let sim = Sim::new(q.n.unwrap_or(6), q.misere.unwrap_or(false)).map_err(ApiError::bad)?;
     let mut pos = match &q.start {
