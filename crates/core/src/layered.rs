@@ -957,15 +957,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             &|&p, sink| sink.push(p, ()),
             &|_, _| {},
             &|k, entries, out| {
-                let here = b.bucket(k);
-                let mut j = 0;
-                for &(p, ()) in entries {
-                    let (found, at) = gallop(&here[j..], &p);
-                    j += at + found as usize;
-                    if found {
-                        out.push(p);
-                    }
-                }
+                keep_members(entries, b.bucket(k), out);
                 0
             },
         )
@@ -973,18 +965,19 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         Ok(Layer::from_buckets(g.buckets))
     }
 
-    /// The canonical children of `from` that lie in `within`, and how many
-    /// distinct canonical children there were.
-    fn forward_within(
+    /// The canonical children (`forward`) or parents of `from` that lie in
+    /// `within`, and how many distinct canonical ones there were.
+    fn step_within(
         &self,
         from: &Layer<P::Position>,
         within: &Layer<P::Position>,
         depth: usize,
+        forward: bool,
     ) -> Result<(Layer<P::Position>, u64), LayeredError> {
         let puzzle = self.puzzle;
         let plan = self.plan(
             from.len(),
-            self.fanout(from.iter(), from.len(), true),
+            self.fanout(from.iter(), from.len(), forward),
             depth,
         )?;
         let sources: Vec<&[P::Position]> = from.buckets.iter().map(Vec::as_slice).collect();
@@ -995,60 +988,21 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             plan.est,
             self.distinct,
             plan.avail,
-            &|p, sink| puzzle.for_each_canonical_child(p, |c| sink.push(c, ())),
+            &|p, sink| {
+                if forward {
+                    puzzle.for_each_canonical_child(p, |c| sink.push(c, ()));
+                } else {
+                    canonical_parents(puzzle, p, |q, _| sink.push(q, ()));
+                }
+            },
             &|_, _| {},
             &|b, entries, out| {
-                let here = within.bucket(b);
-                let mut j = 0;
-                for &(p, ()) in entries {
-                    let (found, k) = gallop(&here[j..], &p);
-                    j += k + found as usize;
-                    if found {
-                        out.push(p);
-                    }
-                }
+                keep_members(entries, within.bucket(b), out);
                 entries.len() as u64
             },
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         Ok((Layer::from_buckets(g.buckets), g.tally))
-    }
-
-    /// The canonical parents of `to` that lie in `within` (the members of
-    /// `within` with a child in `to`).
-    fn backward_within(
-        &self,
-        to: &Layer<P::Position>,
-        within: &Layer<P::Position>,
-        depth: usize,
-    ) -> Result<Layer<P::Position>, LayeredError> {
-        let puzzle = self.puzzle;
-        let plan = self.plan(to.len(), self.fanout(to.iter(), to.len(), false), depth)?;
-        let sources: Vec<&[P::Position]> = to.buckets.iter().map(Vec::as_slice).collect();
-        let g = gather::<P::Position, P::Position, (), P::Position>(
-            &sources,
-            &[],
-            within.nb(),
-            plan.est,
-            self.distinct,
-            plan.avail,
-            &|q, sink| canonical_parents(puzzle, q, |p, _| sink.push(p, ())),
-            &|_, _| {},
-            &|b, entries, out| {
-                let here = within.bucket(b);
-                let mut j = 0;
-                for &(p, ()) in entries {
-                    let (found, k) = gallop(&here[j..], &p);
-                    j += k + found as usize;
-                    if found {
-                        out.push(p);
-                    }
-                }
-                0
-            },
-        )
-        .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
-        Ok(Layer::from_buckets(g.buckets))
     }
 
     /// The goal-reaching members of `layer` with their solution counts and
@@ -1103,6 +1057,19 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 24))?;
         Ok(g.buckets.into_iter().flatten().collect())
+    }
+}
+
+/// Pushes the keys of `entries` that are also in `here` (both sorted):
+/// one merge, galloping over the longer side.
+fn keep_members<T: Ord + Copy>(entries: &[(T, ())], here: &[T], out: &mut Vec<T>) {
+    let mut j = 0;
+    for &(p, ()) in entries {
+        let (found, k) = gallop(&here[j..], &p);
+        j += k + found as usize;
+        if found {
+            out.push(p);
+        }
     }
 }
 
@@ -1484,7 +1451,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             for d in (0..m).rev() {
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
                 let to = below.last().unwrap_or(&good[0]);
-                let layer = ctx.backward_within(to, &fwd[d], d)?;
+                let (layer, _) = ctx.step_within(to, &fwd[d], d, false)?;
                 stored += layer.bytes();
                 below.push(layer);
                 progress.advance(1);
@@ -1508,7 +1475,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             for d in m + 1..=last {
                 let prev = good.last().expect("a layer");
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-                let (next, explored) = ctx.forward_within(prev, &back[d - m], d)?;
+                let (next, explored) = ctx.step_within(prev, &back[d - m], d, true)?;
                 stats[d].reduced = explored;
                 best.add(puzzle, &next);
                 good.push(next);
