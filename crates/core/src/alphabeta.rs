@@ -72,6 +72,31 @@ enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What a fail-soft search that returned `best` from the window
+    /// `(alpha0, beta)` knows about the true score.
+    fn of(best: i32, alpha0: i32, beta: i32) -> Bound {
+        if best <= alpha0 {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+
+    /// Narrows the window with a stored `score` of this bound; the score
+    /// to return at once when that settles the node.
+    fn narrow(self, score: i32, alpha: &mut i32, beta: &mut i32) -> Option<i32> {
+        match self {
+            Bound::Exact => return Some(score),
+            Bound::Lower => *alpha = (*alpha).max(score),
+            Bound::Upper => *beta = (*beta).min(score),
+        }
+        (*alpha >= *beta).then_some(score)
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Entry<P, M> {
     key: P,
@@ -228,12 +253,7 @@ impl<G: Game> AlphaBeta<G> {
                 tt_move = e.best;
                 if e.depth >= depth {
                     let s = from_table(e.score, ply);
-                    match e.bound {
-                        Bound::Exact => return s,
-                        Bound::Lower => alpha = alpha.max(s),
-                        Bound::Upper => beta = beta.min(s),
-                    }
-                    if alpha >= beta {
+                    if let Some(s) = e.bound.narrow(s, &mut alpha, &mut beta) {
                         return s;
                     }
                 }
@@ -264,13 +284,7 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.table[i] = Some(Entry {
             key: *pos,
             depth,
@@ -329,13 +343,8 @@ impl<G: Game> AlphaBeta<G> {
         let i = slot(pos, self.table.len());
         if let Some(e) = self.table[i] {
             if e.key == *pos && e.depth == i32::MAX {
-                match e.bound {
-                    Bound::Exact => return e.score,
-                    Bound::Lower => alpha = alpha.max(e.score),
-                    Bound::Upper => beta = beta.min(e.score),
-                }
-                if alpha >= beta {
-                    return e.score;
+                if let Some(s) = e.bound.narrow(e.score, &mut alpha, &mut beta) {
+                    return s;
                 }
             }
         }
@@ -359,13 +368,7 @@ impl<G: Game> AlphaBeta<G> {
                 }
             }
         }
-        let bound = if best <= alpha0 {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha0, beta);
         self.table[i] = Some(Entry {
             key: *pos,
             depth: i32::MAX,
