@@ -1,7 +1,9 @@
 //! The real `endgame` binary: outputs, JSON fields, and exit status 2 with
 //! a single `error:` line for every kind of bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{endgame, json, text, user_error};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -10,46 +12,6 @@ const TRIANGLE_START: &str = "./oo/ooo/oooo/ooooo";
 /// Published: solutions of the 15-hole triangle from a corner vacancy,
 /// finishing with one peg anywhere.
 const TRIANGLE_CORNER_SOLUTIONS: u64 = 29760;
-
-fn endgame() -> Command {
-    Command::cargo_bin("endgame").expect("the endgame binary is built")
-}
-
-/// Runs `endgame --json ARGS`, expects success, returns the parsed report.
-fn json(args: &[&str]) -> Value {
-    let out = endgame().arg("--json").args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "endgame {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-/// Runs `endgame ARGS`, expects success, returns stdout.
-fn text(args: &[&str]) -> String {
-    let out = endgame().args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "endgame {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
-/// Runs `endgame ARGS`, expects exit status 2, nothing on stdout and one
-/// `error:` line on stderr; returns that line.
-fn user_error(args: &[&str]) -> String {
-    let out = endgame().args(args).output().expect("runs");
-    assert_eq!(out.status.code(), Some(2), "endgame {args:?}: exit status");
-    assert!(out.stdout.is_empty(), "endgame {args:?}: stdout not empty");
-    let err = String::from_utf8(out.stderr).expect("UTF-8");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "endgame {args:?}: stderr {err:?}");
-    assert!(lines[0].starts_with("error: "), "stderr {err:?}");
-    assert!(!err.contains("panicked"), "stderr {err:?}");
-    lines[0].to_string()
-}
 
 #[test]
 fn solve_english_central() {

@@ -1,40 +1,10 @@
 //! `endgame solve|hint|count|play sim`: JSON fields, published and cross-checked
 //! values, and exit status 2 with one `error:` line for every bad input.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{endgame, json, text, user_error};
 use serde_json::Value;
-
-fn endgame() -> Command {
-    Command::cargo_bin("endgame").expect("the endgame binary is built")
-}
-
-fn json(args: &[&str]) -> Value {
-    let out = endgame().arg("--json").args(args).output().expect("runs");
-    assert!(
-        out.status.success(),
-        "endgame {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
-}
-
-fn text(args: &[&str]) -> String {
-    let out = endgame().args(args).output().expect("runs");
-    assert!(out.status.success(), "endgame {args:?} failed");
-    String::from_utf8(out.stdout).expect("UTF-8")
-}
-
-fn user_error(args: &[&str]) -> String {
-    let out = endgame().args(args).output().expect("runs");
-    assert_eq!(out.status.code(), Some(2), "endgame {args:?}: exit status");
-    assert!(out.stdout.is_empty(), "endgame {args:?}: stdout not empty");
-    let err = String::from_utf8(out.stderr).expect("UTF-8");
-    let lines: Vec<&str> = err.lines().collect();
-    assert_eq!(lines.len(), 1, "endgame {args:?}: stderr {err:?}");
-    assert!(lines[0].starts_with("error: "), "stderr {err:?}");
-    assert!(!err.contains("panicked"), "stderr {err:?}");
-    lines[0].to_string()
-}
 
 #[test]
 fn solve_k6_second_player_wins() {
