@@ -1,67 +1,17 @@
 //! Alpha-beta on a toy game (tic-tac-toe) against plain minimax.
 
+mod common;
+
+use common::{Ttt, LINES};
 use endgame_core::alphabeta::{AlphaBeta, Evaluator, Limits, WIN};
 use endgame_core::{Game, Rules, Value};
 use std::collections::HashMap;
-
-/// Tic-tac-toe: a position is (crosses, noughts) as 9-bit masks; crosses
-/// move first.
-struct Ttt;
-
-const LINES: [u16; 8] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124];
-
-fn three(b: u16) -> bool {
-    for l in LINES {
-        if b & l == l {
-            return true;
-        }
-    }
-    false
-}
 
 fn mover(p: &(u16, u16)) -> (u16, u16) {
     if p.0.count_ones() == p.1.count_ones() {
         (p.0, p.1)
     } else {
         (p.1, p.0)
-    }
-}
-
-impl Rules for Ttt {
-    type Position = (u16, u16);
-    type Move = u8;
-    fn start(&self) -> (u16, u16) {
-        (0, 0)
-    }
-    fn for_each_move(&self, p: &(u16, u16), mut f: impl FnMut(u8)) {
-        if self.outcome(p).is_some() {
-            return;
-        }
-        for c in 0..9 {
-            if (p.0 | p.1) & (1 << c) == 0 {
-                f(c);
-            }
-        }
-    }
-    fn play_unchecked(&self, p: &(u16, u16), c: u8) -> (u16, u16) {
-        if p.0.count_ones() == p.1.count_ones() {
-            (p.0 | 1 << c, p.1)
-        } else {
-            (p.0, p.1 | 1 << c)
-        }
-    }
-}
-
-impl Game for Ttt {
-    fn outcome(&self, p: &(u16, u16)) -> Option<Value> {
-        let (_, theirs) = mover(p);
-        if three(theirs) {
-            Some(Value::Loss)
-        } else if (p.0 | p.1) == 0o777 {
-            Some(Value::Draw)
-        } else {
-            None
-        }
     }
 }
 
@@ -112,7 +62,7 @@ fn all_positions(g: &Ttt) -> Vec<(u16, u16)> {
 
 #[test]
 fn exact_solve_agrees_with_minimax_on_every_position() {
-    let g = Ttt;
+    let g = Ttt { symmetric: false };
     let mut memo = HashMap::new();
     let mut ab = AlphaBeta::new(12);
     let ps = all_positions(&g);
@@ -129,7 +79,7 @@ fn exact_solve_agrees_with_minimax_on_every_position() {
 
 #[test]
 fn deep_search_proves_wins_and_plays_a_keeping_move() {
-    let g = Ttt;
+    let g = Ttt { symmetric: false };
     let mut memo = HashMap::new();
     let mut ab = AlphaBeta::new(12);
     for p in all_positions(&g) {
@@ -155,7 +105,7 @@ fn deep_search_proves_wins_and_plays_a_keeping_move() {
 
 #[test]
 fn empty_board_is_a_draw_and_a_budget_gives_unknown() {
-    let g = Ttt;
+    let g = Ttt { symmetric: false };
     let mut ab = AlphaBeta::new(12);
     assert_eq!(ab.solve(&g, &g.start(), None, None), Value::Draw);
     ab.clear();
