@@ -9,12 +9,15 @@
 //! - [`notation`]: the interchange notation, the move notation, the ASCII
 //!   board.
 //! - [`solve`]: the exact solver (value of a position and its children).
+//! - [`mid`]: the retrograde midgame solver over a root's downstream
+//!   positions with rotations abstracted (used by [`solve`] late enough).
 //! - [`player`]: the `random`, `seed` and `strong` players.
 
 pub mod board;
 pub mod error;
 pub mod eval;
 pub mod game;
+pub mod mid;
 pub mod notation;
 pub mod player;
 pub mod solve;

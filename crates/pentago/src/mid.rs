@@ -1,0 +1,763 @@
+//! The retrograde midgame solver: every position downstream of a root
+//! with at most [`MAX_EMPTY`] empty cells, solved layer by layer from the
+//! full board back to the root, with the quadrant rotations abstracted.
+//!
+//! A rotation only moves stones inside one quadrant, so if each quadrant
+//! is seen in its own frame the root's empty cells stay put: a downstream
+//! position is *which empty cells got which colour* together with a
+//! *rotation state*, the number of clockwise quarter turns (mod 4) each
+//! of the four quadrants has made since the root, 4⁴ = 256 states. Every
+//! turn turns exactly one quadrant by one quarter, so after `j` turns only
+//! the 128 states whose turn counts sum to `j` mod 2 occur: one node of
+//! layer `j` (`j` stones placed since the root) stores one bit per such
+//! state, a [`Half`] of 128 bits.
+//!
+//! Two questions are answered, each by its own sweep over the layers:
+//! "does the player to move win?" and "does the player to move avoid
+//! losing?". The mover wins at layer `j` when some move leaves the
+//! opponent a position it does not avoid losing at layer `j + 1`, and
+//! avoids losing when some move leaves a position the opponent does not
+//! win: the win question at the root needs only "not lose" at the odd
+//! layers and "win" at the even ones, so each sweep keeps one bit per
+//! state, and only two layers at a time (16 bytes a node; 510 MB at the
+//! largest pair of layers of an 18-empty root).
+//!
+//! The fives of one colour for all 256 states come from per-quadrant
+//! tables (which of the 4 turns of a quadrant's content cover a line's
+//! cells in it), computed once per stone set of that colour, not per node.
+//! A node's value for every state then needs only whole-word operations:
+//! the union of the child's 8 rotations is a fixed bit permutation of
+//! the 128-bit set (see [`spread`]).
+//!
+//! The cost depends only on the number of empty cells, not on how hard
+//! the position is, which is what bounds the worst case where the
+//! alpha-beta search of [`crate::solve`] can take minutes.
+
+use crate::board::{bits_of, rotate, LINES};
+use crate::game::Position;
+use endgame_core::Value;
+use rayon::prelude::*;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+/// The most empty cells the solver takes (18 empties, i.e. 18 stones:
+/// about 0.5 GB; each further empty cell multiplies time and memory by
+/// about three).
+pub const MAX_EMPTY: u32 = 18;
+
+/// A set of rotation states of one parity: bit `r0 + 4·r1 + 16·r2` of word
+/// `h`, where `r0..r2` are the quarter turns of quadrants 0..2 and the
+/// turns of quadrant 3 are `2h + l`, `l` fixed by the parity.
+pub type Half = [u64; 2];
+
+/// A rotation state: clockwise quarter turns (0..4) of each quadrant, in
+/// the notation's quadrant order.
+pub type State = [u8; 4];
+
+/// Where state `r` lives: its parity, word and bit.
+#[inline]
+pub fn locate(r: State) -> (usize, usize, u32) {
+    let r = r.map(|v| v & 3);
+    let parity = ((r[0] + r[1] + r[2] + r[3]) & 1) as usize;
+    let bit = (r[0] + 4 * r[1] + 16 * r[2]) as u32;
+    (parity, (r[3] >> 1) as usize, bit)
+}
+
+/// The state stored at `bit` (0..128) of a [`Half`] of `parity`.
+pub fn state_at(parity: usize, bit: u32) -> State {
+    let r0 = (bit & 3) as u8;
+    let r1 = ((bit >> 2) & 3) as u8;
+    let r2 = ((bit >> 4) & 3) as u8;
+    let h = (bit >> 6) as u8;
+    let l = (parity as u8 ^ r0 ^ r1 ^ r2) & 1;
+    [r0, r1, r2, 2 * h + l]
+}
+
+/// Whether `set` (of the parity of `r`) holds state `r`.
+#[inline]
+fn has(set: &Half, r: State) -> bool {
+    let (_, w, b) = locate(r);
+    set[w] >> b & 1 != 0
+}
+
+/// The union, over the 8 moves "turn quadrant q a quarter either way",
+/// of the images of `set`: the states one rotation away from a state in
+/// `set` (a set of the other parity). Quadrants 0..2 are 2-bit fields of
+/// the bit index, turned by shifts within nibbles, 16-bit lanes and the
+/// word; a turn of quadrant 3 moves a state between the two words or
+/// keeps it, the two directions doing one each, so their union is the OR
+/// of the words.
+#[inline]
+pub fn spread(set: Half) -> Half {
+    let both = set[0] | set[1];
+    set.map(|w| {
+        let q0 = ((w << 1) & 0xeeee_eeee_eeee_eeee)
+            | ((w >> 3) & 0x1111_1111_1111_1111)
+            | ((w >> 1) & 0x7777_7777_7777_7777)
+            | ((w << 3) & 0x8888_8888_8888_8888);
+        let q1 = ((w << 4) & 0xfff0_fff0_fff0_fff0)
+            | ((w >> 12) & 0x000f_000f_000f_000f)
+            | ((w >> 4) & 0x0fff_0fff_0fff_0fff)
+            | ((w << 12) & 0xf000_f000_f000_f000);
+        let q2 = w.rotate_left(16) | w.rotate_right(16);
+        q0 | q1 | q2 | both
+    })
+}
+
+/// Both parities' halves of a set of all 256 states.
+type Full = [Half; 2];
+
+/// One quadrant's share of one line: the quadrant and the cells of the
+/// line in it (9-bit quadrant content).
+struct Part {
+    quadrant: usize,
+    /// For each content of the quadrant, the 4-bit set of turns after
+    /// which the content covers the line's cells.
+    turns: Box<[u8; 512]>,
+}
+
+struct Tables {
+    /// Per line, its 2 or 3 parts.
+    lines: Vec<Vec<Part>>,
+    /// `exp[p][q][m]`: the states of parity `p` whose turns of quadrant
+    /// `q` are in the 4-bit set `m`.
+    exp: [[[Half; 16]; 4]; 2],
+    /// Binomial coefficients.
+    binom: [[u64; 40]; 40],
+    /// `deposit[m][v]`: the low bits of `v` placed on the set bits of the
+    /// byte `m` (a byte-wise software `pdep`).
+    deposit: Vec<[u8; 256]>,
+}
+
+fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut lines = Vec::new();
+        for &l in &LINES {
+            let mut parts = Vec::new();
+            for q in 0..4 {
+                let pat = ((l >> (16 * q)) & 0x1ff) as u16;
+                if pat == 0 {
+                    continue;
+                }
+                let mut turns = Box::new([0u8; 512]);
+                for (c, t) in turns.iter_mut().enumerate() {
+                    let mut v = c as u64;
+                    for j in 0..4 {
+                        if v as u16 & pat == pat {
+                            *t |= 1 << j;
+                        }
+                        v = rotate(v, 0);
+                    }
+                }
+                parts.push(Part { quadrant: q, turns });
+            }
+            lines.push(parts);
+        }
+        let mut exp = [[[[0u64; 2]; 16]; 4]; 2];
+        for (p, per_q) in exp.iter_mut().enumerate() {
+            for (q, per_m) in per_q.iter_mut().enumerate() {
+                for (m, set) in per_m.iter_mut().enumerate() {
+                    for bit in 0..128u32 {
+                        let r = state_at(p, bit);
+                        if m >> r[q] & 1 != 0 {
+                            set[(bit >> 6) as usize] |= 1 << (bit & 63);
+                        }
+                    }
+                }
+            }
+        }
+        let mut binom = [[0u64; 40]; 40];
+        for n in 0..40 {
+            binom[n][0] = 1;
+            for k in 1..=n {
+                binom[n][k] = binom[n - 1][k - 1] + binom[n - 1][k];
+            }
+        }
+        let mut deposit = vec![[0u8; 256]; 256];
+        for (m, row) in deposit.iter_mut().enumerate() {
+            for (v, out) in row.iter_mut().enumerate() {
+                let mut src = v;
+                for b in 0..8 {
+                    if m >> b & 1 != 0 {
+                        *out |= ((src & 1) << b) as u8;
+                        src >>= 1;
+                    }
+                }
+            }
+        }
+        Tables {
+            lines,
+            exp,
+            binom,
+            deposit,
+        }
+    })
+}
+
+/// The states (both parities) in which `stones` (in the quadrants' own
+/// frames) contain a five.
+pub fn fives(stones: u64) -> [Half; 2] {
+    let t = tables();
+    let content = [0, 1, 2, 3].map(|q| ((stones >> (16 * q)) & 0x1ff) as usize);
+    let mut out = [[0u64; 2]; 2];
+    'line: for parts in &t.lines {
+        let mut acc = [[!0u64; 2]; 2];
+        for part in parts {
+            let m = part.turns[content[part.quadrant]] as usize;
+            if m == 0 {
+                continue 'line;
+            }
+            for (a, per_q) in acc.iter_mut().zip(&t.exp) {
+                let e = &per_q[part.quadrant][m];
+                a[0] &= e[0];
+                a[1] &= e[1];
+            }
+        }
+        for (o, a) in out.iter_mut().zip(acc) {
+            *o = or(*o, a);
+        }
+    }
+    out
+}
+
+/// Which question a sweep's layer answers for its player to move.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Win,
+    NotLose,
+}
+
+impl Kind {
+    fn other(self) -> Kind {
+        match self {
+            Kind::Win => Kind::NotLose,
+            Kind::NotLose => Kind::Win,
+        }
+    }
+}
+
+#[inline]
+fn or(a: Half, b: Half) -> Half {
+    [a[0] | b[0], a[1] | b[1]]
+}
+
+/// The subsets of `n` bits with `k` set, in colex order (so a subset's
+/// place in the list is its colex rank).
+fn subsets(n: u32, k: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if k > n {
+        return out;
+    }
+    if k == 0 {
+        out.push(0);
+        return out;
+    }
+    let mut s: u32 = (1 << k) - 1;
+    while s < 1 << n {
+        out.push(s);
+        // Gosper's hack: the next larger number with as many bits set.
+        let c = s & s.wrapping_neg();
+        let r = s + c;
+        s = (((r ^ s) >> 2) / c) | r;
+    }
+    out
+}
+
+/// The stopping signal shared by the parallel workers.
+struct Stop {
+    deadline: Option<Instant>,
+    stopped: AtomicBool,
+}
+
+impl Stop {
+    fn check(&self) -> bool {
+        if self.stopped.load(Ordering::Relaxed) {
+            return true;
+        }
+        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+            self.stopped.store(true, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+}
+
+/// One root's downstream space: the root's stones in the quadrant frames
+/// (`first` for the player to move at layer 0, `second` for the other),
+/// its empty cells, and the parity of the layer-0 rotation states.
+struct Space {
+    first: u64,
+    second: u64,
+    empty: Vec<u8>,
+    parity0: usize,
+    /// `rank[m]`: the colex rank of the `n`-bit mask `m` among masks with
+    /// as many bits.
+    rank: Vec<u32>,
+}
+
+impl Space {
+    fn n(&self) -> u32 {
+        self.empty.len() as u32
+    }
+
+    /// Stones of the first (even `j`) and second player at layer `j`.
+    fn counts(&self, j: u32) -> (u32, u32) {
+        (j.div_ceil(2), j / 2)
+    }
+
+    fn binom(&self, n: u32, k: u32) -> usize {
+        if k > n {
+            0
+        } else {
+            tables().binom[n as usize][k as usize] as usize
+        }
+    }
+
+    fn size(&self, j: u32) -> usize {
+        let n = self.n();
+        let (x, y) = self.counts(j);
+        self.binom(n, x) * self.binom(n - x, y)
+    }
+
+    /// The board bits of an `n`-bit subset of the empty cells.
+    fn cells(&self, mut s: u32) -> u64 {
+        let mut out = 0u64;
+        while s != 0 {
+            out |= 1 << self.empty[s.trailing_zeros() as usize];
+            s &= s - 1;
+        }
+        out
+    }
+
+    /// `pdep`: the low bits of `v` placed on the set bits of `m`.
+    #[inline]
+    fn deposit(&self, mut v: u32, m: u32) -> u32 {
+        let t = &tables().deposit;
+        let mut out = 0u32;
+        for k in 0..3 {
+            let mb = (m >> (8 * k)) & 0xff;
+            out |= (t[mb as usize][(v & 0xff) as usize] as u32) << (8 * k);
+            v >>= mb.count_ones();
+        }
+        out
+    }
+
+    /// The fives of every `k`-subset of the empty cells added to `base`,
+    /// indexed by colex rank.
+    fn fives_of(&self, base: u64, k: u32) -> Vec<Full> {
+        subsets(self.n(), k)
+            .par_iter()
+            .map(|&s| fives(base | self.cells(s)))
+            .collect()
+    }
+
+    /// Layer `j` from layer `j + 1` already turned into per-node sets
+    /// "the mover at layer `j` gets what it asks by placing here": a node
+    /// asks it when any of its children does.
+    fn gather(&self, j: u32, next: &[Half], stop: &Stop) -> Vec<Half> {
+        let n = self.n();
+        let (x, y) = self.counts(j);
+        let first_moves = j % 2 == 0;
+        let block = self.binom(n - x, y);
+        let child_block = if first_moves {
+            self.binom(n - x - 1, y)
+        } else {
+            self.binom(n - x, y + 1)
+        };
+        let xs = subsets(n, x);
+        let bs = subsets(n - x, y);
+        let free_all = (1u32 << (n - x)) - 1;
+        let mut cur = vec![[0u64; 2]; self.size(j)];
+        cur.par_chunks_mut(block.max(1))
+            .zip(xs.par_iter().enumerate())
+            .for_each(|(out, (ia, &a))| {
+                if ia % 64 == 0 && stop.check() {
+                    return;
+                }
+                if first_moves {
+                    // The complement's cells in order, and the rank base of
+                    // the first player's set with each added.
+                    let mut base = [0usize; 32];
+                    let comp = !a & ((1u32 << n) - 1);
+                    for (p, cell) in bits_of(comp as u64).enumerate() {
+                        base[p] = self.rank[(a | 1 << cell) as usize] as usize * child_block;
+                    }
+                    for (slot, &b) in out.iter_mut().zip(&bs) {
+                        let mut acc = [0u64; 2];
+                        let mut free = free_all & !b;
+                        while free != 0 {
+                            let p = free.trailing_zeros();
+                            free &= free - 1;
+                            let low = b & ((1 << p) - 1);
+                            let rest = (b >> (p + 1)) << p;
+                            let i = base[p as usize] + self.rank[(low | rest) as usize] as usize;
+                            acc = or(acc, next[i]);
+                        }
+                        *slot = acc;
+                    }
+                } else {
+                    let base = ia * child_block;
+                    for (slot, &b) in out.iter_mut().zip(&bs) {
+                        let mut acc = [0u64; 2];
+                        let mut free = free_all & !b;
+                        while free != 0 {
+                            let p = free.trailing_zeros();
+                            free &= free - 1;
+                            acc = or(acc, next[base + self.rank[(b | 1 << p) as usize] as usize]);
+                        }
+                        *slot = acc;
+                    }
+                }
+            });
+        cur
+    }
+
+    /// Turns layer `j + 1` (answers to `kind.other()` for its mover, or
+    /// nothing when the board is full) into, per node, the states of
+    /// layer `j` from which placing the node's last stone answers `kind`
+    /// for the mover at layer `j`: a five made by the placement, or a
+    /// rotation to a state where the game ends well for it or the
+    /// opponent's answer is no.
+    fn turn(&self, j: u32, layer: &mut [Half], kind: Kind, stop: &Stop) {
+        let n = self.n();
+        let full = j + 1 == n;
+        let (x, y) = self.counts(j + 1);
+        let block = self.binom(n - x, y);
+        let xs = subsets(n, x);
+        let bs = subsets(n - x, y);
+        let fx = self.fives_of(self.first, x);
+        let fy = self.fives_of(self.second, y);
+        // The parities of layer j and j + 1.
+        let pj = (self.parity0 + j as usize) & 1;
+        let pk = pj ^ 1;
+        let first_moved = j % 2 == 0;
+        layer
+            .par_chunks_mut(block.max(1))
+            .zip(xs.par_iter().enumerate())
+            .for_each(|(out, (ia, &a))| {
+                if ia % 64 == 0 && stop.check() {
+                    return;
+                }
+                let f_a = &fx[ia];
+                let comp = !a & ((1u32 << n) - 1);
+                for (slot, &b) in out.iter_mut().zip(&bs) {
+                    let babs = self.deposit(b, comp);
+                    let f_b = &fy[self.rank[babs as usize] as usize];
+                    let (fm, fo) = if first_moved { (f_a, f_b) } else { (f_b, f_a) };
+                    let t = *slot;
+                    let g: Half = std::array::from_fn(|w| {
+                        let (m, o) = (fm[pk][w], fo[pk][w]);
+                        let open = if full { 0 } else { !t[w] };
+                        match kind {
+                            // Ends with our five only, or goes on and the
+                            // opponent cannot avoid losing.
+                            Kind::Win => !o & (m | open),
+                            // Our five (alone or both: a draw), or no five
+                            // and a full board or an opponent who cannot win.
+                            Kind::NotLose => m | (!o & (if full { !0 } else { open })),
+                        }
+                    });
+                    *slot = or(fm[pj], spread(g));
+                }
+            });
+    }
+
+    /// One sweep: layer 0's answers to `kind` (for the root's states of
+    /// parity `parity0`) and layer 1's answers to `kind.other()`, or
+    /// `None` when stopped.
+    fn sweep(&self, kind: Kind, stop: &Stop) -> Option<(Half, Vec<Half>)> {
+        let n = self.n();
+        if n == 0 {
+            return Some(([0; 2], Vec::new()));
+        }
+        let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
+        let mut next = vec![[0u64; 2]; self.size(n)];
+        self.turn(n - 1, &mut next, kind_at(n - 1), stop);
+        let mut layer1 = Vec::new();
+        for j in (0..n).rev() {
+            let mut cur = self.gather(j, &next, stop);
+            drop(next);
+            if stop.check() {
+                return None;
+            }
+            if j == 1 {
+                layer1 = cur.clone();
+            }
+            if j > 0 {
+                self.turn(j - 1, &mut cur, kind_at(j - 1), stop);
+            }
+            next = cur;
+        }
+        if stop.check() {
+            return None;
+        }
+        Some((next[0], layer1))
+    }
+}
+
+fn space(pos: &Position) -> Space {
+    // Layer 0 is a position due to place: the root itself, or its
+    // rotations (one quarter turn already made: odd states) when it must
+    // rotate, whose player to move is the other one.
+    let (first, second, parity0) = if pos.must_rotate() {
+        (pos.theirs(), pos.mine(), 1)
+    } else {
+        (pos.mine(), pos.theirs(), 0)
+    };
+    let empty: Vec<u8> = bits_of(pos.empty()).collect();
+    let n = empty.len();
+    let mut rank = vec![0u32; 1 << n];
+    let t = tables();
+    for m in 1..(1usize << n) {
+        let top = 63 - (m as u64).leading_zeros() as usize;
+        let k = m.count_ones() as usize;
+        rank[m] = rank[m & !(1 << top)] + t.binom[top][k] as u32;
+    }
+    Space {
+        first,
+        second,
+        empty,
+        parity0,
+        rank,
+    }
+}
+
+fn value_of(win: bool, not_lose: bool) -> Value {
+    if win {
+        Value::Win
+    } else if not_lose {
+        Value::Draw
+    } else {
+        Value::Loss
+    }
+}
+
+/// Why the retrograde solver gave no answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// More than [`MAX_EMPTY`] empty cells.
+    TooEarly,
+    /// The deadline passed.
+    OutOfTime,
+}
+
+/// The value of `pos` for its player to move and of each child, as
+/// [`crate::solve::Solver::value_and_children`] gives them (children: the
+/// placements, or the eight rotations when a rotation is due), by the
+/// retrograde solver. `deadline`: give up when it passes.
+pub fn value_and_children(
+    pos: &Position,
+    deadline: Option<Instant>,
+) -> Result<(Value, Vec<(Position, Value)>), Refusal> {
+    solve(pos, deadline, true)
+}
+
+/// The value of `pos` for its player to move, by the retrograde solver
+/// (only the "win" sweep when it answers yes).
+pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
+    solve(pos, deadline, false).map(|(v, _)| v)
+}
+
+fn solve(
+    pos: &Position,
+    deadline: Option<Instant>,
+    with_children: bool,
+) -> Result<(Value, Vec<(Position, Value)>), Refusal> {
+    if let Some(v) = pos.outcome() {
+        return Ok((v, Vec::new()));
+    }
+    if pos.empty().count_ones() > MAX_EMPTY {
+        return Err(Refusal::TooEarly);
+    }
+    let sp = space(pos);
+    let stop = Stop {
+        deadline,
+        stopped: AtomicBool::new(false),
+    };
+    let (win0, nl1) = sp.sweep(Kind::Win, &stop).ok_or(Refusal::OutOfTime)?;
+    // For a placement due, "win" at state 0 settles the root; the second
+    // sweep is needed for a draw/loss or for the children.
+    let root_state = [0u8; 4];
+    if !pos.must_rotate() && !with_children && has(&win0, root_state) {
+        return Ok((Value::Win, Vec::new()));
+    }
+    let (nl0, win1) = sp.sweep(Kind::NotLose, &stop).ok_or(Refusal::OutOfTime)?;
+    let turned = |r: u8| -> State {
+        let mut s = [0u8; 4];
+        s[(r >> 1) as usize] = if r & 1 == 0 { 1 } else { 3 };
+        s
+    };
+    if pos.must_rotate() {
+        // The children are the rotations: layer 0 at one quarter turn.
+        let mut best = Value::Loss;
+        let mut children = Vec::new();
+        for r in 0..8u8 {
+            let c = pos.rotated(r);
+            let v = c
+                .outcome()
+                .unwrap_or_else(|| value_of(has(&win0, turned(r)), has(&nl0, turned(r))));
+            best = best.max_for_mover(v);
+            children.push((c, v));
+        }
+        return Ok((best, if with_children { children } else { Vec::new() }));
+    }
+    let value = value_of(has(&win0, root_state), has(&nl0, root_state));
+    let mut children = Vec::new();
+    if with_children {
+        // Layer 1 holds one node per placement (cell i of the empties is
+        // the first player's set {i}, of colex rank i), with the
+        // opponent's answers at each single quarter turn.
+        for (i, &cell) in sp.empty.iter().enumerate() {
+            let c = pos.place(cell);
+            let v = c.outcome().unwrap_or_else(|| {
+                let mut best = Value::Loss;
+                for r in 0..8u8 {
+                    let g = c.rotated(r);
+                    let opp = g.outcome().unwrap_or_else(|| {
+                        value_of(has(&win1[i], turned(r)), has(&nl1[i], turned(r)))
+                    });
+                    best = best.max_for_mover(opp);
+                }
+                best
+            });
+            children.push((c, v));
+        }
+    }
+    Ok((value, children))
+}
+
+/// The mover's best of its options, given each option's value for the
+/// opponent.
+trait MaxForMover {
+    fn max_for_mover(self, opp: Value) -> Value;
+}
+
+impl MaxForMover for Value {
+    fn max_for_mover(self, opp: Value) -> Value {
+        let mine = match opp {
+            Value::Win => Value::Loss,
+            Value::Loss => Value::Win,
+            v => v,
+        };
+        let score = |v: Value| match v {
+            Value::Win => 2,
+            Value::Draw => 1,
+            _ => 0,
+        };
+        if score(mine) > score(self) {
+            mine
+        } else {
+            self
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn full_of(stones: u64) -> Vec<State> {
+        let mut out = Vec::new();
+        for r in 0..256u32 {
+            let s: State = [0, 1, 2, 3].map(|q| ((r >> (2 * q)) & 3) as u8);
+            let mut b = stones;
+            for (q, &t) in s.iter().enumerate() {
+                for _ in 0..t {
+                    b = rotate(b, 2 * q as u8);
+                }
+            }
+            if crate::board::has_five(b) {
+                out.push(s);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn locate_and_state_at_are_inverse() {
+        for p in 0..2 {
+            for bit in 0..128 {
+                let r = state_at(p, bit);
+                assert_eq!(locate(r), (p, (bit >> 6) as usize, bit & 63));
+            }
+        }
+    }
+
+    #[test]
+    fn spread_is_the_union_of_single_turns() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..50 {
+            for p in 0..2 {
+                x = x.wrapping_mul(0x5851_f42d_4c95_7f2d).wrapping_add(1);
+                let y = x.rotate_left(29) ^ 0x1234_5678;
+                let set: Half = [x & y, x | y.rotate_left(7)];
+                let got = spread(set);
+                for bit in 0..128 {
+                    let r = state_at(1 - p, bit);
+                    let mut want = false;
+                    for q in 0..4 {
+                        for d in [1u8, 3] {
+                            let mut s = r;
+                            s[q] = (s[q] + d) & 3;
+                            want |= has(&set, s);
+                        }
+                    }
+                    assert_eq!(has(&got, r), want, "state {r:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn fives_match_rotating_the_board() {
+        let mut x = 7u64;
+        for _ in 0..200 {
+            x = x
+                .wrapping_mul(0x5851_f42d_4c95_7f2d)
+                .wrapping_add(0x14057b7e);
+            let stones = (x ^ x.rotate_left(17)) & crate::board::CELLS;
+            let f = fives(stones);
+            let want = full_of(stones);
+            let mut got = Vec::new();
+            for (p, half) in f.iter().enumerate() {
+                for bit in 0..128 {
+                    if half[(bit >> 6) as usize] >> (bit & 63) & 1 != 0 {
+                        got.push(state_at(p, bit));
+                    }
+                }
+            }
+            got.sort();
+            let mut want = want;
+            want.sort();
+            assert_eq!(got, want);
+        }
+    }
+
+    #[test]
+    fn subsets_are_in_colex_rank_order() {
+        let s = subsets(6, 3);
+        assert_eq!(s.len(), 20);
+        assert!(s.windows(2).all(|w| w[0] < w[1]));
+        let sp = Space {
+            first: 0,
+            second: 0,
+            empty: (0..6).collect(),
+            parity0: 0,
+            rank: {
+                let mut rank = vec![0u32; 64];
+                for m in 1..64usize {
+                    let top = 63 - (m as u64).leading_zeros() as usize;
+                    rank[m] =
+                        rank[m & !(1 << top)] + tables().binom[top][m.count_ones() as usize] as u32;
+                }
+                rank
+            },
+        };
+        for (i, &m) in s.iter().enumerate() {
+            assert_eq!(sp.rank[m as usize] as usize, i);
+        }
+        assert_eq!(sp.deposit(0b101, 0b11010), 0b10010);
+    }
+}
