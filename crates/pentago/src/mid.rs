@@ -128,6 +128,11 @@ struct Tables {
     /// `deposit[m][v]`: the low bits of `v` placed on the set bits of the
     /// byte `m` (a byte-wise software `pdep`).
     deposit: Vec<[u8; 256]>,
+    /// Colex rank of a mask's low 9 bits, with their count in bits 16..
+    rank_lo: [u32; 512],
+    /// `rank_hi[c][h]`: what the high 9 bits `h` add to the colex rank
+    /// when `c` bits are set below them.
+    rank_hi: [[u32; 512]; 10],
 }
 
 fn tables() -> &'static Tables {
@@ -187,13 +192,41 @@ fn tables() -> &'static Tables {
                 }
             }
         }
+        let mut rank_lo = [0u32; 512];
+        let mut rank_hi = [[0u32; 512]; 10];
+        for m in 0..512usize {
+            let mut r = 0;
+            for (i, b) in bits_of(m as u64).enumerate() {
+                r += binom[b as usize][i + 1];
+            }
+            rank_lo[m] = r as u32 | (m.count_ones() << 16);
+            for (c, row) in rank_hi.iter_mut().enumerate() {
+                let mut r = 0;
+                for (i, b) in bits_of(m as u64).enumerate() {
+                    r += binom[9 + b as usize][c + i + 1];
+                }
+                row[m] = r as u32;
+            }
+        }
         Tables {
             lines,
             exp,
             binom,
             deposit,
+            rank_lo,
+            rank_hi,
         }
     })
+}
+
+/// The colex rank of an 18-bit mask among the masks with as many bits
+/// set (the sum over its bits of C(position, index + 1)), from two
+/// 9-bit tables small enough to stay in the first-level cache.
+#[inline]
+fn rank(m: u32) -> usize {
+    let t = tables();
+    let lo = t.rank_lo[(m & 511) as usize];
+    ((lo & 0xffff) + t.rank_hi[(lo >> 16) as usize][(m >> 9) as usize & 511]) as usize
 }
 
 /// The states (both parities) in which `stones` (in the quadrants' own
@@ -220,6 +253,56 @@ pub fn fives(stones: u64) -> [Half; 2] {
         }
     }
     out
+}
+
+/// What [`turn_block`] needs of its layer.
+struct TurnCtx<'a> {
+    /// Fives of the first player's stone sets, by colex rank.
+    fx: &'a [Full],
+    /// Fives of the second player's stone sets, by colex rank.
+    fy: &'a [Full],
+    /// The second player's sets in the complement's frame, colex order.
+    bs: &'a [u32],
+    /// The `n` empty cells.
+    mask: u32,
+    /// Parity of the states of the layer asking, and of the layer turned.
+    pj: usize,
+    pk: usize,
+}
+
+/// [`Space::turn`] on the block of one first-player set `a` (rank `ia`),
+/// specialised on the question (`WIN`, else "not lose"), on whether the
+/// board is then full, and on who placed the last stone.
+#[inline(never)]
+fn turn_block<const WIN: bool, const FULL: bool, const FIRST: bool>(
+    sp: &Space,
+    c: &TurnCtx,
+    out: &mut [Half],
+    ia: usize,
+    a: u32,
+) {
+    let f_a = &c.fx[ia];
+    let comp = !a & c.mask;
+    for (slot, &b) in out.iter_mut().zip(c.bs) {
+        let f_b = &c.fy[rank(sp.deposit(b, comp))];
+        let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
+        let t = *slot;
+        let g: Half = std::array::from_fn(|w| {
+            let (m, o) = (fm[c.pk][w], fo[c.pk][w]);
+            // The opponent's answer, when the game goes on.
+            let open = if FULL { 0 } else { !t[w] };
+            if WIN {
+                // Ends with our five only, or goes on and the opponent
+                // cannot avoid losing.
+                !o & (m | open)
+            } else {
+                // Our five (alone or both: a draw), or no five and a full
+                // board or an opponent who cannot win.
+                m | (!o & if FULL { !0 } else { open })
+            }
+        });
+        *slot = or(fm[c.pj], spread(g));
+    }
 }
 
 /// Which question a sweep's layer answers for its player to move.
@@ -292,9 +375,6 @@ struct Space {
     second: u64,
     empty: Vec<u8>,
     parity0: usize,
-    /// `rank[m]`: the colex rank of the `n`-bit mask `m` among masks with
-    /// as many bits.
-    rank: Vec<u32>,
 }
 
 impl Space {
@@ -356,7 +436,7 @@ impl Space {
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
     /// asks it when any of its children does.
-    fn gather(&self, j: u32, next: &[Half], stop: &Stop) -> Vec<Half> {
+    fn gather(&self, j: u32, next: &[Half], cur: &mut Vec<Half>, stop: &Stop) {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j % 2 == 0;
@@ -369,7 +449,10 @@ impl Space {
         let xs = subsets(n, x);
         let bs = subsets(n - x, y);
         let free_all = (1u32 << (n - x)) - 1;
-        let mut cur = vec![[0u64; 2]; self.size(j)];
+        // Every entry is written below; the buffer is reused between
+        // layers so that its pages are touched once per solve.
+        cur.clear();
+        cur.resize(self.size(j), [0; 2]);
         cur.par_chunks_mut(block.max(1))
             .zip(xs.par_iter().enumerate())
             .for_each(|(out, (ia, &a))| {
@@ -382,18 +465,20 @@ impl Space {
                     let mut base = [0usize; 32];
                     let comp = !a & ((1u32 << n) - 1);
                     for (p, cell) in bits_of(comp as u64).enumerate() {
-                        base[p] = self.rank[(a | 1 << cell) as usize] as usize * child_block;
+                        base[p] = rank(a | 1 << cell) * child_block;
                     }
+                    // The `b` without `p`, in colex order, are exactly the
+                    // child block's second-player sets in colex order (drop
+                    // the bit `p`), so a counter per `p` gives the rank.
+                    let mut count = [0usize; 32];
                     for (slot, &b) in out.iter_mut().zip(&bs) {
                         let mut acc = [0u64; 2];
                         let mut free = free_all & !b;
                         while free != 0 {
-                            let p = free.trailing_zeros();
+                            let p = free.trailing_zeros() as usize;
                             free &= free - 1;
-                            let low = b & ((1 << p) - 1);
-                            let rest = (b >> (p + 1)) << p;
-                            let i = base[p as usize] + self.rank[(low | rest) as usize] as usize;
-                            acc = or(acc, next[i]);
+                            acc = or(acc, next[base[p] + count[p]]);
+                            count[p] += 1;
                         }
                         *slot = acc;
                     }
@@ -405,13 +490,12 @@ impl Space {
                         while free != 0 {
                             let p = free.trailing_zeros();
                             free &= free - 1;
-                            acc = or(acc, next[base + self.rank[(b | 1 << p) as usize] as usize]);
+                            acc = or(acc, next[base + rank(b | 1 << p)]);
                         }
                         *slot = acc;
                     }
                 }
             });
-        cur
     }
 
     /// Turns layer `j + 1` (answers to `kind.other()` for its mover, or
@@ -433,6 +517,24 @@ impl Space {
         let pj = (self.parity0 + j as usize) & 1;
         let pk = pj ^ 1;
         let first_moved = j % 2 == 0;
+        let ctx = TurnCtx {
+            fx: &fx,
+            fy: &fy,
+            bs: &bs,
+            mask: (1u32 << n) - 1,
+            pj,
+            pk,
+        };
+        let run = match (kind, full, first_moved) {
+            (Kind::Win, false, false) => turn_block::<true, false, false>,
+            (Kind::Win, false, true) => turn_block::<true, false, true>,
+            (Kind::Win, true, false) => turn_block::<true, true, false>,
+            (Kind::Win, true, true) => turn_block::<true, true, true>,
+            (Kind::NotLose, false, false) => turn_block::<false, false, false>,
+            (Kind::NotLose, false, true) => turn_block::<false, false, true>,
+            (Kind::NotLose, true, false) => turn_block::<false, true, false>,
+            (Kind::NotLose, true, true) => turn_block::<false, true, true>,
+        };
         layer
             .par_chunks_mut(block.max(1))
             .zip(xs.par_iter().enumerate())
@@ -440,45 +542,31 @@ impl Space {
                 if ia % 64 == 0 && stop.check() {
                     return;
                 }
-                let f_a = &fx[ia];
-                let comp = !a & ((1u32 << n) - 1);
-                for (slot, &b) in out.iter_mut().zip(&bs) {
-                    let babs = self.deposit(b, comp);
-                    let f_b = &fy[self.rank[babs as usize] as usize];
-                    let (fm, fo) = if first_moved { (f_a, f_b) } else { (f_b, f_a) };
-                    let t = *slot;
-                    let g: Half = std::array::from_fn(|w| {
-                        let (m, o) = (fm[pk][w], fo[pk][w]);
-                        let open = if full { 0 } else { !t[w] };
-                        match kind {
-                            // Ends with our five only, or goes on and the
-                            // opponent cannot avoid losing.
-                            Kind::Win => !o & (m | open),
-                            // Our five (alone or both: a draw), or no five
-                            // and a full board or an opponent who cannot win.
-                            Kind::NotLose => m | (!o & (if full { !0 } else { open })),
-                        }
-                    });
-                    *slot = or(fm[pj], spread(g));
-                }
+                run(self, &ctx, out, ia, a);
             });
     }
 
     /// One sweep: layer 0's answers to `kind` (for the root's states of
     /// parity `parity0`) and layer 1's answers to `kind.other()`, or
     /// `None` when stopped.
-    fn sweep(&self, kind: Kind, stop: &Stop) -> Option<(Half, Vec<Half>)> {
+    fn sweep(
+        &self,
+        kind: Kind,
+        bufs: [&mut Vec<Half>; 2],
+        stop: &Stop,
+    ) -> Option<(Half, Vec<Half>)> {
         let n = self.n();
         if n == 0 {
             return Some(([0; 2], Vec::new()));
         }
         let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
-        let mut next = vec![[0u64; 2]; self.size(n)];
-        self.turn(n - 1, &mut next, kind_at(n - 1), stop);
+        let [next, cur] = bufs;
+        next.clear();
+        next.resize(self.size(n), [0; 2]);
+        self.turn(n - 1, next, kind_at(n - 1), stop);
         let mut layer1 = Vec::new();
         for j in (0..n).rev() {
-            let mut cur = self.gather(j, &next, stop);
-            drop(next);
+            self.gather(j, next, cur, stop);
             if stop.check() {
                 return None;
             }
@@ -486,9 +574,9 @@ impl Space {
                 layer1 = cur.clone();
             }
             if j > 0 {
-                self.turn(j - 1, &mut cur, kind_at(j - 1), stop);
+                self.turn(j - 1, cur, kind_at(j - 1), stop);
             }
-            next = cur;
+            std::mem::swap(next, cur);
         }
         if stop.check() {
             return None;
@@ -507,20 +595,11 @@ fn space(pos: &Position) -> Space {
         (pos.mine(), pos.theirs(), 0)
     };
     let empty: Vec<u8> = bits_of(pos.empty()).collect();
-    let n = empty.len();
-    let mut rank = vec![0u32; 1 << n];
-    let t = tables();
-    for m in 1..(1usize << n) {
-        let top = 63 - (m as u64).leading_zeros() as usize;
-        let k = m.count_ones() as usize;
-        rank[m] = rank[m & !(1 << top)] + t.binom[top][k] as u32;
-    }
     Space {
         first,
         second,
         empty,
         parity0,
-        rank,
     }
 }
 
@@ -576,14 +655,22 @@ fn solve(
         deadline,
         stopped: AtomicBool::new(false),
     };
-    let (win0, nl1) = sp.sweep(Kind::Win, &stop).ok_or(Refusal::OutOfTime)?;
+    // Two layer buffers for both sweeps, as large as the largest layer.
+    let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
+    let mut a = Vec::with_capacity(most);
+    let mut b = Vec::with_capacity(most);
+    let (win0, nl1) = sp
+        .sweep(Kind::Win, [&mut a, &mut b], &stop)
+        .ok_or(Refusal::OutOfTime)?;
     // For a placement due, "win" at state 0 settles the root; the second
     // sweep is needed for a draw/loss or for the children.
     let root_state = [0u8; 4];
     if !pos.must_rotate() && !with_children && has(&win0, root_state) {
         return Ok((Value::Win, Vec::new()));
     }
-    let (nl0, win1) = sp.sweep(Kind::NotLose, &stop).ok_or(Refusal::OutOfTime)?;
+    let (nl0, win1) = sp
+        .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
+        .ok_or(Refusal::OutOfTime)?;
     let turned = |r: u8| -> State {
         let mut s = [0u8; 4];
         s[(r >> 1) as usize] = if r & 1 == 0 { 1 } else { 3 };
@@ -745,18 +832,11 @@ mod tests {
             second: 0,
             empty: (0..6).collect(),
             parity0: 0,
-            rank: {
-                let mut rank = vec![0u32; 64];
-                for m in 1..64usize {
-                    let top = 63 - (m as u64).leading_zeros() as usize;
-                    rank[m] =
-                        rank[m & !(1 << top)] + tables().binom[top][m.count_ones() as usize] as u32;
-                }
-                rank
-            },
         };
-        for (i, &m) in s.iter().enumerate() {
-            assert_eq!(sp.rank[m as usize] as usize, i);
+        for k in [0, 1, 5, 9, 13, 18] {
+            for (i, &m) in subsets(18, k).iter().enumerate() {
+                assert_eq!(rank(m), i);
+            }
         }
         assert_eq!(sp.deposit(0b101, 0b11010), 0b10010);
     }

@@ -1,0 +1,60 @@
+//! Solves each position read from stdin (one per line), value and every
+//! child, and prints the value, the time and the method, then the median
+//! and maximum time:
+//! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 seed | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
+//!
+//! `mid` the retrograde solver alone, `ab` the alpha-beta alone (with a
+//! time cap, default 10 s), `auto` what `Solver::value_and_children`
+//! chooses.
+
+use endgame_core::Value;
+use endgame_pentago::mid;
+use endgame_pentago::notation::parse_position;
+use endgame_pentago::solve::{Budget, Solver};
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+fn main() {
+    let method = std::env::args().nth(1).unwrap_or_else(|| "mid".into());
+    let cap = std::env::args()
+        .nth(2)
+        .and_then(|s| s.parse::<f64>().ok())
+        .unwrap_or(10.0);
+    let mut times = Vec::new();
+    for line in std::io::stdin().lock().lines() {
+        let line = line.expect("reading stdin");
+        let Ok(p) = parse_position(line.trim()) else {
+            continue;
+        };
+        let t = Instant::now();
+        let (v, kids) = match method.as_str() {
+            "mid" => mid::value_and_children(&p, None).expect("at most 18 empty cells"),
+            _ => {
+                let mut s = Solver::default();
+                let _ = &method;
+                s.value_and_children(
+                    &p,
+                    Budget {
+                        nodes: None,
+                        time: Some(Duration::from_secs_f64(cap)),
+                    },
+                )
+            }
+        };
+        let s = t.elapsed().as_secs_f64();
+        let unknown = kids.iter().filter(|k| k.1 == Value::Unknown).count();
+        println!(
+            "{line:>22} {v:>7} {:>3} children ({unknown} unknown) {s:>9.3} s",
+            kids.len()
+        );
+        times.push(s);
+    }
+    times.sort_by(f64::total_cmp);
+    if let (Some(max), false) = (times.last(), times.is_empty()) {
+        println!(
+            "{} positions: median {:.3} s, max {max:.3} s",
+            times.len(),
+            times[times.len() / 2]
+        );
+    }
+}
