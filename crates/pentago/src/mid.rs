@@ -34,7 +34,7 @@
 //! alpha-beta search of [`crate::solve`] can take minutes.
 
 use crate::board::{bits_of, rotate, LINES};
-use crate::game::Position;
+use crate::game::{Move, Position};
 use endgame_core::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -613,6 +613,20 @@ fn value_of(win: bool, not_lose: bool) -> Value {
     }
 }
 
+/// The value for the player who chose among options, given each option's
+/// value for the opponent.
+fn best_of(opponent_values: impl IntoIterator<Item = Value>) -> Value {
+    let mut best = Value::Loss;
+    for v in opponent_values {
+        match v {
+            Value::Loss => return Value::Win,
+            Value::Draw => best = Value::Draw,
+            _ => {}
+        }
+    }
+    best
+}
+
 /// Why the retrograde solver gave no answer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
@@ -622,33 +636,182 @@ pub enum Refusal {
     OutOfTime,
 }
 
-/// The value of `pos` for its player to move and of each child, as
-/// [`crate::solve::Solver::value_and_children`] gives them (children: the
-/// placements, or the eight rotations when a rotation is due), by the
-/// retrograde solver. `deadline`: give up when it passes.
-pub fn value_and_children(
-    pos: &Position,
-    deadline: Option<Instant>,
-) -> Result<(Value, Vec<(Position, Value)>), Refusal> {
-    solve(pos, deadline, true)
-}
-
-/// The value of `pos` for its player to move, by the retrograde solver
-/// (only the "win" sweep when it answers yes).
-pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
-    solve(pos, deadline, false).map(|(v, _)| v)
-}
-
-fn solve(
-    pos: &Position,
-    deadline: Option<Instant>,
-    with_children: bool,
-) -> Result<(Value, Vec<(Position, Value)>), Refusal> {
-    if let Some(v) = pos.outcome() {
-        return Ok((v, Vec::new()));
+/// Positions the solver visits for `pos` (both sweeps, every layer), or
+/// `None` when it has more than [`MAX_EMPTY`] empty cells: the measure of
+/// its cost, known before it starts.
+pub fn cost(pos: &Position) -> Option<u64> {
+    let n = pos.empty().count_ones();
+    if n > MAX_EMPTY {
+        return None;
     }
-    if pos.empty().count_ones() > MAX_EMPTY {
+    let t = tables();
+    let mut total = 0u64;
+    for j in 0..=n {
+        let (x, y) = (j.div_ceil(2), j / 2);
+        total += t.binom[n as usize][x as usize] * t.binom[(n - x) as usize][y as usize];
+    }
+    Some(2 * total)
+}
+
+/// A solved root: its value, and the values of everything one move away
+/// (its children, and the positions after each full move).
+#[derive(Clone, Debug)]
+pub struct Solution {
+    root: Position,
+    empty: Vec<u8>,
+    /// Layer 0 (the root, or its rotations when it must rotate): "win"
+    /// and "not lose" for its player to move.
+    win0: Half,
+    not_lose0: Half,
+    /// Layer 1 per placement (placement due roots only).
+    win1: Vec<Half>,
+    not_lose1: Vec<Half>,
+}
+
+/// The rotation state after one rotation move `r` (`2·quadrant + d`).
+fn turned(r: u8) -> State {
+    let mut s = [0u8; 4];
+    s[(r >> 1) as usize] = if r & 1 == 0 { 1 } else { 3 };
+    s
+}
+
+impl Solution {
+    /// The position solved.
+    pub fn root(&self) -> &Position {
+        &self.root
+    }
+
+    /// The value of the root for its player to move.
+    pub fn value(&self) -> Value {
+        if let Some(v) = self.root.outcome() {
+            return v;
+        }
+        if self.root.must_rotate() {
+            best_of((0..8).map(|r| self.rotation_value(r)))
+        } else {
+            value_of(has(&self.win0, [0; 4]), has(&self.not_lose0, [0; 4]))
+        }
+    }
+
+    /// Must-rotate root: the value of rotation `r`'s position for its
+    /// player to move.
+    fn rotation_value(&self, r: u8) -> Value {
+        let c = self.root.rotated(r);
+        c.outcome().unwrap_or_else(|| {
+            value_of(has(&self.win0, turned(r)), has(&self.not_lose0, turned(r)))
+        })
+    }
+
+    /// Placement-due root: the value, for its player to move, of the
+    /// position after placing on the `i`-th empty cell and rotating `r`.
+    fn full_move_value(&self, i: usize, r: u8) -> Value {
+        let c = self.root.place(self.empty[i]).rotated(r);
+        c.outcome().unwrap_or_else(|| {
+            value_of(
+                has(&self.win1[i], turned(r)),
+                has(&self.not_lose1[i], turned(r)),
+            )
+        })
+    }
+
+    /// Placement-due root: the value of placing on the `i`-th empty cell
+    /// for the player who placed (still to rotate).
+    fn placement_value(&self, i: usize) -> Value {
+        let c = self.root.place(self.empty[i]);
+        c.outcome()
+            .unwrap_or_else(|| best_of((0..8).map(|r| self.full_move_value(i, r))))
+    }
+
+    /// The children as [`crate::solve::Solver::value_and_children`] gives
+    /// them: the placements (`m` positions) of a placement-due root, the
+    /// rotations of a must-rotate one, each valued for its player to move.
+    pub fn children(&self) -> Vec<(Position, Value)> {
+        if self.root.outcome().is_some() {
+            return Vec::new();
+        }
+        if self.root.must_rotate() {
+            (0..8)
+                .map(|r| (self.root.rotated(r), self.rotation_value(r)))
+                .collect()
+        } else {
+            (0..self.empty.len())
+                .map(|i| (self.root.place(self.empty[i]), self.placement_value(i)))
+                .collect()
+        }
+    }
+
+    /// Every full move of the root (the rules' moves) with its value for
+    /// the player making it.
+    pub fn move_values(&self) -> Vec<(Move, Value)> {
+        use endgame_core::Rules;
+        let g = crate::game::Pentago;
+        g.moves(&self.root)
+            .into_iter()
+            .map(|m| {
+                let child = g.play_unchecked(&self.root, m);
+                let v = child
+                    .outcome()
+                    .or_else(|| self.lookup(&child))
+                    .unwrap_or(Value::Unknown);
+                (m, v.flip())
+            })
+            .collect()
+    }
+
+    /// The value, for its player to move, of `pos` when it is the root,
+    /// a child of it, or the position after one full move of it.
+    pub fn lookup(&self, pos: &Position) -> Option<Value> {
+        if *pos == self.root {
+            return Some(self.value());
+        }
+        if self.root.outcome().is_some() {
+            return None;
+        }
+        if self.root.must_rotate() {
+            return (0..8)
+                .find(|&r| self.root.rotated(r) == *pos)
+                .map(|r| self.rotation_value(r));
+        }
+        if pos.stones() != self.root.stones() + 1 {
+            return None;
+        }
+        for (i, &cell) in self.empty.iter().enumerate() {
+            let placed = self.root.place(cell);
+            if pos.must_rotate() {
+                if placed == *pos {
+                    return Some(self.placement_value(i));
+                }
+            } else if placed.outcome().is_some() {
+                // A five made by the placement ends the game unrotated.
+                let ended = Position::new(placed.black(), placed.white(), false).ok()?;
+                if ended == *pos {
+                    return ended.outcome();
+                }
+            } else if let Some(r) = (0..8).find(|&r| placed.rotated(r) == *pos) {
+                return Some(self.full_move_value(i, r));
+            }
+        }
+        None
+    }
+}
+
+/// Solves `pos` and everything one move away by the retrograde solver;
+/// `deadline`: give up when it passes.
+pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
+    let n = pos.empty().count_ones();
+    if n > MAX_EMPTY {
         return Err(Refusal::TooEarly);
+    }
+    let mut sol = Solution {
+        root: *pos,
+        empty: bits_of(pos.empty()).collect(),
+        win0: [0; 2],
+        not_lose0: [0; 2],
+        win1: Vec::new(),
+        not_lose1: Vec::new(),
+    };
+    if pos.outcome().is_some() {
+        return Ok(sol);
     }
     let sp = space(pos);
     let stop = Stop {
@@ -659,86 +822,53 @@ fn solve(
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let mut a = Vec::with_capacity(most);
     let mut b = Vec::with_capacity(most);
-    let (win0, nl1) = sp
+    let (win0, not_lose1) = sp
         .sweep(Kind::Win, [&mut a, &mut b], &stop)
         .ok_or(Refusal::OutOfTime)?;
-    // For a placement due, "win" at state 0 settles the root; the second
-    // sweep is needed for a draw/loss or for the children.
-    let root_state = [0u8; 4];
-    if !pos.must_rotate() && !with_children && has(&win0, root_state) {
-        return Ok((Value::Win, Vec::new()));
-    }
-    let (nl0, win1) = sp
+    let (not_lose0, win1) = sp
         .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
         .ok_or(Refusal::OutOfTime)?;
-    let turned = |r: u8| -> State {
-        let mut s = [0u8; 4];
-        s[(r >> 1) as usize] = if r & 1 == 0 { 1 } else { 3 };
-        s
-    };
-    if pos.must_rotate() {
-        // The children are the rotations: layer 0 at one quarter turn.
-        let mut best = Value::Loss;
-        let mut children = Vec::new();
-        for r in 0..8u8 {
-            let c = pos.rotated(r);
-            let v = c
-                .outcome()
-                .unwrap_or_else(|| value_of(has(&win0, turned(r)), has(&nl0, turned(r))));
-            best = best.max_for_mover(v);
-            children.push((c, v));
-        }
-        return Ok((best, if with_children { children } else { Vec::new() }));
-    }
-    let value = value_of(has(&win0, root_state), has(&nl0, root_state));
-    let mut children = Vec::new();
-    if with_children {
-        // Layer 1 holds one node per placement (cell i of the empties is
-        // the first player's set {i}, of colex rank i), with the
-        // opponent's answers at each single quarter turn.
-        for (i, &cell) in sp.empty.iter().enumerate() {
-            let c = pos.place(cell);
-            let v = c.outcome().unwrap_or_else(|| {
-                let mut best = Value::Loss;
-                for r in 0..8u8 {
-                    let g = c.rotated(r);
-                    let opp = g.outcome().unwrap_or_else(|| {
-                        value_of(has(&win1[i], turned(r)), has(&nl1[i], turned(r)))
-                    });
-                    best = best.max_for_mover(opp);
-                }
-                best
-            });
-            children.push((c, v));
-        }
-    }
-    Ok((value, children))
+    sol.win0 = win0;
+    sol.not_lose0 = not_lose0;
+    sol.win1 = win1;
+    sol.not_lose1 = not_lose1;
+    Ok(sol)
 }
 
-/// The mover's best of its options, given each option's value for the
-/// opponent.
-trait MaxForMover {
-    fn max_for_mover(self, opp: Value) -> Value;
+/// The value of `pos` and of each child, as
+/// [`crate::solve::Solver::value_and_children`] gives them, by the
+/// retrograde solver. `deadline`: give up when it passes.
+pub fn value_and_children(
+    pos: &Position,
+    deadline: Option<Instant>,
+) -> Result<(Value, Vec<(Position, Value)>), Refusal> {
+    solve(pos, deadline).map(|s| (s.value(), s.children()))
 }
 
-impl MaxForMover for Value {
-    fn max_for_mover(self, opp: Value) -> Value {
-        let mine = match opp {
-            Value::Win => Value::Loss,
-            Value::Loss => Value::Win,
-            v => v,
+/// The value of `pos` for its player to move, by the retrograde solver:
+/// the "win" sweep alone when it answers yes, both sweeps otherwise.
+pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
+    if let Some(v) = pos.outcome() {
+        return Ok(v);
+    }
+    if pos.empty().count_ones() > MAX_EMPTY {
+        return Err(Refusal::TooEarly);
+    }
+    if !pos.must_rotate() {
+        let sp = space(pos);
+        let stop = Stop {
+            deadline,
+            stopped: AtomicBool::new(false),
         };
-        let score = |v: Value| match v {
-            Value::Win => 2,
-            Value::Draw => 1,
-            _ => 0,
-        };
-        if score(mine) > score(self) {
-            mine
-        } else {
-            self
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        let (win0, _) = sp
+            .sweep(Kind::Win, [&mut a, &mut b], &stop)
+            .ok_or(Refusal::OutOfTime)?;
+        if has(&win0, [0; 4]) {
+            return Ok(Value::Win);
         }
     }
+    solve(pos, deadline).map(|s| s.value())
 }
 
 #[cfg(test)]

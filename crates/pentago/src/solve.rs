@@ -8,9 +8,16 @@
 //! turn (a placement making five, or a placement and rotation that give
 //! five to the mover only) by line tables, before generating children.
 //! Children are ordered by a cheap line count, threats first.
+//!
+//! From [`mid::MAX_EMPTY`] empty cells down, the alpha-beta gets a first
+//! share of the budget ([`AB_SHARE`]) and, when it has not finished by
+//! then, the retrograde solver of [`crate::mid`] takes over if its cost,
+//! known in advance, fits what is left: the alpha-beta is much faster on
+//! most positions, the retrograde solver bounds the worst case.
 
 use crate::board::{has_five, has_four_open, rotate, CELLS, LINES};
-use crate::game::{Position, NONE};
+use crate::game::{Move, Position, NONE};
+use crate::mid;
 use endgame_core::Value;
 use std::time::{Duration, Instant};
 
@@ -49,7 +56,23 @@ pub struct Solver {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Whether the retrograde solver may be used.
+    retrograde: bool,
+    /// The last retrograde solution (its root, children and the positions
+    /// one full move away are answered from it).
+    mid: Option<mid::Solution>,
 }
+
+/// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
+/// solver's cost in nodes (an alpha-beta node costs about 25 times a
+/// retrograde position, so this is about a fifth of the retrograde time)
+/// before the retrograde solver takes over.
+pub const AB_SHARE: u64 = 128;
+
+/// Predicted wall time per retrograde position (see [`mid::cost`]), on the
+/// slow side of what was measured on a busy 2-core machine, to decide
+/// whether the retrograde solver fits a time budget.
+pub const MID_NS_PER_POSITION: u64 = 50;
 
 /// Default table size: 2^22 slots of 16 bytes (64 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 22;
@@ -71,7 +94,86 @@ impl Solver {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            retrograde: true,
+            mid: None,
         }
+    }
+
+    /// Allows or forbids the retrograde solver (allowed by default);
+    /// without it every answer comes from the alpha-beta.
+    pub fn set_retrograde(&mut self, on: bool) {
+        self.retrograde = on;
+        if !on {
+            self.mid = None;
+        }
+    }
+
+    /// The retrograde solution the solver keeps, if any.
+    pub fn retrograde_solution(&self) -> Option<&mid::Solution> {
+        self.mid.as_ref()
+    }
+
+    /// A value answered by the kept retrograde solution.
+    fn kept(&self, pos: &Position) -> Option<Value> {
+        self.mid.as_ref().and_then(|s| s.lookup(pos))
+    }
+
+    /// The policy shared by every question: the kept retrograde solution
+    /// if it is about `pos`; else the alpha-beta (`ab`, which says whether
+    /// it finished) within its first share, then the retrograde solver if
+    /// it fits what is left of the budget, else the alpha-beta with the
+    /// rest. Nodes of a retrograde solve are its positions.
+    fn answer<T>(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+        mut ab: impl FnMut(&mut Solver, Budget) -> (T, bool),
+        from_mid: impl Fn(&mid::Solution) -> T,
+    ) -> T {
+        if let Some(sol) = self.mid.as_ref().filter(|s| s.root() == pos) {
+            return from_mid(sol);
+        }
+        let cost = if self.retrograde && pos.outcome().is_none() {
+            mid::cost(pos)
+        } else {
+            None
+        };
+        let Some(cost) = cost else {
+            return ab(self, budget).0;
+        };
+        let start = Instant::now();
+        let nodes0 = self.nodes;
+        let share = cost / AB_SHARE;
+        let first = Budget {
+            nodes: Some(budget.nodes.map_or(share, |n| n.min(share))),
+            time: budget.time,
+        };
+        let (found, done) = ab(self, first);
+        if done {
+            return found;
+        }
+        let used = self.nodes - nodes0;
+        let elapsed = start.elapsed();
+        let nodes_fit = budget.nodes.is_none_or(|n| n.saturating_sub(used) >= cost);
+        let predicted = Duration::from_nanos(cost.saturating_mul(MID_NS_PER_POSITION));
+        let time_fits = budget.time.is_none_or(|t| elapsed + predicted <= t);
+        if nodes_fit && time_fits {
+            return match mid::solve(pos, budget.time.map(|t| start + t)) {
+                Ok(sol) => {
+                    self.nodes += cost;
+                    let out = from_mid(&sol);
+                    self.mid = Some(sol);
+                    out
+                }
+                // Out of time: what the alpha-beta found.
+                Err(_) => found,
+            };
+        }
+        let rest = Budget {
+            nodes: budget.nodes.map(|n| n.saturating_sub(used)),
+            time: budget.time.map(|t| t.saturating_sub(elapsed)),
+        };
+        ab(self, rest).0
     }
 
     /// Bytes held by the table.
@@ -95,13 +197,23 @@ impl Solver {
     /// The value of `pos` for the player to move, or `Unknown` if the
     /// budget ran out first.
     pub fn value(&mut self, pos: &Position, budget: Budget) -> Value {
-        self.arm(budget);
-        let v = self.value_in(pos);
-        if self.aborted {
-            Value::Unknown
-        } else {
-            to_value(v)
+        if let Some(v) = self.kept(pos) {
+            return v;
         }
+        self.answer(
+            pos,
+            budget,
+            |s, b| {
+                s.arm(b);
+                let v = s.value_in(pos);
+                if s.aborted {
+                    (Value::Unknown, false)
+                } else {
+                    (to_value(v), true)
+                }
+            },
+            |sol| sol.value(),
+        )
     }
 
     /// The value of `pos` and of each child: for a position due to place,
@@ -110,6 +222,24 @@ impl Solver {
     /// other player to move). Each child's value is for ITS player to
     /// move. Values not found within the budget are `Unknown`.
     pub fn value_and_children(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+    ) -> (Value, Vec<(Position, Value)>) {
+        self.answer(
+            pos,
+            budget,
+            |s, b| {
+                let r = s.ab_value_and_children(pos, b);
+                let done = r.0 != Value::Unknown && r.1.iter().all(|c| c.1 != Value::Unknown);
+                (r, done)
+            },
+            |sol| (sol.value(), sol.children()),
+        )
+    }
+
+    /// [`Solver::value_and_children`] by the alpha-beta alone.
+    fn ab_value_and_children(
         &mut self,
         pos: &Position,
         budget: Budget,
@@ -417,6 +547,28 @@ pub fn move_values(
     pos: &Position,
     budget: Budget,
 ) -> Vec<(crate::game::Move, Value)> {
+    let mut out = solver.answer(
+        pos,
+        budget,
+        |s, b| {
+            let r = ab_move_values(s, pos, b);
+            let done = r.iter().all(|m| m.1 != Value::Unknown);
+            (r, done)
+        },
+        |sol| sol.move_values(),
+    );
+    let rank = |v: Value| match v {
+        Value::Win => 0,
+        Value::Draw => 1,
+        Value::Unknown => 2,
+        Value::Loss => 3,
+    };
+    out.sort_by_key(|&(m, v)| (rank(v), m.rot == NONE, m));
+    out
+}
+
+/// [`move_values`] by the alpha-beta alone, unsorted.
+fn ab_move_values(solver: &mut Solver, pos: &Position, budget: Budget) -> Vec<(Move, Value)> {
     use endgame_core::Rules;
     let game = crate::game::Pentago;
     solver.arm(budget);
@@ -435,13 +587,6 @@ pub fn move_values(
         };
         out.push((mv, v));
     }
-    let rank = |v: Value| match v {
-        Value::Win => 0,
-        Value::Draw => 1,
-        Value::Unknown => 2,
-        Value::Loss => 3,
-    };
-    out.sort_by_key(|&(m, v)| (rank(v), m.rot == NONE, m));
     out
 }
 
@@ -454,14 +599,33 @@ pub fn best_move(
     pos: &Position,
     budget: Budget,
 ) -> Option<(crate::game::Move, Value)> {
+    solver.answer(
+        pos,
+        budget,
+        |s, b| {
+            let r = ab_best_move(s, pos, b);
+            (r, r.is_some())
+        },
+        |sol| {
+            let v = sol.value();
+            let values: std::collections::HashMap<Move, Value> =
+                sol.move_values().into_iter().collect();
+            natural_order(pos)
+                .into_iter()
+                .map(|(m, _)| m)
+                .find(|m| v == Value::Loss || values.get(m) == Some(&v))
+                .map(|m| (m, v))
+        },
+    )
+}
+
+/// The moves of `pos` with the positions they lead to, placements that
+/// win at once first, then by a cheap line count, so that the first move
+/// keeping the value is usually a natural one.
+fn natural_order(pos: &Position) -> Vec<(Move, Position)> {
     use endgame_core::Rules;
     let game = crate::game::Pentago;
-    solver.arm(budget);
-    let v = solver.value_in(pos);
-    if solver.aborted {
-        return None;
-    }
-    let mut moves: Vec<(i32, crate::game::Move, Position)> = game
+    let mut moves: Vec<(i32, Move, Position)> = game
         .moves(pos)
         .into_iter()
         .map(|m| {
@@ -470,7 +634,17 @@ pub fn best_move(
         })
         .collect();
     moves.sort_by_key(|&(k, m, _)| (m.rot != NONE, k));
-    for (_, m, c) in moves {
+    moves.into_iter().map(|(_, m, c)| (m, c)).collect()
+}
+
+/// [`best_move`] by the alpha-beta alone.
+fn ab_best_move(solver: &mut Solver, pos: &Position, budget: Budget) -> Option<(Move, Value)> {
+    solver.arm(budget);
+    let v = solver.value_in(pos);
+    if solver.aborted {
+        return None;
+    }
+    for (m, c) in natural_order(pos) {
         // The child keeps the value when the opponent's value there is at
         // most -v: one null-window question per child.
         let keeps = solver.at_most(&c, -v);

@@ -22,6 +22,7 @@ fn positions(stones: std::ops::RangeInclusive<u32>, seed: u64, playouts: usize) 
 /// Compares both solvers on `ps`; returns how many were won, drawn, lost.
 fn agree(ps: &[Position]) -> [usize; 3] {
     let mut ab = Solver::new(20);
+    ab.set_retrograde(false);
     let mut seen = [0usize; 3];
     for p in ps {
         let name = format_position(p);
