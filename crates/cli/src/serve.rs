@@ -4,6 +4,7 @@ use crate::output::Output;
 use anyhow::{Context, Result};
 use clap::Args;
 use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
 
 /// `endgame serve`.
 #[derive(Debug, Args)]
@@ -14,14 +15,23 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
-    /// The lab's results store (SQLite file). Accepted for the lab page,
-    /// which this increment does not serve yet.
+    /// The lab's results store for the lab page: a SQLite file or a
+    /// postgres:// URL (default: ./endgame.db when it exists).
     #[arg(long)]
     pub db: Option<String>,
-    /// Solver requests that may run at once (the rest get HTTP 503).
+    /// Solver requests that may run at once (the others queue).
     #[arg(long, default_value_t = 2)]
     pub max_solves: usize,
+    /// Solver requests that may wait for a free solver (more get HTTP 503).
+    #[arg(long, default_value_t = 16)]
+    pub max_queue: usize,
+    /// Longest wait in the queue, in milliseconds (then HTTP 503).
+    #[arg(long, default_value_t = 10_000)]
+    pub queue_wait_ms: u64,
 }
+
+/// The lab's default store, used when it exists.
+const DEFAULT_DB: &str = "endgame.db";
 
 /// `endgame serve`: serves until Ctrl-C; prints the URL once listening.
 pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
@@ -30,10 +40,24 @@ pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
     }
     let limits = endgame_web::Limits {
         max_solves: args.max_solves,
+        max_queue: args.max_queue,
+        queue_wait: std::time::Duration::from_millis(args.queue_wait_ms),
         ..endgame_web::Limits::default()
     };
+    let mut state = endgame_web::AppState::new(limits);
+    let db = args.db.clone().or_else(|| {
+        Path::new(DEFAULT_DB)
+            .exists()
+            .then(|| DEFAULT_DB.to_string())
+    });
+    if let Some(db) = &db {
+        // Opened before the async runtime starts: the PostgreSQL client
+        // runs a runtime of its own. A store named but unusable is an error.
+        let lab = endgame_web::Lab::open(db)?;
+        state = state.with_lab(lab);
+    }
     let addr = SocketAddr::new(args.host, args.port);
-    endgame_web::serve_blocking(addr, limits, |bound| {
+    endgame_web::serve_blocking(addr, state, |bound| {
         // The one line scripts wait for (the e2e test reads the port).
         println!("endgame workbench listening on http://{bound}/");
     })

@@ -1,5 +1,6 @@
-//! `endgame serve`: starts on a free port, answers the API over real HTTP,
-//! refuses bad flags with exit status 2.
+//! `endgame serve`: starts on a free port, answers the API over real HTTP
+//! (the lab page's API from a store `endgame lab run` filled), refuses bad
+//! flags and a missing store with exit status 2.
 
 use assert_cmd::cargo::CommandCargoExt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -18,11 +19,13 @@ fn http_get(addr: &str, path: &str) -> String {
     out
 }
 
-#[test]
-fn serves_the_api_and_the_ui_on_a_free_port() {
+/// Starts `endgame serve --port 0 EXTRA…` in `dir`; returns it and its address.
+fn start(extra: &[&str], dir: &std::path::Path) -> (std::process::Child, String) {
     let mut child = Command::cargo_bin("endgame")
         .unwrap()
         .args(["serve", "--port", "0"])
+        .args(extra)
+        .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
@@ -36,6 +39,19 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
         .and_then(|a| a.strip_suffix('/'))
         .unwrap_or_else(|| panic!("unexpected first line: {line}"))
         .to_string();
+    (child, addr)
+}
+
+fn tmpdir(name: &str) -> std::path::PathBuf {
+    let d = std::env::temp_dir().join(format!("endgame-serve-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn serves_the_api_and_the_ui_on_a_free_port() {
+    let (mut child, addr) = start(&[], &tmpdir("plain"));
     let games = http_get(&addr, "/api/games");
     let bad = http_get(&addr, "/api/sim/state?n=99");
     let page = http_get(&addr, "/");
@@ -46,6 +62,53 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     assert!(bad.contains("{\"error\":"), "{bad}");
     assert!(page.contains("Endgame workbench"));
+}
+
+#[test]
+fn serves_the_lab_store_of_the_working_directory() {
+    let d = tmpdir("lab");
+    // A store made by the lab itself, under its default name.
+    let out = Command::cargo_bin("endgame")
+        .unwrap()
+        .args(["lab", "run", "calibration", "--param", "units=6", "--quiet"])
+        .current_dir(&d)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(d.join("endgame.db").exists());
+    let (mut child, addr) = start(&[], &d);
+    let lab = http_get(&addr, "/api/lab");
+    let run = http_get(&addr, "/api/lab/runs/1");
+    let page = http_get(&addr, "/lab");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(lab.starts_with("HTTP/1.1 200"), "{lab}");
+    assert!(
+        lab.contains("\"calibration\"") && lab.contains("\"units_done\":6"),
+        "{lab}"
+    );
+    assert!(run.starts_with("HTTP/1.1 200"), "{run}");
+    assert!(run.contains("Die faces"), "{run}");
+    assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+}
+
+#[test]
+fn a_missing_store_exits_with_status_2() {
+    let out = Command::cargo_bin("endgame")
+        .unwrap()
+        .args(["serve", "--port", "0", "--db", "/nonexistent/lab.db"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error:") && err.lines().count() == 1,
+        "{err}"
+    );
 }
 
 #[test]

@@ -49,7 +49,7 @@ async function settled() {
   await page.waitForTimeout(150);
 }
 async function colours(sel) {
-  return page.$$eval(sel, els => els.map(e => `${e.dataset.move || e.dataset.hint}:${e.dataset.colour}`).sort().join(' '));
+  return page.$$eval('#board ' + sel, els => els.map(e => `${e.dataset.move || e.dataset.hint}:${e.dataset.colour}`).sort().join(' '));
 }
 async function step(name, f) {
   try { await f(); console.log(`ok   ${name}`); }
@@ -110,7 +110,7 @@ await step('peg: click-to-jump, hints change, undo, shared URL, solution', async
 await step('sim: segments, hints, the perfect AI replies, undo', async () => {
   await page.goto(base + '/play?game=sim&n=6&ai=blue');
   await settled();
-  await page.waitForSelector('circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
   // K6 is a second-player win: every first move is red.
   const first = await colours('circle.dot');
   assert.ok(first.split(' ').every(c => c.endsWith(':red')), first);
@@ -120,7 +120,7 @@ await step('sim: segments, hints, the perfect AI replies, undo', async () => {
   await settled();
   assert.equal(await page.$$eval('line.seg.red', l => l.length), 1);
   assert.equal(await page.$$eval('line.seg.blue', l => l.length), 1);
-  await page.waitForSelector('circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
   await page.screenshot({ path: join(out, 'sim.png') });
   await page.click('#undo');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
@@ -131,10 +131,10 @@ await step('sim: segments, hints, the perfect AI replies, undo', async () => {
 await step('sim without AI: hint colours change after a move', async () => {
   await page.goto(base + '/play?game=sim&n=6');
   await settled();
-  await page.waitForSelector('circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
   await page.dispatchEvent('line.seg.hit[data-move="ab"]', 'click');
   await settled();
-  await page.waitForSelector('circle.dot[data-colour="green"]', { state: 'attached' });
+  await page.waitForSelector('#board circle.dot[data-colour="green"]', { state: 'attached' });
   const c = await colours('circle.dot');
   assert.ok(c.split(' ').every(x => x.endsWith(':green')), c);
 });

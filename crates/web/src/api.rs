@@ -6,7 +6,9 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 /// An API error: its HTTP status and a one-line message, sent as
 /// `{"error": "..."}`.
@@ -145,24 +147,49 @@ impl AppState {
     }
 
     /// Runs solver work `f` on the blocking pool, holding one solve permit
-    /// until it ends (so CPU work stays bounded even past a timeout).
+    /// until it ends.
+    ///
+    /// Without a free permit the request waits in a bounded queue (at most
+    /// `max_queue` waiting, each at most `queue_wait`); a full queue or an
+    /// expired wait is a 503. `f` gets a [`Ctl`]: its deadline (the budget's
+    /// time from the start of the work) and a cancel flag that is set when
+    /// this future is dropped (the client went away) or times out, so the
+    /// work stops between its chunks and the permit comes back.
     /// `Ok(None)`: not finished within the budget's time (plus a grace),
-    /// which the caller reports as `unknown`. No permit free → 503.
+    /// which the caller reports as `unknown`.
     pub(crate) async fn solve<T: Send + 'static>(
         &self,
         budget: Budget,
-        f: impl FnOnce() -> T + Send + 'static,
+        f: impl FnOnce(&Ctl) -> T + Send + 'static,
     ) -> Result<Option<T>, ApiError> {
-        let permit = self
-            .solves
-            .clone()
-            .try_acquire_owned()
-            .map_err(|_| ApiError {
-                status: StatusCode::SERVICE_UNAVAILABLE,
-                message: "the solver is busy: too many solves at once, try again".into(),
-            })?;
+        let permit = match self.solves.clone().try_acquire_owned() {
+            Ok(p) => p,
+            Err(_) => {
+                // Leaving this scope (got a permit, gave up, or the client
+                // went away) takes the request off the queue.
+                let _slot = QueueSlot::enter(&self.queued, self.limits.max_queue)
+                    .ok_or_else(|| busy("the solver is busy and its queue is full, try again"))?;
+                match tokio::time::timeout(
+                    self.limits.queue_wait,
+                    self.solves.clone().acquire_owned(),
+                )
+                .await
+                {
+                    Ok(Ok(p)) => p,
+                    _ => {
+                        return Err(busy(
+                            "the solver is busy: waited too long in the queue, try again",
+                        ))
+                    }
+                }
+            }
+        };
+        let ctl = Ctl::new(budget.time);
+        // Dropped when this future ends or is dropped: stops the work.
+        let _stop = CancelOnDrop(ctl.cancel.clone());
+        let work = ctl.clone();
         let job = tokio::task::spawn_blocking(move || {
-            let out = f();
+            let out = f(&work);
             drop(permit);
             out
         });
@@ -174,6 +201,110 @@ impl AppState {
                 message: format!("the solver failed: {e}"),
             }),
             Err(_) => Ok(None),
+        }
+    }
+}
+
+fn busy(message: &str) -> ApiError {
+    ApiError {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        message: message.into(),
+    }
+}
+
+/// One place in the solve queue, given back on drop.
+struct QueueSlot(Arc<AtomicUsize>);
+
+impl QueueSlot {
+    /// A place if fewer than `max` requests wait.
+    fn enter(queued: &Arc<AtomicUsize>, max: usize) -> Option<QueueSlot> {
+        queued
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| QueueSlot(queued.clone()))
+    }
+}
+
+impl Drop for QueueSlot {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Sets the cancel flag when the request's future goes away.
+struct CancelOnDrop(Arc<AtomicBool>);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::SeqCst);
+    }
+}
+
+/// What running solver work sees: when to stop.
+///
+/// The game crates' solvers take node (and for Pentago time) budgets but no
+/// cancel flag, so the work runs in chunks of growing budget
+/// ([`Ctl::grow`]) and checks [`Ctl::stop`] between them.
+#[derive(Clone, Debug)]
+pub(crate) struct Ctl {
+    cancel: Arc<AtomicBool>,
+    deadline: Instant,
+}
+
+impl Ctl {
+    /// A fresh control whose deadline is `time` from now.
+    pub(crate) fn new(time: Duration) -> Ctl {
+        Ctl {
+            cancel: Arc::new(AtomicBool::new(false)),
+            deadline: Instant::now() + time,
+        }
+    }
+
+    /// The client went away (or the request timed out).
+    pub(crate) fn cancelled(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst)
+    }
+
+    /// Cancelled or past the deadline: start no new chunk.
+    pub(crate) fn stop(&self) -> bool {
+        self.cancelled() || Instant::now() >= self.deadline
+    }
+
+    /// Time left before the deadline.
+    pub(crate) fn remaining(&self) -> Duration {
+        self.deadline.saturating_duration_since(Instant::now())
+    }
+
+    /// Calls `f(n)` with node budgets `first`, 4·`first`, … up to `max`
+    /// until it reports its answer decided, the budget is spent, or
+    /// [`Ctl::stop`]; returns the last answer. A solver restarted with four
+    /// times the budget wastes at most a third of the work, and the cancel
+    /// flag and the deadline are seen between chunks.
+    pub(crate) fn grow<T>(&self, first: u64, max: u64, mut f: impl FnMut(u64) -> (T, bool)) -> T {
+        let max = max.max(1);
+        let mut n = first.clamp(1, max);
+        loop {
+            let (t, decided) = f(n);
+            if decided || n >= max || self.stop() {
+                return t;
+            }
+            n = n.saturating_mul(4).min(max);
+        }
+    }
+
+    /// Like [`Ctl::grow`] for a solver with a time budget (Pentago): slices
+    /// of `first`, 2·`first`, … each cut to the time left, until decided,
+    /// the deadline, or a cancel.
+    pub(crate) fn slices<T>(&self, first: Duration, mut f: impl FnMut(Duration) -> (T, bool)) -> T {
+        let mut slice = first;
+        loop {
+            let (t, decided) = f(slice.min(self.remaining()));
+            if decided || self.stop() {
+                return t;
+            }
+            slice *= 2;
         }
     }
 }

@@ -20,6 +20,21 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("../ui/play.html"),
     ),
     (
+        "lab.html",
+        "text/html; charset=utf-8",
+        include_str!("../ui/lab.html"),
+    ),
+    (
+        "lab.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../ui/lab.js"),
+    ),
+    (
+        "chart.js",
+        "text/javascript; charset=utf-8",
+        include_str!("../ui/chart.js"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("../ui/style.css"),
@@ -63,11 +78,13 @@ fn file(name: &str) -> Response {
     }
 }
 
-/// `/` (the start page), `/play` (a game) and `/ui/<file>`.
+/// `/` (the start page), `/play` (a game), `/lab` (the lab page) and
+/// `/ui/<file>`.
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/", get(|| async { file("index.html") }))
         .route("/play", get(|| async { file("play.html") }))
+        .route("/lab", get(|| async { file("lab.html") }))
         .route(
             "/ui/{name}",
             get(|Path(name): Path<String>| async move { file(&name) }),

@@ -7,19 +7,24 @@
 //! - [`router`]: every route, for the server and for tests
 //!   (`tower::ServiceExt::oneshot`).
 //! - [`serve`]: binds an address and serves until Ctrl-C.
-//! - [`Limits`]: the server-side caps of every solver request's budget and
-//!   the number of solves that may run at once (the rest get HTTP 503).
+//! - [`Limits`]: the server-side caps of every solver request's budget, the
+//!   number of solves that may run at once and the queue of the others
+//!   (a full queue or a wait too long: HTTP 503).
+//! - [`Lab`]: the lab's results store, for the lab page and `/api/lab`.
 //!
 //! The API is documented in the crate's `README.md`.
 
 mod api;
 mod assets;
 mod games;
+mod lab;
 
 pub use api::{ApiError, Budget};
+pub use lab::Lab;
 
 use axum::Router;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
@@ -27,8 +32,12 @@ use tokio::sync::Semaphore;
 /// Server-side limits on solver work.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Solver requests running at once; more get HTTP 503.
+    /// Solver requests running at once; more wait in the queue.
     pub max_solves: usize,
+    /// Solver requests that may wait for a permit; more get HTTP 503.
+    pub max_queue: usize,
+    /// Longest wait in the queue before HTTP 503.
+    pub queue_wait: Duration,
     /// Default time budget of a request.
     pub default_time: Duration,
     /// Largest time budget a request may ask for.
@@ -43,6 +52,8 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_solves: 2,
+            max_queue: 16,
+            queue_wait: Duration::from_secs(10),
             default_time: Duration::from_millis(2_000),
             max_time: Duration::from_millis(10_000),
             default_nodes: 2_000_000,
@@ -56,7 +67,10 @@ impl Default for Limits {
 pub struct AppState {
     pub(crate) limits: Arc<Limits>,
     pub(crate) solves: Arc<Semaphore>,
+    /// Requests waiting for a solve permit.
+    pub(crate) queued: Arc<AtomicUsize>,
     pub(crate) sim_tables: Arc<games::sim::Tables>,
+    pub(crate) lab: Option<Arc<Lab>>,
 }
 
 impl AppState {
@@ -65,29 +79,52 @@ impl AppState {
         AppState {
             solves: Arc::new(Semaphore::new(limits.max_solves)),
             limits: Arc::new(limits),
+            queued: Arc::new(AtomicUsize::new(0)),
             sim_tables: Arc::new(games::sim::Tables::default()),
+            lab: None,
         }
+    }
+
+    /// The same state with the lab's store for the lab page.
+    pub fn with_lab(mut self, lab: Lab) -> AppState {
+        self.lab = Some(Arc::new(lab));
+        self
+    }
+
+    /// `(running, queued)`: solver requests holding a permit and waiting
+    /// for one.
+    pub fn solves_in_use(&self) -> (usize, usize) {
+        (
+            self.limits.max_solves - self.solves.available_permits(),
+            self.queued.load(Ordering::SeqCst),
+        )
     }
 }
 
 /// The whole application: the UI's files and the JSON API.
 pub fn router(limits: Limits) -> Router {
+    app(AppState::new(limits))
+}
+
+/// [`router`] on a given state (with a lab, or kept by a test to look at
+/// its solve permits).
+pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(assets::routes())
-        .nest("/api", games::routes())
-        .with_state(AppState::new(limits))
+        .nest("/api", games::routes().merge(lab::routes()))
+        .with_state(state)
 }
 
 /// Serves the workbench on `addr` until Ctrl-C (or SIGTERM), calling
 /// `ready` with the address actually bound (port 0 picks a free one).
 pub async fn serve(
     addr: SocketAddr,
-    limits: Limits,
+    state: AppState,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router(limits))
+    axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown())
         .await
 }
@@ -96,13 +133,13 @@ pub async fn serve(
 /// not async themselves (the CLI).
 pub fn serve_blocking(
     addr: SocketAddr,
-    limits: Limits,
+    state: AppState,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
     tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?
-        .block_on(serve(addr, limits, ready))
+        .block_on(serve(addr, state, ready))
 }
 
 async fn shutdown() {

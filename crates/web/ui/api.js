@@ -25,8 +25,17 @@ export function el(tag, attrs = {}, title) {
 // The hover text of a hint: value and remoteness (or the result of a puzzle move).
 export function hintTitle(h) {
   if (!h) return '';
+  if (h.min_stones !== undefined) {
+    return h.min_stones === null ? `${h.op}: undecided within the budget` : `${h.op}: at best ${h.min_stones} stone(s) left`;
+  }
+  if (h.best_pegs !== undefined) {
+    if (h.value === 'solvable') return `${h.move}: solvable, ${h.remoteness} move(s) to the goal`;
+    if (h.value === 'unsolvable') {
+      return `${h.move}: unsolvable` + (h.best_pegs != null ? `; ${h.best_pegs} peg(s) at best${h.best_proven ? '' : ' found'}` : '');
+    }
+    return `${h.move}: undecided within the budget`;
+  }
   let s = `${h.move ?? h.op}: ${h.value}`;
   if (h.remoteness !== undefined && h.remoteness !== null) s += ` in ${h.remoteness}`;
-  if (h.min_stones !== undefined && h.min_stones !== null) s = `${h.op}: at best ${h.min_stones} stone(s) left`;
   return s;
 }

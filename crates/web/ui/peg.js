@@ -18,7 +18,9 @@ export function describe(s) {
 }
 export function valueText(h) {
   const r = h.goal_reachable;
-  return `This position is ${r === true ? 'solvable' : r === false ? 'unsolvable' : 'undecided within the budget'}.`;
+  if (r === true) return `This position is solvable: ${h.remoteness} move(s) to the goal.`;
+  if (r === false) return `This position is unsolvable${h.best_pegs != null ? `; at best ${h.best_pegs} peg(s) left` : ''}.`;
+  return 'This position is undecided within the budget.';
 }
 
 export function render(svg, s, hints, ctx) {

@@ -5,6 +5,8 @@ import { el, hintTitle } from './api.js';
 
 let pending = null;
 export function reset() { pending = null; }
+export const aiSides = ['black', 'white'];
+export const strengths = ['strong', 'seed', 'random'];
 export function title() { return 'Pentago'; }
 // Early positions are beyond any budget: hints spend at most a second.
 export function extraHintParams() { return { time_ms: '1000' }; }

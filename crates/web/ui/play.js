@@ -8,6 +8,7 @@ import * as peg from './peg.js';
 import * as sim from './sim.js';
 import * as pentago from './pentago.js';
 import * as martello from './martello.js';
+import { drawChart } from './chart.js';
 
 const MODULES = { peg, sim, pentago, martello };
 const params = new URLSearchParams(location.search);
@@ -17,6 +18,51 @@ const $ = id => document.getElementById(id);
 const svg = $('board');
 
 let moves = (params.get('moves') || '').split(',').map(s => s.trim()).filter(Boolean);
+// Hints for puzzles: 'solvable'/'unsolvable'/'unknown' and the best count.
+const puzzle = (value, count) => ({ value: count == null && value !== 'solvable' ? 'unknown' : value, count: count ?? null });
+const martelloValue = best => best == null ? 'unknown' : best === 1 ? 'solvable' : 'unsolvable';
+// How each game's answers become a point of the value-history chart.
+const HISTORY = {
+  sim: {
+    kind: 'game', sides: ['red', 'blue'],
+    fromHints: h => ({ value: h.value, remoteness: h.remoteness }),
+    fromSolve: r => ({ value: r.value, remoteness: r.remoteness }),
+  },
+  pentago: {
+    kind: 'game', sides: ['black', 'white'],
+    // Hints of a pending placement value that half-move, not a position.
+    fromHints: h => h.kind === 'place' ? { value: h.value, remoteness: null } : null,
+    fromSolve: r => ({ value: r.value, remoteness: null }),
+  },
+  peg: {
+    kind: 'puzzle', unit: 'pegs',
+    fromHints: h => puzzle(h.value, h.best_pegs),
+    fromSolve: r => puzzle(r.value, r.solvable === true || r.best_proven ? r.pegs_left : null),
+  },
+  martello: {
+    kind: 'puzzle', unit: 'stones',
+    fromHints: (h, s) => {
+      if (!h.hints.length) return puzzle(martelloValue(s.stones), s.stones);
+      const open = h.hints.some(x => x.min_stones == null) && h.best !== 1;
+      return open ? puzzle('unknown', null) : puzzle(martelloValue(h.best), h.best);
+    },
+    fromSolve: r => puzzle(r.value === 'unknown' ? 'unknown' : martelloValue(r.min_stones), r.value === 'unknown' ? null : r.min_stones),
+  },
+};
+const hist = HISTORY[game];
+// Chart points by the moves leading to them (kept across undo and redo).
+const points = new Map();
+let firstSide = null;
+
+// The point of a finished game (no hints are asked for it).
+function overPoint(s) {
+  if (hist.kind === 'puzzle') {
+    const n = s.pegs ?? s.stones;
+    return puzzle(s.solved || s.stones === 1 ? 'solvable' : 'unsolvable', n);
+  }
+  const value = s.winner === 'none' ? 'draw' : s.winner === s.to_move ? 'win' : 'loss';
+  return { value, remoteness: 0 };
+}
 let redo = [];
 let busy = 0;
 const hintsBox = $('hints');
@@ -58,6 +104,13 @@ async function refresh() {
   const ctx = { play, refresh, variant: variant(), moves, hintsOn: hintsBox.checked, status };
   mod.render(svg, state, null, ctx);
   renderMoves();
+  if (hist.kind === 'game' && state.to_move) {
+    const [a, b] = hist.sides;
+    firstSide = moves.length % 2 === 0 ? state.to_move : (state.to_move === a ? b : a);
+  }
+  const here = moves.join(',');
+  if (state.over) points.set(here, overPoint(state));
+  chart();
   status(mod.describe(state, variant()));
   $('value').textContent = '';
   let hints = null;
@@ -69,9 +122,13 @@ async function refresh() {
     if (hints) {
       mod.render(svg, state, hints, ctx);
       $('value').textContent = mod.valueText ? mod.valueText(hints) : '';
+      const p = hist.fromHints(hints, state);
+      if (p) points.set(here, p);
+      chart();
     }
   }
   svg.dataset.ready = String(ticket);
+  fillHistory(ticket);
   const ai = variant().ai;
   if (ai && !state.over && state.to_move === ai && !(state.must_rotate)) {
     status(`${ai} (AI) is thinking…`);
@@ -79,6 +136,42 @@ async function refresh() {
       const r = await api(`/api/${game}/ai`, variant().strength ? { ...q, strength: variant().strength } : q);
       if (ticket === busy) play(r.move);
     } catch (e) { status(`AI: ${e.message}`, 'error'); }
+  }
+}
+
+// Draws the chart of the current line (hidden with the hints: it gives
+// the game away as much as they do).
+function chart() {
+  const box = $('chart');
+  box.classList.toggle('hidden', !hintsBox.checked);
+  const pts = [];
+  for (let i = 0; i <= moves.length; i++) {
+    const p = points.get(moves.slice(0, i).join(','));
+    pts.push(p && hist.kind === 'game' ? { ...p, moverFirst: i % 2 === 0 } : p);
+  }
+  const [a, b] = hist.sides || [];
+  const first = firstSide || a, second = first === a ? b : a;
+  drawChart(box, pts, moves.length, {
+    kind: hist.kind, unit: hist.unit, first, second,
+    onPick: i => { redo = moves.slice(i).concat(redo); moves = moves.slice(0, i); if (mod.reset) mod.reset(); refresh(); },
+  });
+  box.dataset.points = String(pts.filter(Boolean).length);
+}
+
+// Asks the solver (small budget) for the positions of the line not charted
+// yet, one at a time, while the page still shows the same position.
+async function fillHistory(ticket) {
+  if (!hintsBox.checked) return;
+  for (let i = 0; i < moves.length; i++) {
+    const key = moves.slice(0, i).join(',');
+    if (points.has(key)) continue;
+    const q = mod.apiParams(variant(), moves.slice(0, i));
+    delete q.place;
+    let r;
+    try { r = await api(`/api/${game}/solve`, { ...q, time_ms: '500' }); } catch (e) { return; }
+    if (ticket !== busy) return;
+    points.set(key, hist.fromSolve(r));
+    chart();
   }
 }
 
@@ -109,6 +202,23 @@ $('redo').onclick = () => {
 };
 $('restart').onclick = () => { redo = []; moves = []; if (mod.reset) mod.reset(); refresh(); };
 hintsBox.onchange = () => refresh();
+// The AI's side and strength can change mid-game (it then plays at once
+// when it is its turn).
+for (const id of ['ai', 'strength']) {
+  const sel = $(id);
+  if (!sel) continue;
+  if (!mod.aiSides) { sel.parentNode.hidden = true; continue; }
+  if (id === 'ai') for (const side of ['', ...mod.aiSides]) {
+    const o = document.createElement('option'); o.value = side; o.textContent = side || 'nobody'; sel.append(o);
+  } else for (const st of mod.strengths) {
+    const o = document.createElement('option'); o.value = st; o.textContent = st; sel.append(o);
+  }
+  sel.value = params.get(id) || (id === 'strength' ? mod.strengths[0] : '');
+  sel.onchange = () => {
+    if (sel.value) params.set(id, sel.value); else params.delete(id);
+    refresh();
+  };
+}
 $('solution').onclick = async () => {
   status('solving…');
   try {

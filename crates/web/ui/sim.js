@@ -3,6 +3,8 @@
 // midpoint markers (players' segments are drawn solid red / dark blue).
 import { el, hintTitle } from './api.js';
 
+export const aiSides = ['red', 'blue'];
+export const strengths = ['perfect', 'search', 'avoid', 'random'];
 export function title(v) { return `Sim on K${v.n || 6}${v.misere === 'true' ? ' (misère)' : ''}`; }
 export function apiParams(v, moves) {
   const q = { n: v.n || '6', moves: moves.join(',') };

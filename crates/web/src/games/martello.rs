@@ -15,6 +15,9 @@ use endgame_martello::{Board, Martello, State as MState};
 use serde::Deserialize;
 use serde_json::json;
 
+/// First node budget of a search; then four times more each round.
+const FIRST_NODES: u64 = 50_000;
+
 /// Memo memory of one request (64 MiB).
 const MEMO_BYTES: usize = 64 << 20;
 
@@ -88,8 +91,14 @@ pub(crate) async fn hints(
     let budget = app.budget(&q.budget);
     let n = m.n();
     let r = app
-        .solve(budget, move || {
-            let hints = solver::hints(&m, &s, budget.nodes, MEMO_BYTES);
+        .solve(budget, move |ctl| {
+            // Growing node budgets until every operation is decided (the
+            // deadline and a cancel are seen between rounds).
+            let hints = ctl.grow(FIRST_NODES, budget.nodes, |nodes| {
+                let h = solver::hints(&m, &s, nodes, MEMO_BYTES);
+                let done = h.iter().all(|x| x.min_stones.is_some());
+                (h, done)
+            });
             let best = hints.iter().filter_map(|h| h.min_stones).min();
             let rows: Vec<serde_json::Value> = hints
                 .iter()
@@ -130,16 +139,21 @@ pub(crate) async fn solve(
     let budget = app.budget(&q.budget);
     let n = m.n();
     let r = app
-        .solve(budget, move || {
-            let sol = solver::solve(
-                &m,
-                &SolveOptions {
-                    max_memo_bytes: MEMO_BYTES,
-                    max_expansions: Some(budget.nodes),
-                    goal_first: true,
-                    ..SolveOptions::default()
-                },
-            );
+        .solve(budget, move |ctl| {
+            let sol = ctl.grow(FIRST_NODES, budget.nodes, |nodes| {
+                let sol = solver::solve(
+                    &m,
+                    &SolveOptions {
+                        max_memo_bytes: MEMO_BYTES,
+                        max_expansions: Some(nodes),
+                        goal_first: true,
+                        ..SolveOptions::default()
+                    },
+                );
+                // One stone left is the best there is, proven or not.
+                let done = sol.complete || sol.solvable;
+                (sol, done)
+            });
             let line: Vec<String> = sol
                 .line
                 .iter()

@@ -14,6 +14,7 @@ pub(crate) mod sim;
 pub(crate) fn routes() -> Router<AppState> {
     Router::new()
         .route("/games", get(games))
+        .route("/status", get(status))
         .route("/peg/state", get(peg::state))
         .route("/peg/hints", get(peg::hints))
         .route("/peg/solve", get(peg::solve))
@@ -34,6 +35,20 @@ pub(crate) fn routes() -> Router<AppState> {
                 message: "no such API route (see GET /api/games)".into(),
             }
         })
+}
+
+/// `GET /api/status`: the solve permits and the queue, now.
+async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Json<Value> {
+    let (running, queued) = app.solves_in_use();
+    let l = &app.limits;
+    Json(json!({
+        "running": running,
+        "queued": queued,
+        "max_solves": l.max_solves,
+        "max_queue": l.max_queue,
+        "queue_wait_ms": l.queue_wait.as_millis() as u64,
+        "lab": app.lab.as_ref().map(|l| l.location().to_string()),
+    }))
 }
 
 /// `GET /api/games`: the four games and their variants.

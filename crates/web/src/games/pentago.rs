@@ -17,6 +17,7 @@ use endgame_pentago::solve::{self, Solver};
 use endgame_pentago::{Pentago, Position};
 use serde::Deserialize;
 use serde_json::json;
+use std::time::Duration;
 
 /// Transposition table of one request: 2^20 slots (16 MiB).
 const TABLE_BITS: u32 = 20;
@@ -129,9 +130,10 @@ pub(crate) async fn hints(
     let (pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
     let r = app
-        .solve(budget, move || {
+        .solve(budget, move |ctl| {
             // Each child gets its share of the budget, so one hard child
             // cannot leave all the others unknown; the table is shared.
+            // A cancel or the deadline stops before the next child.
             let mut s = Solver::new(TABLE_BITS);
             let children: Vec<Position> = if pos.outcome().is_some() {
                 vec![]
@@ -149,7 +151,14 @@ pub(crate) async fn hints(
             let value = s.value(&pos, sbudget(share));
             let values: Vec<(Position, Value)> = children
                 .into_iter()
-                .map(|c| (c, s.value(&c, sbudget(share))))
+                .map(|c| {
+                    let v = if ctl.stop() {
+                        Value::Unknown
+                    } else {
+                        s.value(&c, sbudget(share))
+                    };
+                    (c, v)
+                })
                 .collect();
             (value, values)
         })
@@ -193,7 +202,17 @@ pub(crate) async fn hints(
     })))
 }
 
-/// `GET /api/pentago/solve`: the value for the player to move.
+/// First time slice of a solve; each undecided slice is followed by one
+/// twice as long (the table keeps what the earlier ones learnt).
+const FIRST_SLICE: Duration = Duration::from_millis(100);
+
+/// `GET /api/pentago/solve`: the value for the player to move and, when
+/// decided, the exact solver's line to the end of the game (each move keeps
+/// the value: the winner's moves win, a drawing side's moves draw).
+///
+/// The value is searched in time slices of growing length within two thirds
+/// of the budget's time, checking for a cancel between slices; the line
+/// gets the rest (`line_complete` false when it ran out).
 pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<PentagoQuery>,
@@ -201,17 +220,60 @@ pub(crate) async fn solve(
     let (pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
     let r = app
-        .solve(budget, move || {
+        .solve(budget, move |ctl| {
             let mut s = Solver::new(TABLE_BITS);
-            let v = s.value(&pos, sbudget(budget));
-            (v, s.nodes())
+            let value_end = std::time::Instant::now() + budget.time * 2 / 3;
+            let v = ctl.slices(FIRST_SLICE, |slice| {
+                let left = value_end.saturating_duration_since(std::time::Instant::now());
+                let nodes = budget.nodes.saturating_sub(s.nodes());
+                if left.is_zero() || nodes == 0 {
+                    return (Value::Unknown, true);
+                }
+                let v = s.value(
+                    &pos,
+                    solve::Budget {
+                        nodes: Some(nodes),
+                        time: Some(slice.min(left)),
+                    },
+                );
+                (v, v != Value::Unknown)
+            });
+            let mut line = Vec::new();
+            let mut complete = false;
+            if v != Value::Unknown && !pos.must_rotate() {
+                let g = Pentago;
+                let mut p = pos;
+                loop {
+                    if p.outcome().is_some() {
+                        complete = true;
+                        break;
+                    }
+                    if ctl.stop() {
+                        break;
+                    }
+                    let step = solve::Budget {
+                        nodes: None,
+                        time: Some(ctl.remaining()),
+                    };
+                    match solve::best_move(&mut s, &p, step) {
+                        Some((m, _)) => {
+                            line.push(g.format_move(m));
+                            p = g.play_unchecked(&p, m);
+                        }
+                        None => break,
+                    }
+                }
+            }
+            (v, s.nodes(), line, complete)
         })
         .await?;
-    let (v, nodes) = r.unwrap_or((Value::Unknown, 0));
+    let (v, nodes, line, complete) = r.unwrap_or((Value::Unknown, 0, vec![], false));
     Ok(Json(json!({
         "position": Pentago.format_position(&pos),
         "value": v,
         "nodes": nodes,
+        "line": line,
+        "line_complete": complete,
         "budget": budget,
     })))
 }
@@ -239,7 +301,7 @@ pub(crate) async fn ai(
     let mut player = endgame_pentago::player::by_name(&strength, 1).map_err(ApiError::bad)?;
     let exact_first = strength == "strong";
     let r = app
-        .solve(budget, move || {
+        .solve(budget, move |_ctl| {
             if exact_first {
                 // Exact when the position is small enough for the budget
                 // (half of it), else the heuristic player.

@@ -146,12 +146,18 @@ pub(crate) async fn hints(
     let table = app.sim_tables.of(&sim);
     let s2 = sim.clone();
     let r = if decidable(&sim, &pos) {
-        app.solve(budget, move || {
+        app.solve(budget, move |ctl| {
+            // The Sim solver takes no budget (K8 is gated above); a client
+            // gone while this waited for the table skips the work.
             let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+            if ctl.cancelled() {
+                return None;
+            }
             let value = solve::outcome(&s2, &mut t, &pos);
-            (value, solve::hint(&s2, &mut t, &pos))
+            Some((value, solve::hint(&s2, &mut t, &pos)))
         })
         .await?
+        .flatten()
     } else {
         None
     };
@@ -202,8 +208,11 @@ pub(crate) async fn solve(
     let table = app.sim_tables.of(&sim);
     let s2 = sim.clone();
     let r = if decidable(&sim, &pos) {
-        app.solve(budget, move || {
+        app.solve(budget, move |ctl| {
             let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+            if ctl.cancelled() {
+                return None;
+            }
             let o = solve::outcome(&s2, &mut t, &pos);
             let mut line = Vec::new();
             let mut p = pos;
@@ -211,9 +220,10 @@ pub(crate) async fn solve(
                 line.push(s2.format_move(m));
                 p = s2.play_unchecked(&p, m);
             }
-            (o, line)
+            Some((o, line))
         })
         .await?
+        .flatten()
     } else {
         None
     };
@@ -257,7 +267,7 @@ pub(crate) async fn ai(
     let table = app.sim_tables.of(&sim);
     let s2 = sim.clone();
     let r = app
-        .solve(budget, move || {
+        .solve(budget, move |_ctl| {
             if perfect {
                 let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
                 solve::best_move(&s2, &mut t, &pos).map(|(m, o)| (m, Some(o)))

@@ -1,0 +1,77 @@
+// The value-history chart, as GamesCrafters draws it: the move number
+// across, and for each position reached the value and remoteness.
+//
+// Two-player games: a centre line (draw); a position won by the player who
+// moves first in the game sits above it, one won by the other player below,
+// as far out as its remoteness (unknown remoteness: a fixed distance); the
+// dot is coloured by the value for the player to move there (green win, red
+// loss, yellow draw, blue unknown). Puzzles: the best result reachable
+// (fewest pegs / stones) after each move, coloured green solvable, red not,
+// blue undecided.
+import { el } from './api.js';
+
+const W = 640, H = 170, L = 46, R = 12, T = 14, B = 26;
+
+// points[i]: the position after i moves, or undefined while unknown.
+// Game point: { value: 'win'|'loss'|'draw'|'unknown', remoteness, moverFirst }.
+// Puzzle point: { value: 'solvable'|'unsolvable'|'unknown', count }.
+export function drawChart(svg, points, n, opts) {
+  svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+  svg.textContent = '';
+  const step = Math.min(36, (W - L - R) / Math.max(n, 1));
+  const x = i => L + i * step;
+  const known = points.map((p, i) => [p, i]).filter(([p]) => p);
+  svg.append(el('rect', { x: 0, y: 0, width: W, height: H, class: 'chart-bg' }));
+  let y, colour;
+  if (opts.kind === 'game') {
+    const maxR = Math.max(4, ...known.map(([p]) => p.remoteness ?? 0));
+    const mid = T + (H - T - B) / 2, half = (H - T - B) / 2 - 6;
+    y = p => {
+      if (p.value === 'draw' || p.value === 'unknown') return mid;
+      const firstWins = (p.value === 'win') === p.moverFirst;
+      const r = p.remoteness ?? maxR;
+      // Far out = far from the end; the end of the game touches the line.
+      const d = 6 + (half - 6) * r / maxR;
+      return firstWins ? mid - d : mid + d;
+    };
+    colour = p => ({ win: 'green', loss: 'red', draw: 'yellow' }[p.value] || 'blue');
+    svg.append(el('line', { x1: L, x2: W - R, y1: mid, y2: mid, class: 'chart-axis' }));
+    const lab = (t, yy) => { const e = el('text', { x: 4, y: yy, class: 'chart-label' }); e.textContent = t; svg.append(e); };
+    lab(`${opts.first} wins`, T + 8);
+    lab('draw', mid + 4);
+    lab(`${opts.second} wins`, H - B - 2);
+    for (let r = 0; r <= maxR; r += Math.max(1, Math.ceil(maxR / 4))) {
+      const d = 6 + (half - 6) * r / maxR;
+      for (const yy of [mid - d, mid + d]) svg.append(el('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'chart-grid' }, `remoteness ${r}`));
+    }
+  } else {
+    const maxC = Math.max(2, ...known.map(([p]) => p.count ?? 1));
+    const top = T + 4, bottom = H - B - 4;
+    y = p => p.count == null ? top : bottom - (bottom - top) * (p.count - 1) / (maxC - 1);
+    colour = p => ({ solvable: 'green', unsolvable: 'red' }[p.value] || 'blue');
+    for (const c of [1, maxC]) {
+      const yy = bottom - (bottom - top) * (c - 1) / (maxC - 1);
+      svg.append(el('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'chart-grid' }));
+      const t = el('text', { x: 4, y: yy + 4, class: 'chart-label' }); t.textContent = `${c} ${opts.unit}`; svg.append(t);
+    }
+  }
+  // Move numbers across.
+  const every = Math.ceil(n / 16) || 1;
+  for (let i = 0; i <= n; i += every) {
+    const t = el('text', { x: x(i), y: H - 8, class: 'chart-tick' }); t.textContent = i; svg.append(t);
+  }
+  // The line through consecutive known points, then the dots.
+  let path = '';
+  for (const [p, i] of known) path += `${path && points[i - 1] ? 'L' : 'M'} ${x(i)} ${y(p)} `;
+  if (path) svg.append(el('path', { d: path, class: 'chart-line' }));
+  for (const [p, i] of known) {
+    const title = opts.kind === 'game'
+      ? `after ${i} move(s): ${p.value}${p.remoteness != null ? ` in ${p.remoteness}` : ''} for ${p.moverFirst ? opts.first : opts.second} to move`
+      : `after ${i} move(s): ${p.value}${p.count != null ? `, ${p.count} ${opts.unit} at best` : ''}`;
+    const c = colour(p);
+    const d = el('circle', { cx: x(i), cy: y(p), r: i === n ? 7 : 5, class: `dot ${c}${i === n ? ' chart-current' : ''}`,
+      'data-index': i, 'data-colour': c }, title);
+    if (opts.onPick) d.onclick = () => opts.onPick(i);
+    svg.append(d);
+  }
+}
