@@ -974,10 +974,24 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         depth: usize,
         forward: bool,
     ) -> Result<(Layer<P::Position>, u64), LayeredError> {
+        self.step_within_mapped(from, within, depth, forward, false)
+    }
+
+    /// [`Ctx::step_within`] from the images of `from` under the time
+    /// reversal (`mirror`) or from `from` itself.
+    fn step_within_mapped(
+        &self,
+        from: &Layer<P::Position>,
+        within: &Layer<P::Position>,
+        depth: usize,
+        forward: bool,
+        mirror: bool,
+    ) -> Result<(Layer<P::Position>, u64), LayeredError> {
         let puzzle = self.puzzle;
+        // σ turns a jump round: σ(p) has as many parents as p children.
         let plan = self.plan(
             from.len(),
-            self.fanout(from.iter(), from.len(), forward),
+            self.fanout(from.iter(), from.len(), forward != mirror),
             depth,
         )?;
         let sources: Vec<&[P::Position]> = from.buckets.iter().map(Vec::as_slice).collect();
@@ -989,6 +1003,14 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             self.distinct,
             plan.avail,
             &|p, sink| {
+                let mirrored;
+                let p = if mirror {
+                    let Some(q) = puzzle.reversal(p) else { return };
+                    mirrored = q;
+                    &mirrored
+                } else {
+                    p
+                };
                 if forward {
                     puzzle.for_each_canonical_child(p, |c| sink.push(c, ()));
                 } else {
@@ -1370,14 +1392,18 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     let mut stored = fwd[0].bytes() + back[0].bytes();
     let mut table_bytes = stored;
     let mut distinct = 1.0;
-    // With a time reversal the backward layers are reversed forward ones:
-    // grow the forward side to the middle `top`, then map.
+    // With a time reversal σ the backward layers are reversed forward ones:
+    // grow the forward side to the middle `half`, then map. When `last` is
+    // odd the layers `half` and `half + 1` meet: a position of layer `half`
+    // reaches the goal when one of its children is σ of a position of layer
+    // `half`, that is when it is a parent of σ of one (σ turns a jump round),
+    // so layer `half + 1`, the largest, is never built.
     let reversal = puzzle
         .reversal(&puzzle.start())
         .filter(|g| goals.len() == 1 && goals[0] == (last, puzzle.canonical(g)));
-    let top = last - last / 2;
+    let half = last / 2;
     if reversal.is_some() {
-        bd = top;
+        bd = half;
     }
     while fwd.len() - 1 < bd && !unreachable {
         let fd = fwd.len() - 1;
@@ -1408,16 +1434,19 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         }
         table_bytes = table_bytes.max(stored);
     }
-    if reversal.is_some() && fwd.len() - 1 == top && !unreachable {
-        // The positions at depth `top` that reach the goal are σ of those
-        // reached from the start at `last - top`: one reversed layer is the
-        // backward side. The rest of the goal-reaching set mirrors too.
+    // Odd `last` with a time reversal: the two ends meet across a move.
+    let across = reversal.is_some() && last % 2 == 1;
+    if reversal.is_some() && !across && fwd.len() - 1 == half && !unreachable {
+        // The positions at depth `half` that reach the goal are σ of those
+        // reached from the start at `last - half` (the same depth): one
+        // reversed layer is the backward side. The rest of the
+        // goal-reaching set mirrors too.
         progress.phase("reversal", 1);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-        let layer = ctx.reversed(&fwd[last - top], top)?;
+        let layer = ctx.reversed(&fwd[half], half)?;
         stored += layer.bytes();
         if stored > opts.max_bytes {
-            return Err(ctx.budget_error(top, stored));
+            return Err(ctx.budget_error(half, stored));
         }
         back = vec![layer];
         table_bytes = table_bytes.max(stored);
@@ -1428,7 +1457,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         // The layering must follow the score for the two ends to agree.
         let fine =
             |l: &Layer<P::Position>| l.par_iter().all(|p| puzzle.score(p) as usize + m == s0);
-        if !fine(&fwd[m]) || !fine(&back[0]) {
+        if !fine(&fwd[m]) || (!across && !fine(&back[0])) {
             return Ok(None);
         }
     }
@@ -1442,7 +1471,12 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     if met {
         progress.phase("meeting", 1);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-        good.push(ctx.intersect(&back[0], &fwd[m], m)?);
+        if across {
+            let (layer, _) = ctx.step_within_mapped(&fwd[m], &fwd[m], m, false, true)?;
+            good.push(layer);
+        } else {
+            good.push(ctx.intersect(&back[0], &fwd[m], m)?);
+        }
         if reversal.is_some() {
             // Parents within the forward layers down to the start, then
             // the deeper half as their mirror images.
@@ -1460,7 +1494,12 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             low = below;
             for d in m + 1..=last {
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
-                let next = ctx.reversed(&low[last - d], d)?;
+                let mirror = if last - d == m {
+                    &good[0]
+                } else {
+                    &low[last - d]
+                };
+                let next = ctx.reversed(mirror, d)?;
                 stats[d].reduced = next.len() as u64;
                 stored += next.bytes();
                 best.add(puzzle, &next);

@@ -1,6 +1,6 @@
 //! Timing of the English goal-only enumeration phase by phase.
 //!
-//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount]`
+//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount] [all]`
 
 use endgame_core::layered::{enumerate, LayeredOptions, Progress};
 use endgame_peg::api::{build, AnyProblem, Spec};
@@ -20,12 +20,13 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let prune = args.iter().any(|a| a == "prune");
     let count_solutions = !args.iter().any(|a| a == "nocount");
+    let count_all = args.iter().any(|a| a == "all");
     let AnyProblem::Small(p) = build(&Spec::named("english")).expect("built-in board") else {
         unreachable!("the English board fits 64 bits");
     };
     let t = Instant::now();
     let opts = LayeredOptions {
-        count_all: false,
+        count_all,
         prune,
         count_solutions,
         ..LayeredOptions::default()
