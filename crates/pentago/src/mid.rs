@@ -46,6 +46,11 @@ use std::time::Instant;
 /// about three).
 pub const MAX_EMPTY: u32 = 18;
 
+/// Up to this many empty cells both questions share one sweep (32 bytes
+/// a node: 0.37 GB at 17 empty cells, 1.1 GB at 18, where two sweeps of
+/// 16 bytes a node keep it at 0.5 GB).
+pub const MAX_EMPTY_ONE_SWEEP: u32 = 17;
+
 /// A set of rotation states of one parity: bit `r0 + 4·r1 + 16·r2` of word
 /// `h`, where `r0..r2` are the quarter turns of quadrants 0..2 and the
 /// turns of quadrant 3 are `2h + l`, `l` fixed by the parity.
@@ -270,14 +275,112 @@ struct TurnCtx<'a> {
     pk: usize,
 }
 
+/// What a node of a layer holds: one answer per rotation state ([`Half`],
+/// one sweep per question) or both answers (`[win, not lose]`, both
+/// questions in one sweep, twice the memory).
+trait Entry: Copy + Send + Sync {
+    const ZERO: Self;
+    fn or(self, other: Self) -> Self;
+    /// [`Space::turn`] of one node: `self` the opponent's answers at layer
+    /// `j + 1`, `fm`/`fo` the fives of the mover at layer `j` and of the
+    /// opponent; `WIN` the question of a [`Half`].
+    fn turned<const WIN: bool, const FULL: bool>(
+        self,
+        fm: &Full,
+        fo: &Full,
+        pj: usize,
+        pk: usize,
+    ) -> Self;
+}
+
+/// The states of layer `j + 1` (parity `pk`) after which the mover at
+/// layer `j` has its answer: `WIN` "wins", else "does not lose"; `t` the
+/// opponent's answer to the other question.
+#[inline]
+fn after_rotation<const WIN: bool, const FULL: bool>(
+    t: Half,
+    fm: &Full,
+    fo: &Full,
+    pk: usize,
+) -> Half {
+    std::array::from_fn(|w| {
+        let (m, o) = (fm[pk][w], fo[pk][w]);
+        // The opponent's answer is no, when the game goes on.
+        let open = if FULL { 0 } else { !t[w] };
+        if WIN {
+            // Ends with our five only, or goes on and the opponent cannot
+            // avoid losing.
+            !o & (m | open)
+        } else {
+            // Our five (alone or both: a draw), or no five and a full board
+            // or an opponent who cannot win.
+            m | (!o & if FULL { !0 } else { open })
+        }
+    })
+}
+
+impl Entry for Half {
+    const ZERO: Half = [0; 2];
+
+    #[inline]
+    fn or(self, other: Half) -> Half {
+        or(self, other)
+    }
+
+    #[inline]
+    fn turned<const WIN: bool, const FULL: bool>(
+        self,
+        fm: &Full,
+        fo: &Full,
+        pj: usize,
+        pk: usize,
+    ) -> Half {
+        // A five made by the placement, or one of the 8 rotations.
+        or(
+            fm[pj],
+            spread(after_rotation::<WIN, FULL>(self, fm, fo, pk)),
+        )
+    }
+}
+
+impl Entry for [Half; 2] {
+    const ZERO: [Half; 2] = [[0; 2]; 2];
+
+    #[inline]
+    fn or(self, other: [Half; 2]) -> [Half; 2] {
+        [or(self[0], other[0]), or(self[1], other[1])]
+    }
+
+    #[inline]
+    fn turned<const WIN: bool, const FULL: bool>(
+        self,
+        fm: &Full,
+        fo: &Full,
+        pj: usize,
+        pk: usize,
+    ) -> [Half; 2] {
+        // Win from the opponent's "not lose", not lose from its "win".
+        [
+            or(
+                fm[pj],
+                spread(after_rotation::<true, FULL>(self[1], fm, fo, pk)),
+            ),
+            or(
+                fm[pj],
+                spread(after_rotation::<false, FULL>(self[0], fm, fo, pk)),
+            ),
+        ]
+    }
+}
+
 /// [`Space::turn`] on the block of one first-player set `a` (rank `ia`),
 /// specialised on the question (`WIN`, else "not lose"), on whether the
 /// board is then full, and on who placed the last stone.
 #[inline(never)]
-fn turn_block<const WIN: bool, const FULL: bool, const FIRST: bool>(
+fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
     sp: &Space,
     c: &TurnCtx,
-    out: &mut [Half],
+    out: &mut [E],
     ia: usize,
     a: u32,
 ) {
@@ -286,22 +389,7 @@ fn turn_block<const WIN: bool, const FULL: bool, const FIRST: bool>(
     for (slot, &b) in out.iter_mut().zip(c.bs) {
         let f_b = &c.fy[rank(sp.deposit(b, comp))];
         let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
-        let t = *slot;
-        let g: Half = std::array::from_fn(|w| {
-            let (m, o) = (fm[c.pk][w], fo[c.pk][w]);
-            // The opponent's answer, when the game goes on.
-            let open = if FULL { 0 } else { !t[w] };
-            if WIN {
-                // Ends with our five only, or goes on and the opponent
-                // cannot avoid losing.
-                !o & (m | open)
-            } else {
-                // Our five (alone or both: a draw), or no five and a full
-                // board or an opponent who cannot win.
-                m | (!o & if FULL { !0 } else { open })
-            }
-        });
-        *slot = or(fm[c.pj], spread(g));
+        *slot = slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk);
     }
 }
 
@@ -436,7 +524,7 @@ impl Space {
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
     /// asks it when any of its children does.
-    fn gather(&self, j: u32, next: &[Half], cur: &mut Vec<Half>, stop: &Stop) {
+    fn gather<E: Entry>(&self, j: u32, next: &[E], cur: &mut Vec<E>, stop: &Stop) {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j % 2 == 0;
@@ -452,7 +540,7 @@ impl Space {
         // Every entry is written below; the buffer is reused between
         // layers so that its pages are touched once per solve.
         cur.clear();
-        cur.resize(self.size(j), [0; 2]);
+        cur.resize(self.size(j), E::ZERO);
         cur.par_chunks_mut(block.max(1))
             .zip(xs.par_iter().enumerate())
             .for_each(|(out, (ia, &a))| {
@@ -472,12 +560,12 @@ impl Space {
                     // the bit `p`), so a counter per `p` gives the rank.
                     let mut count = [0usize; 32];
                     for (slot, &b) in out.iter_mut().zip(&bs) {
-                        let mut acc = [0u64; 2];
+                        let mut acc = E::ZERO;
                         let mut free = free_all & !b;
                         while free != 0 {
                             let p = free.trailing_zeros() as usize;
                             free &= free - 1;
-                            acc = or(acc, next[base[p] + count[p]]);
+                            acc = acc.or(next[base[p] + count[p]]);
                             count[p] += 1;
                         }
                         *slot = acc;
@@ -485,12 +573,12 @@ impl Space {
                 } else {
                     let base = ia * child_block;
                     for (slot, &b) in out.iter_mut().zip(&bs) {
-                        let mut acc = [0u64; 2];
+                        let mut acc = E::ZERO;
                         let mut free = free_all & !b;
                         while free != 0 {
                             let p = free.trailing_zeros();
                             free &= free - 1;
-                            acc = or(acc, next[base + rank(b | 1 << p)]);
+                            acc = acc.or(next[base + rank(b | 1 << p)]);
                         }
                         *slot = acc;
                     }
@@ -504,7 +592,7 @@ impl Space {
     /// for the mover at layer `j`: a five made by the placement, or a
     /// rotation to a state where the game ends well for it or the
     /// opponent's answer is no.
-    fn turn(&self, j: u32, layer: &mut [Half], kind: Kind, stop: &Stop) {
+    fn turn<E: Entry>(&self, j: u32, layer: &mut [E], kind: Kind, stop: &Stop) {
         let n = self.n();
         let full = j + 1 == n;
         let (x, y) = self.counts(j + 1);
@@ -526,14 +614,14 @@ impl Space {
             pk,
         };
         let run = match (kind, full, first_moved) {
-            (Kind::Win, false, false) => turn_block::<true, false, false>,
-            (Kind::Win, false, true) => turn_block::<true, false, true>,
-            (Kind::Win, true, false) => turn_block::<true, true, false>,
-            (Kind::Win, true, true) => turn_block::<true, true, true>,
-            (Kind::NotLose, false, false) => turn_block::<false, false, false>,
-            (Kind::NotLose, false, true) => turn_block::<false, false, true>,
-            (Kind::NotLose, true, false) => turn_block::<false, true, false>,
-            (Kind::NotLose, true, true) => turn_block::<false, true, true>,
+            (Kind::Win, false, false) => turn_block::<E, true, false, false>,
+            (Kind::Win, false, true) => turn_block::<E, true, false, true>,
+            (Kind::Win, true, false) => turn_block::<E, true, true, false>,
+            (Kind::Win, true, true) => turn_block::<E, true, true, true>,
+            (Kind::NotLose, false, false) => turn_block::<E, false, false, false>,
+            (Kind::NotLose, false, true) => turn_block::<E, false, false, true>,
+            (Kind::NotLose, true, false) => turn_block::<E, false, true, false>,
+            (Kind::NotLose, true, true) => turn_block::<E, false, true, true>,
         };
         layer
             .par_chunks_mut(block.max(1))
@@ -549,20 +637,20 @@ impl Space {
     /// One sweep: layer 0's answers to `kind` (for the root's states of
     /// parity `parity0`) and layer 1's answers to `kind.other()`, or
     /// `None` when stopped.
-    fn sweep(
+    fn sweep<E: Entry>(
         &self,
         kind: Kind,
-        bufs: [&mut Vec<Half>; 2],
+        bufs: [&mut Vec<E>; 2],
         stop: &Stop,
-    ) -> Option<(Half, Vec<Half>)> {
+    ) -> Option<(E, Vec<E>)> {
         let n = self.n();
         if n == 0 {
-            return Some(([0; 2], Vec::new()));
+            return Some((E::ZERO, Vec::new()));
         }
         let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
         let [next, cur] = bufs;
         next.clear();
-        next.resize(self.size(n), [0; 2]);
+        next.resize(self.size(n), E::ZERO);
         self.turn(n - 1, next, kind_at(n - 1), stop);
         let mut layer1 = Vec::new();
         for j in (0..n).rev() {
@@ -798,6 +886,19 @@ impl Solution {
 /// Solves `pos` and everything one move away by the retrograde solver;
 /// `deadline`: give up when it passes.
 pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
+    solve_with(
+        pos,
+        deadline,
+        pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
+    )
+}
+
+/// [`solve`], both questions in one sweep or not.
+fn solve_with(
+    pos: &Position,
+    deadline: Option<Instant>,
+    one_sweep: bool,
+) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
         return Err(Refusal::TooEarly);
@@ -818,16 +919,32 @@ pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refu
         deadline,
         stopped: AtomicBool::new(false),
     };
-    // Two layer buffers for both sweeps, as large as the largest layer.
+    // Two layer buffers, as large as the largest layer.
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
-    let mut a = Vec::with_capacity(most);
-    let mut b = Vec::with_capacity(most);
-    let (win0, not_lose1) = sp
-        .sweep(Kind::Win, [&mut a, &mut b], &stop)
-        .ok_or(Refusal::OutOfTime)?;
-    let (not_lose0, win1) = sp
-        .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
-        .ok_or(Refusal::OutOfTime)?;
+    let (win0, not_lose0, win1, not_lose1) = if one_sweep {
+        // Both questions in one sweep: the fives and indices once.
+        let mut a: Vec<[Half; 2]> = Vec::with_capacity(most);
+        let mut b: Vec<[Half; 2]> = Vec::with_capacity(most);
+        let (e0, e1) = sp
+            .sweep(Kind::Win, [&mut a, &mut b], &stop)
+            .ok_or(Refusal::OutOfTime)?;
+        (
+            e0[0],
+            e0[1],
+            e1.iter().map(|e| e[0]).collect(),
+            e1.iter().map(|e| e[1]).collect(),
+        )
+    } else {
+        let mut a: Vec<Half> = Vec::with_capacity(most);
+        let mut b: Vec<Half> = Vec::with_capacity(most);
+        let (win0, not_lose1) = sp
+            .sweep(Kind::Win, [&mut a, &mut b], &stop)
+            .ok_or(Refusal::OutOfTime)?;
+        let (not_lose0, win1) = sp
+            .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
+            .ok_or(Refusal::OutOfTime)?;
+        (win0, not_lose0, win1, not_lose1)
+    };
     sol.win0 = win0;
     sol.not_lose0 = not_lose0;
     sol.win1 = win1;
@@ -846,7 +963,8 @@ pub fn value_and_children(
 }
 
 /// The value of `pos` for its player to move, by the retrograde solver:
-/// the "win" sweep alone when it answers yes, both sweeps otherwise.
+/// where the questions take a sweep each, the "win" sweep alone when it
+/// answers yes.
 pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
     if let Some(v) = pos.outcome() {
         return Ok(v);
@@ -854,7 +972,7 @@ pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal
     if pos.empty().count_ones() > MAX_EMPTY {
         return Err(Refusal::TooEarly);
     }
-    if !pos.must_rotate() {
+    if !pos.must_rotate() && pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP {
         let sp = space(pos);
         let stop = Stop {
             deadline,
@@ -862,7 +980,7 @@ pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal
         };
         let (mut a, mut b) = (Vec::new(), Vec::new());
         let (win0, _) = sp
-            .sweep(Kind::Win, [&mut a, &mut b], &stop)
+            .sweep::<Half>(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
         if has(&win0, [0; 4]) {
             return Ok(Value::Win);
@@ -890,6 +1008,23 @@ mod tests {
             }
         }
         out
+    }
+
+    #[test]
+    fn one_sweep_and_two_sweeps_agree() {
+        use endgame_core::conformance::random_game_positions;
+        let ps: Vec<Position> = random_game_positions(&crate::Pentago, 17, 30)
+            .into_iter()
+            .filter(|p| (22..=30).contains(&p.stones()) && p.outcome().is_none())
+            .collect();
+        assert!(ps.len() > 50);
+        for p in &ps {
+            let one = solve_with(p, None, true).unwrap();
+            let two = solve_with(p, None, false).unwrap();
+            assert_eq!(one.value(), two.value());
+            assert_eq!(one.children(), two.children());
+            assert_eq!(one.move_values(), two.move_values());
+        }
     }
 
     #[test]

@@ -58,6 +58,8 @@ pub struct Solver {
     aborted: bool,
     /// Whether the retrograde solver may be used.
     retrograde: bool,
+    /// Whether the last answer came from the retrograde solver.
+    last_retrograde: bool,
     /// The last retrograde solution (its root, children and the positions
     /// one full move away are answered from it).
     mid: Option<mid::Solution>,
@@ -95,6 +97,7 @@ impl Solver {
             deadline: None,
             aborted: false,
             retrograde: true,
+            last_retrograde: false,
             mid: None,
         }
     }
@@ -113,9 +116,17 @@ impl Solver {
         self.mid.as_ref()
     }
 
+    /// Whether the last answer came from the retrograde solver (else from
+    /// the alpha-beta).
+    pub fn last_was_retrograde(&self) -> bool {
+        self.last_retrograde
+    }
+
     /// A value answered by the kept retrograde solution.
-    fn kept(&self, pos: &Position) -> Option<Value> {
-        self.mid.as_ref().and_then(|s| s.lookup(pos))
+    fn kept(&mut self, pos: &Position) -> Option<Value> {
+        let v = self.mid.as_ref().and_then(|s| s.lookup(pos));
+        self.last_retrograde = v.is_some();
+        v
     }
 
     /// The policy shared by every question: the kept retrograde solution
@@ -130,7 +141,9 @@ impl Solver {
         mut ab: impl FnMut(&mut Solver, Budget) -> (T, bool),
         from_mid: impl Fn(&mid::Solution) -> T,
     ) -> T {
+        self.last_retrograde = false;
         if let Some(sol) = self.mid.as_ref().filter(|s| s.root() == pos) {
+            self.last_retrograde = true;
             return from_mid(sol);
         }
         let cost = if self.retrograde && pos.outcome().is_none() {
@@ -161,6 +174,7 @@ impl Solver {
             return match mid::solve(pos, budget.time.map(|t| start + t)) {
                 Ok(sol) => {
                     self.nodes += cost;
+                    self.last_retrograde = true;
                     let out = from_mid(&sol);
                     self.mid = Some(sol);
                     out
