@@ -1499,8 +1499,15 @@ fn meet_in_middle<P: Reversible + Symmetric>(
                 } else {
                     &low[last - d]
                 };
+                stats[d].reduced = mirror.len() as u64;
+                // Without the counting pass only the sizes of the deeper
+                // layers are wanted (σ keeps them and the orbit sizes),
+                // and the deepest layer for the best result.
+                if !opts.count_solutions && d < last {
+                    progress.advance(1);
+                    continue;
+                }
                 let next = ctx.reversed(mirror, d)?;
-                stats[d].reduced = next.len() as u64;
                 stored += next.bytes();
                 best.add(puzzle, &next);
                 good.push(next);
@@ -1527,7 +1534,13 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     let mut pass = BackwardPass::default();
     let counted = opts.count_solutions || !met || low.len() != m;
     if met && !counted {
-        let layer = |d: usize| if d >= m { &good[d - m] } else { &low[d] };
+        // Layers past the middle are the mirror images of those before it.
+        let layer = |d: usize| match d {
+            d if d < m => &low[d],
+            d if d == m => &good[0],
+            d if last - d == m => &good[0],
+            d => &low[last - d],
+        };
         for (d, stat) in stats.iter_mut().enumerate() {
             let l = layer(d);
             stat.to_goal_reduced = l.len() as u64;
