@@ -16,10 +16,32 @@ use std::fmt::Write;
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-/// Table bits of the command-line solver: 2^25 slots of 16 bytes (512 MiB,
-/// touched only as used): on hard 18-stone positions 2^26 slots instead of
-/// 2^22 saved 10 to 50 % of the nodes.
+/// Table bits of the command-line solver before 18 stones: 2^25 slots of
+/// 16 bytes (512 MiB, touched only as used): on hard positions 2^26 slots
+/// instead of 2^22 saved 10 to 50 % of the nodes.
 const TABLE_BITS: u32 = 25;
+/// From 18 stones, where the alpha-beta only gets a first share before the
+/// retrograde solver (about 0.5 GB at 18 stones) takes over: 2^22 slots
+/// (64 MiB), keeping the whole under 1 GB.
+const LATE_TABLE_BITS: u32 = 22;
+
+/// A solver with the table size for `pos`.
+fn solver_for(pos: &Position) -> Solver {
+    if endgame_pentago::mid::cost(pos).is_some() {
+        Solver::new(LATE_TABLE_BITS)
+    } else {
+        Solver::new(TABLE_BITS)
+    }
+}
+
+/// The method that gave the last answer of `solver`.
+fn method(solver: &Solver) -> &'static str {
+    if solver.last_was_retrograde() {
+        "retrograde"
+    } else {
+        "alpha-beta"
+    }
+}
 /// Default budget below 18 stones, where a solve may not finish.
 const EARLY_TIME: Duration = Duration::from_secs(10);
 
@@ -116,18 +138,21 @@ pub struct SolveReport {
     /// a placement-due position are its placements, `…m`; of a `…m`
     /// position its rotations), null where unknown.
     pub children: BTreeMap<String, Option<i8>>,
-    /// Nodes searched.
+    /// Nodes searched (alpha-beta nodes, plus the positions of a
+    /// retrograde solve).
     pub nodes: u64,
+    /// `alpha-beta` or `retrograde`: what gave the answer.
+    pub method: &'static str,
     /// Wall time in milliseconds.
     pub time_ms: f64,
-    /// Bytes of the solver's table.
+    /// Bytes of the alpha-beta's table.
     pub table_bytes: usize,
 }
 
 /// `endgame solve pentago`.
 pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     let pos = parse_position(&args.position)?;
-    let mut solver = Solver::new(TABLE_BITS);
+    let mut solver = solver_for(&pos);
     let spinner = Spinner::start(out.progress(), "solving");
     let t = Instant::now();
     let (v, kids) = solver.value_and_children(&pos, budget(&pos, args.time, args.max_nodes));
@@ -145,6 +170,7 @@ pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
             .map(|(c, v)| (format_position(c), number(*v)))
             .collect(),
         nodes: solver.nodes(),
+        method: method(&solver),
         time_ms,
         table_bytes: solver.table_bytes(),
     };
@@ -164,6 +190,7 @@ pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
             let _ = writeln!(s, "  {:<22} {}", format_position(c), v);
         }
         let _ = writeln!(s, "nodes        {}", r.nodes);
+        let _ = writeln!(s, "method       {}", r.method);
         let _ = writeln!(s, "time         {:.1} ms", r.time_ms);
         s
     })
@@ -192,6 +219,8 @@ pub struct HintReport {
     pub to_move: &'static str,
     /// Every legal move, best first.
     pub moves: Vec<HintMove>,
+    /// `alpha-beta` or `retrograde`: what gave the answer.
+    pub method: &'static str,
     /// Wall time in milliseconds.
     pub time_ms: f64,
 }
@@ -199,7 +228,7 @@ pub struct HintReport {
 /// `endgame hint pentago`.
 pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
     let pos = parse_position(&args.position)?;
-    let mut solver = Solver::new(TABLE_BITS);
+    let mut solver = solver_for(&pos);
     let spinner = Spinner::start(out.progress(), "solving every move");
     let t = Instant::now();
     let values = move_values(&mut solver, &pos, budget(&pos, args.time, args.max_nodes));
@@ -222,6 +251,7 @@ pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
                 },
             })
             .collect(),
+        method: method(&solver),
         time_ms,
     };
     out.render(&report, |r| {
@@ -241,6 +271,7 @@ pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
                 m.mv, m.value, m.colour, m.position
             );
         }
+        let _ = writeln!(s, "method       {}", r.method);
         let _ = writeln!(s, "time         {:.1} ms", r.time_ms);
         s
     })

@@ -62,6 +62,31 @@ fn solve_gives_value_and_children() {
     for k in kids.keys() {
         assert!(parse_position(k).unwrap().must_rotate());
     }
+    assert!(["alpha-beta", "retrograde"].contains(&r["method"].as_str().unwrap()));
+}
+
+/// A 20-stone position the alpha-beta does not finish within its first
+/// share (it needs about a second alone): solved by the retrograde
+/// solver, with the value and children the alpha-beta alone finds.
+#[test]
+fn solve_uses_the_retrograde_solver_on_a_hard_position() {
+    // From `examples/positions -- 20 20 1 seed`.
+    let text = "1846827812061858223";
+    let p = parse_position(text).unwrap();
+    let r = json(&["solve", "pentago", text]);
+    assert_eq!(r["method"], "retrograde");
+    let mut ab = Solver::new(22);
+    ab.set_retrograde(false);
+    let (v, kids) = ab.value_and_children(&p, Budget::UNLIMITED);
+    let num = |v: endgame_core::Value| match v {
+        endgame_core::Value::Win => 1,
+        endgame_core::Value::Draw => 0,
+        _ => -1,
+    };
+    assert_eq!(r["value"].as_i64().unwrap(), num(v));
+    for (c, v) in kids {
+        assert_eq!(r["children"][format_position(&c)].as_i64().unwrap(), num(v));
+    }
 }
 
 #[test]
