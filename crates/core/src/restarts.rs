@@ -14,10 +14,9 @@
 //! The plain exact solver is the empty schedule: a single unbounded run in
 //! generation order.
 
-use crate::hash::FxHashMap;
-use crate::memory::hash_table_bytes;
+use crate::hash::FxHasher;
 use crate::Puzzle;
-use std::hash::Hash;
+use std::hash::{Hash, Hasher};
 
 /// Runs of a restart schedule: `(repetitions, expansion budget)` pairs, in
 /// order. After the last one, an unbounded run finishes the search.
@@ -110,6 +109,165 @@ pub struct RestartReport<M> {
     pub memo_bytes: usize,
 }
 
+/// The memo of a [`Searcher`]: an open-addressing hash table from keys to
+/// values with one tag byte per slot, linear probing and at most 3/4
+/// load. Unlike std's table it lets the search compute a key's hash once
+/// and prefetch its slot before probing, so the probes of a position's
+/// children (each a likely cache miss on a big memo) overlap in memory.
+pub struct Memo<K> {
+    /// 0: empty; otherwise `0x80 |` seven bits of the hash.
+    tags: Vec<u8>,
+    /// Valid where the tag is not 0 (others hold a copy of some key).
+    slots: Vec<(K, u32)>,
+    len: usize,
+    /// `64 - log2(capacity)`: the slot index is the hash's top bits.
+    shift: u32,
+}
+
+impl<K: Hash + Eq + Copy> Default for Memo<K> {
+    fn default() -> Self {
+        Memo {
+            tags: Vec::new(),
+            slots: Vec::new(),
+            len: 0,
+            shift: 64,
+        }
+    }
+}
+
+impl<K: Hash + Eq + Copy> Memo<K> {
+    /// The hash of a key (FxHash with a final avalanche).
+    #[inline(always)]
+    pub fn hash(k: &K) -> u64 {
+        let mut h = FxHasher::default();
+        k.hash(&mut h);
+        h.finish()
+    }
+
+    #[inline(always)]
+    fn tag(h: u64) -> u8 {
+        (h as u8) | 0x80
+    }
+
+    #[inline(always)]
+    fn index(&self, h: u64) -> usize {
+        // `shift` is 64 only while the table is empty (never indexed).
+        (h >> self.shift) as usize
+    }
+
+    /// Entries held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether the memo is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Bytes of the table (tags and slots).
+    pub fn bytes(&self) -> usize {
+        self.tags.len() * (1 + std::mem::size_of::<(K, u32)>())
+    }
+
+    /// Starts loading the cache lines a probe for hash `h` will read.
+    #[inline(always)]
+    pub fn prefetch(&self, h: u64) {
+        #[cfg(target_arch = "x86_64")]
+        if !self.tags.is_empty() {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+            let i = self.index(h);
+            // SAFETY: prefetching is a hint that never faults, and both
+            // pointers are in bounds (i < capacity).
+            unsafe {
+                _mm_prefetch(self.tags.as_ptr().add(i) as *const i8, _MM_HINT_T0);
+                _mm_prefetch(self.slots.as_ptr().add(i) as *const i8, _MM_HINT_T0);
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = h;
+    }
+
+    /// The value of `k`, whose hash is `h`.
+    #[inline(always)]
+    pub fn get_hashed(&self, k: &K, h: u64) -> Option<u32> {
+        if self.tags.is_empty() {
+            return None;
+        }
+        let mask = self.tags.len() - 1;
+        let tag = Self::tag(h);
+        let mut i = self.index(h);
+        loop {
+            let t = self.tags[i];
+            if t == 0 {
+                return None;
+            }
+            if t == tag && self.slots[i].0 == *k {
+                return Some(self.slots[i].1);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The value of `k`.
+    #[inline]
+    pub fn get(&self, k: &K) -> Option<u32> {
+        self.get_hashed(k, Self::hash(k))
+    }
+
+    /// Sets the value of `k`, whose hash is `h`.
+    #[inline]
+    pub fn insert_hashed(&mut self, k: K, h: u64, v: u32) {
+        if (self.len + 1) * 4 > self.tags.len() * 3 {
+            self.grow(k, (self.tags.len() * 2).max(16));
+        }
+        let mask = self.tags.len() - 1;
+        let tag = Self::tag(h);
+        let mut i = self.index(h);
+        loop {
+            let t = self.tags[i];
+            if t == 0 {
+                self.tags[i] = tag;
+                self.slots[i] = (k, v);
+                self.len += 1;
+                return;
+            }
+            if t == tag && self.slots[i].0 == k {
+                self.slots[i].1 = v;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// Sets the value of `k`.
+    #[inline]
+    pub fn insert(&mut self, k: K, v: u32) {
+        self.insert_hashed(k, Self::hash(&k), v);
+    }
+
+    /// Makes room for `entries` entries without growing.
+    pub fn reserve(&mut self, entries: usize, some_key: K) {
+        let want = (entries * 4).div_ceil(3).next_power_of_two().max(16);
+        if want > self.tags.len() {
+            self.grow(some_key, want);
+        }
+    }
+
+    /// Rehashes into `cap` slots (`filler` fills the unused ones).
+    fn grow(&mut self, filler: K, cap: usize) {
+        let old_tags = std::mem::replace(&mut self.tags, vec![0; cap]);
+        let old_slots = std::mem::replace(&mut self.slots, vec![(filler, 0); cap]);
+        self.shift = 64 - cap.trailing_zeros();
+        self.len = 0;
+        for (t, (k, v)) in old_tags.into_iter().zip(old_slots) {
+            if t != 0 {
+                self.insert_hashed(k, Self::hash(&k), v);
+            }
+        }
+    }
+}
+
 /// A small, fast, seedable generator for child orders (SplitMix64): the
 /// shuffle sits in the hot loop, and reproducibility is all we need.
 #[derive(Clone, Debug)]
@@ -163,16 +321,74 @@ pub type ChildrenFn<P> = fn(
     &mut Vec<(<P as crate::Rules>::Move, <P as crate::Rules>::Position)>,
 );
 
-/// A memoised depth-first searcher whose memo survives between runs.
+/// What a [`Searcher`] minimises, and the value at which it stops early
+/// (nothing can be better).
+pub trait Objective<P: Puzzle> {
+    /// The value of a position (lower is better).
+    fn value(&self, puzzle: &P, pos: &P::Position) -> u32;
+    /// A value that cannot be beaten: reaching it ends the search.
+    fn stop_at(&self, puzzle: &P) -> u32;
+}
+
+/// The puzzle's own [`Puzzle::score`], stopping at [`Puzzle::score_bound`]:
+/// the default objective.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct ByScore;
+
+impl<P: Puzzle> Objective<P> for ByScore {
+    #[inline(always)]
+    fn value(&self, puzzle: &P, pos: &P::Position) -> u32 {
+        puzzle.score(pos)
+    }
+    #[inline(always)]
+    fn stop_at(&self, puzzle: &P) -> u32 {
+        puzzle.score_bound()
+    }
+}
+
+/// Any function of the position, stopping at a given value (e.g. the
+/// genetic search's distance to a goal pattern, stopping at 0).
+#[derive(Clone, Copy, Debug)]
+pub struct By<G> {
+    /// The function minimised.
+    pub f: G,
+    /// Its unbeatable value.
+    pub stop_at: u32,
+}
+
+impl<P: Puzzle, G: Fn(&P::Position) -> u32> Objective<P> for By<G> {
+    #[inline(always)]
+    fn value(&self, _: &P, pos: &P::Position) -> u32 {
+        (self.f)(pos)
+    }
+    #[inline(always)]
+    fn stop_at(&self, _: &P) -> u32 {
+        self.stop_at
+    }
+}
+
+/// A memoised depth-first searcher whose memo survives between runs: the
+/// one search engine behind [`solve`] here and [`crate::dfs`].
+///
+/// Two modes share one loop. The *best* mode finds the exact minimum of
+/// the [`Objective`] reachable from a position, stopping early at its
+/// unbeatable value. The *goal-only* mode ([`Searcher::goal_only`]) only
+/// answers whether a [`Puzzle::is_goal`] position is reachable: the value
+/// is the objective's `stop_at` if so and anything larger if not, and
+/// positions [`Puzzle::cannot_reach_goal`] rules out are pruned (unless
+/// [`Searcher::pruning`] turns that off).
 ///
 /// `E` generates the children of a position (default
 /// [`children_by_moves`]); games whose move generator computes the child
 /// anyway pass a closure that hands both over, saving a replay per child.
-pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>> {
+/// With [`Searcher::track_best`] it also keeps the lowest value it has
+/// entered and the moves to it, which is what an aborted search reports.
+pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>, O = ByScore> {
     puzzle: &'a P,
     key: F,
     children: E,
-    memo: FxHashMap<K, u32>,
+    objective: O,
+    memo: Memo<K>,
     max_memo_entries: usize,
     /// Expansions over all runs so far.
     pub expansions: u64,
@@ -185,14 +401,22 @@ pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>> {
     aborted: bool,
     rng: Option<Rng>,
     buffers: Vec<Vec<(P::Move, P::Position)>>,
+    scratch: Vec<(i64, P::Move, P::Position)>,
+    keys: Vec<Vec<(K, u64)>>,
     goal_only: bool,
+    prune: bool,
     ordered: bool,
+    track: bool,
+    prefetch: bool,
+    path: Vec<P::Move>,
+    seen: Option<(u32, Vec<P::Move>)>,
+    found: Option<Vec<P::Move>>,
 }
 
 impl<'a, P, K, F> Searcher<'a, P, K, F>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
 {
     /// A searcher keying positions by `key` (which must map positions
@@ -208,7 +432,7 @@ where
 impl<'a, P, K, F, E> Searcher<'a, P, K, F, E>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
 {
@@ -219,7 +443,8 @@ where
             puzzle,
             key,
             children,
-            memo: FxHashMap::default(),
+            objective: ByScore,
+            memo: Memo::default(),
             max_memo_entries,
             expansions: 0,
             runs: 0,
@@ -229,11 +454,64 @@ where
             aborted: false,
             rng: None,
             buffers: Vec::new(),
+            scratch: Vec::new(),
+            keys: Vec::new(),
             goal_only: false,
+            prune: true,
             ordered: false,
+            track: false,
+            prefetch: false,
+            path: Vec::new(),
+            seen: None,
+            found: None,
         }
     }
 
+    /// Minimises `f` instead of the score, stopping early at `stop_at`
+    /// (`f` must be invariant under whatever `key` identifies). Call
+    /// before any run.
+    pub fn with_objective<G>(self, f: G, stop_at: u32) -> Searcher<'a, P, K, F, E, By<G>>
+    where
+        G: Fn(&P::Position) -> u32,
+    {
+        assert!(self.memo.is_empty(), "with_objective before any run");
+        Searcher {
+            puzzle: self.puzzle,
+            key: self.key,
+            children: self.children,
+            objective: By { f, stop_at },
+            memo: self.memo,
+            max_memo_entries: self.max_memo_entries,
+            expansions: self.expansions,
+            runs: self.runs,
+            generated: self.generated,
+            limit: self.limit,
+            spent: self.spent,
+            aborted: self.aborted,
+            rng: self.rng,
+            buffers: self.buffers,
+            scratch: self.scratch,
+            keys: self.keys,
+            goal_only: self.goal_only,
+            prune: self.prune,
+            ordered: self.ordered,
+            track: self.track,
+            prefetch: self.prefetch,
+            path: self.path,
+            seen: self.seen,
+            found: self.found,
+        }
+    }
+}
+
+impl<'a, P, K, F, E, O> Searcher<'a, P, K, F, E, O>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K,
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    O: Objective<P>,
+{
     /// Tries children in the order of [`Puzzle::search_order`] (lowest
     /// first; random runs shuffle first, so ties are broken at random).
     pub fn ordered(mut self, on: bool) -> Self {
@@ -241,14 +519,48 @@ where
         self
     }
 
-    /// Turns the searcher into a goal-only one: it answers whether the
-    /// goal is reachable (value [`Puzzle::score_bound`]) or not (any larger
+    /// Turns the searcher into a goal-only one: it answers whether a goal
+    /// is reachable (value: the objective's `stop_at`) or not (any larger
     /// value, not the exact best score), and prunes every position that
     /// [`Puzzle::cannot_reach_goal`] rules out. Call before any run.
     pub fn goal_only(mut self) -> Self {
         assert!(self.memo.is_empty(), "goal_only before any run");
         self.goal_only = true;
         self
+    }
+
+    /// Whether a goal-only search prunes with
+    /// [`Puzzle::cannot_reach_goal`] (default: yes).
+    pub fn pruning(mut self, on: bool) -> Self {
+        self.prune = on;
+        self
+    }
+
+    /// Keeps the lowest objective value entered and the moves to it (see
+    /// [`Searcher::best_seen`]).
+    pub fn track_best(mut self, on: bool) -> Self {
+        self.track = on;
+        self
+    }
+
+    /// Makes every child's key before probing the memo and prefetches
+    /// the memo slots (pays with cheap keys and big memos; default off).
+    pub fn prefetch(mut self, on: bool) -> Self {
+        self.prefetch = on;
+        self
+    }
+
+    /// The moves from the start of a run to the first position that ended
+    /// the search (a goal, or the objective's unbeatable value), when
+    /// [`Searcher::track_best`] is on.
+    pub fn found_line(&self) -> Option<&Vec<P::Move>> {
+        self.found.as_ref()
+    }
+
+    /// The lowest objective value entered so far and the moves from the
+    /// start of the run that entered it (with [`Searcher::track_best`]).
+    pub fn best_seen(&self) -> Option<&(u32, Vec<P::Move>)> {
+        self.seen.as_ref()
     }
 
     /// Entries in the memo.
@@ -258,23 +570,45 @@ where
 
     /// Estimated bytes of the memo.
     pub fn memo_bytes(&self) -> usize {
-        hash_table_bytes(self.memo.len(), std::mem::size_of::<(K, u32)>())
+        self.memo.bytes()
     }
 
-    /// The exact best score of `pos` if the memo knows it.
+    /// Reserves room for `entries` memo entries up front (capped by the
+    /// memory budget), so a search whose size is roughly known does not
+    /// pay for repeated rehashing; `pos` is any position (its key fills
+    /// the unused slots).
+    pub fn reserve(&mut self, entries: usize, pos: &P::Position) {
+        let k = (self.key)(pos);
+        self.memo.reserve(entries.min(self.max_memo_entries), k);
+    }
+
+    /// The exact value of `pos` if the memo knows it.
     pub fn known(&self, pos: &P::Position) -> Option<u32> {
-        self.memo.get(&(self.key)(pos)).copied()
+        self.memo.get(&(self.key)(pos))
+    }
+
+    /// Whether `pos` ends the search: a goal in goal-only mode, the
+    /// objective's unbeatable value otherwise.
+    #[inline(always)]
+    fn terminal(&self, pos: &P::Position, value: u32, stop: u32) -> bool {
+        if self.goal_only {
+            self.puzzle.is_goal(pos)
+        } else {
+            value <= stop
+        }
     }
 
     /// One run from `pos`: at most `budget` expansions (`None`: no
     /// limit), children in generation order or shuffled by `rng`. Returns
-    /// the exact best score reachable, or `None` if the budget ran out.
+    /// the exact value (see [`Searcher`]), or `None` if the budget ran out.
     pub fn run(&mut self, pos: &P::Position, budget: Option<u64>, rng: Option<Rng>) -> Option<u32> {
         self.runs += 1;
         self.limit = budget.unwrap_or(u64::MAX);
         self.spent = 0;
         self.aborted = false;
         self.rng = rng;
+        self.path.clear();
+        self.found = None;
         if let Some(v) = self.known(pos) {
             return Some(v);
         }
@@ -291,17 +625,26 @@ where
         }
     }
 
-    /// Best score in `pos`'s subtree, or `None` when the budget ran out
+    /// Value of `pos`'s subtree, or `None` when the budget ran out
     /// (nothing below an aborted position enters the memo unfinished).
     fn dfs(&mut self, pos: &P::Position, depth: usize) -> Option<u32> {
         let puzzle = self.puzzle;
-        let bound = puzzle.score_bound();
-        let mut best = puzzle.score(pos);
-        if best <= bound {
+        let stop = self.objective.stop_at(puzzle);
+        let mut best = self.objective.value(puzzle, pos);
+        if self.track && self.seen.as_ref().is_none_or(|s| best < s.0) {
+            self.seen = Some((best, self.path.clone()));
+        }
+        if self.terminal(pos, best, stop) {
             return Some(best);
         }
-        if self.goal_only && puzzle.cannot_reach_goal(pos) {
-            return Some(best);
+        if self.goal_only {
+            // A dead end of the goal search is worth more than any goal.
+            best = best.max(stop + 1);
+            // Children were filtered before the descent: only the run's
+            // root needs the (possibly costly) test here.
+            if depth == 0 && self.prune && puzzle.cannot_reach_goal(pos) {
+                return Some(best);
+            }
         }
         if self.spent >= self.limit {
             self.aborted = true;
@@ -315,68 +658,135 @@ where
         moves.clear();
         (self.children)(puzzle, pos, &mut moves);
         self.generated += moves.len() as u64;
+        // A child that ends the search wins wherever it stands.
+        if let Some((m, child)) = moves
+            .iter()
+            .find(|(_, c)| self.terminal(c, self.objective.value(puzzle, c), stop))
+        {
+            let v = self.objective.value(puzzle, child);
+            if self.track {
+                self.path.push(*m);
+                if self.seen.as_ref().is_none_or(|s| v < s.0) {
+                    self.seen = Some((v, self.path.clone()));
+                }
+                if self.found.is_none() {
+                    self.found = Some(self.path.clone());
+                }
+                self.path.pop();
+            }
+            self.buffers[depth] = moves;
+            return Some(if self.goal_only { stop } else { v });
+        }
+        if self.goal_only && self.prune {
+            // Pruned children cost neither a memo probe nor an entry.
+            moves.retain(|(_, c)| !puzzle.cannot_reach_goal(c));
+        }
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut moves);
         }
         if self.ordered {
-            moves.sort_by_cached_key(|(_, c)| puzzle.search_order(c));
+            // Keys computed once per child, sorted stably in a scratch
+            // buffer the whole search reuses (sorting ends before any
+            // recursion).
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clear();
+            scratch.extend(moves.iter().map(|&(m, c)| (puzzle.search_order(&c), m, c)));
+            scratch.sort_by_key(|t| t.0);
+            moves.clear();
+            moves.extend(scratch.iter().map(|&(_, m, c)| (m, c)));
+            self.scratch = scratch;
+        }
+        // With `prefetch`, every child's key and hash first, prefetching
+        // its memo slot, so the probes below find their cache lines
+        // loading or loaded; otherwise keys are made only for the children
+        // the loop reaches (an expensive canonical key, a goal found
+        // early).
+        if self.keys.len() <= depth {
+            self.keys.push(Vec::new());
+        }
+        let mut keys = std::mem::take(&mut self.keys[depth]);
+        keys.clear();
+        if self.prefetch {
+            for (_, c) in &moves {
+                let k = (self.key)(c);
+                let h = Memo::hash(&k);
+                self.memo.prefetch(h);
+                keys.push((k, h));
+            }
         }
         let mut result = Some(best);
-        for &(_, child) in &moves {
-            let score = puzzle.score(&child);
-            if score <= bound {
-                best = score;
-                result = Some(best);
-                break;
-            }
-            // Pruned children cost neither a memo probe nor an entry.
-            if self.goal_only && puzzle.cannot_reach_goal(&child) {
-                continue;
-            }
-            let k = (self.key)(&child);
-            let v = match self.memo.get(&k) {
-                Some(&v) => v,
-                None => match self.dfs(&child, depth + 1) {
-                    Some(v) => {
-                        if self.memo.len() < self.max_memo_entries {
-                            self.memo.insert(k, v);
+        for (i, &(m, child)) in moves.iter().enumerate() {
+            let (k, h) = if self.prefetch {
+                keys[i]
+            } else {
+                let k = (self.key)(&child);
+                (k, Memo::hash(&k))
+            };
+            let v = match self.memo.get_hashed(&k, h) {
+                Some(v) => v,
+                None => {
+                    if self.track {
+                        self.path.push(m);
+                    }
+                    let r = self.dfs(&child, depth + 1);
+                    if self.track {
+                        self.path.pop();
+                    }
+                    match r {
+                        Some(v) => {
+                            if self.memo.len() < self.max_memo_entries {
+                                self.memo.insert_hashed(k, h, v);
+                            }
+                            v
                         }
-                        v
+                        None => {
+                            result = None;
+                            break;
+                        }
                     }
-                    None => {
-                        result = None;
-                        break;
-                    }
-                },
+                }
             };
             if v < best {
                 best = v;
                 result = Some(best);
-                if best <= bound {
+                if best <= stop {
                     break;
                 }
             }
         }
+        self.keys[depth] = keys;
         self.buffers[depth] = moves;
         result
     }
 
-    /// A line of moves from `pos` to a position with `pos`'s best score,
-    /// read from the memo after a finished run (re-searching exactly where
-    /// a full memo dropped entries).
+    /// A line of moves from `pos` to a position with `pos`'s value (a goal
+    /// in goal-only mode), read from the memo after a finished run
+    /// (re-searching exactly where a full memo dropped entries).
     pub fn line(&mut self, pos: &P::Position) -> Vec<P::Move> {
         let puzzle = self.puzzle;
+        let stop = self.objective.stop_at(puzzle);
         let mut line = Vec::new();
         let mut pos = *pos;
         let Some(target) = self.known(&pos).or_else(|| self.run(&pos, None, None)) else {
             return line;
         };
-        while puzzle.score(&pos) > target {
+        if self.goal_only && target > stop {
+            return line;
+        }
+        let arrived = |s: &Self, p: &P::Position| {
+            let v = s.objective.value(puzzle, p);
+            if s.goal_only {
+                puzzle.is_goal(p)
+            } else {
+                v <= target
+            }
+        };
+        while !arrived(self, &pos) {
             let mut moves = Vec::new();
             (self.children)(puzzle, &pos, &mut moves);
             let mut next = None;
             for &(m, child) in &moves {
-                if self.known(&child) == Some(target) || puzzle.score(&child) == target {
+                if self.known(&child) == Some(target) || arrived(self, &child) {
                     next = Some((m, child));
                     break;
                 }
@@ -418,6 +828,9 @@ pub struct RestartOptions {
     pub goal_first: bool,
     /// Try children in [`Puzzle::search_order`] order.
     pub ordered: bool,
+    /// Prefetch the memo slots of all children (see
+    /// [`Searcher::prefetch`]).
+    pub prefetch: bool,
 }
 
 impl Default for RestartOptions {
@@ -429,6 +842,7 @@ impl Default for RestartOptions {
             max_expansions: None,
             goal_first: false,
             ordered: false,
+            prefetch: false,
         }
     }
 }
@@ -445,7 +859,7 @@ pub fn solve<P, K, F>(
 ) -> RestartReport<P::Move>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
 {
     solve_with(puzzle, start, key, children_by_moves::<P>, opts)
@@ -461,7 +875,7 @@ pub fn solve_with<P, K, F, E>(
 ) -> RestartReport<P::Move>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
 {
@@ -473,7 +887,8 @@ where
     if opts.goal_first {
         let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
             .goal_only()
-            .ordered(opts.ordered);
+            .ordered(opts.ordered)
+            .prefetch(opts.prefetch);
         let value = run_schedule(&mut s, start, opts, cap);
         runs += s.runs;
         spent += s.expansions;
@@ -487,7 +902,8 @@ where
         }
     }
     let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
-        .ordered(opts.ordered);
+        .ordered(opts.ordered)
+        .prefetch(opts.prefetch);
     let schedule = if opts.goal_first {
         &[][..]
     } else {
@@ -523,7 +939,7 @@ fn run_schedule<P, K, F, E>(
 ) -> Option<u32>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
 {
@@ -557,7 +973,7 @@ fn report<P, K, F, E>(
 ) -> RestartReport<P::Move>
 where
     P: Puzzle,
-    K: Hash + Eq,
+    K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
 {
@@ -568,7 +984,7 @@ where
     let best_score = puzzle.score(&end);
     RestartReport {
         best_score,
-        reached_goal: best_score <= puzzle.score_bound(),
+        reached_goal: puzzle.is_goal(&end),
         line,
         expansions,
         generated,
@@ -697,6 +1113,33 @@ mod tests {
         let r = solve(&l, &start, |p| *p, &opts);
         assert!(!r.complete);
         assert!(r.expansions <= 1);
+    }
+
+    #[test]
+    fn the_memo_agrees_with_a_hash_map() {
+        let mut memo = Memo::default();
+        let mut map = std::collections::HashMap::new();
+        let mut rng = Rng::new(5);
+        assert_eq!(memo.get(&7u64), None);
+        for i in 0..20_000u32 {
+            // Small keys so that many are inserted twice (updates).
+            let k = rng.next_u64() % 15_000;
+            memo.insert(k, i);
+            map.insert(k, i);
+            assert_eq!(memo.len(), map.len());
+        }
+        for k in 0..16_000u64 {
+            assert_eq!(memo.get(&k), map.get(&k).copied(), "key {k}");
+        }
+        let mut big = Memo::default();
+        big.reserve(1000, [0u64; 4]);
+        let cap = big.bytes();
+        for i in 0..1000u64 {
+            big.insert([i, 0, i, 1], i as u32);
+        }
+        assert_eq!(big.bytes(), cap, "reserve avoids growth");
+        assert_eq!(big.get(&[999, 0, 999, 1]), Some(999));
+        assert_eq!(big.get(&[999, 0, 999, 2]), None);
     }
 
     #[test]

@@ -86,11 +86,11 @@ pub fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
 }
 
 fn entries_for<K>(bytes: usize) -> usize {
-    // A SwissTable holds up to 7/8 of a power-of-two bucket count, one
-    // control byte per bucket; growth doubles, so budget for the worst
-    // case of a just-grown table.
+    // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
+    // count, one tag byte per slot; growth doubles, so budget for the
+    // worst case of a just-grown table (3/8 full).
     let per = std::mem::size_of::<(K, u32)>() + 1;
-    (bytes / per / 2 * 7 / 8).max(1)
+    (bytes / per * 3 / 8).max(1)
 }
 
 /// Calls `$body` with `$key` bound to the key function of `$mode` (each
@@ -144,6 +144,7 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
             max_expansions: opts.max_expansions,
             goal_first: opts.goal_first,
             ordered: false,
+            prefetch: true,
         };
         restarts::solve_with(m, &start, key, children, &ro)
     });
@@ -213,7 +214,8 @@ pub fn hints(m: &Martello, state: &State, budget: u64, max_memo_bytes: usize) ->
     let kids = m.children(state);
     with_key!(m, SymmetryMode::None, |key, K| {
         let mut s =
-            Searcher::with_children(m, key, self::children, entries_for::<K>(max_memo_bytes));
+            Searcher::with_children(m, key, self::children, entries_for::<K>(max_memo_bytes))
+                .prefetch(true);
         kids.into_iter()
             .map(|(op, child)| Hint {
                 op,

@@ -570,7 +570,9 @@ fn random_starts(m: &Martello, seed: u64, opts: &StudyOptions) -> ([bool; 6], u6
     let kids = m.children(&start);
     // Goal-only search (pruned), one memo for all the children.
     let key = |p: &State| m.key7(p);
-    let mut s = Searcher::with_children(m, key, solver::children, usize::MAX).goal_only();
+    let mut s = Searcher::with_children(m, key, solver::children, usize::MAX)
+        .goal_only()
+        .prefetch(true);
     let good = kids
         .iter()
         .filter(|(_, c)| s.run(c, None, None) == Some(1))
@@ -587,7 +589,9 @@ fn budget_successes(m: &Martello, budget: u64, tries: u32, seed: u64) -> u32 {
     (0..tries)
         .filter(|_| {
             let key = |p: &State| m.key7(p);
-            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX).goal_only();
+            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX)
+                .goal_only()
+                .prefetch(true);
             s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
         })
         .count() as u32
