@@ -162,7 +162,9 @@ pub struct LayeredReport<P> {
     /// How many canonical positions have the lowest score.
     pub best_count: u64,
     /// Canonical children of the start with the number of solutions through
-    /// each (when the backward pass ran): the data of a hint.
+    /// each (when the backward pass ran): the data of a hint. Goal-only
+    /// enumerations of puzzles with a time reversal count the solutions
+    /// from the shallower half alone and leave this empty.
     pub child_solutions: Vec<(P, u128)>,
     /// Bytes held by the stored layers at their largest.
     pub table_bytes: usize,
@@ -748,8 +750,11 @@ struct Plan {
     avail: usize,
 }
 
+/// A canonical position with its solution count and orbit size.
+type CountedEntry<T> = (T, u128, u32);
+
 /// Canonical positions with their solution counts and orbit sizes.
-type Counted<T> = Vec<(T, u128, u32)>;
+type Counted<T> = Vec<CountedEntry<T>>;
 
 impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     fn new(
@@ -1037,10 +1042,35 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         goals: &[P::Position],
         depth: usize,
     ) -> Result<Counted<P::Position>, LayeredError> {
+        self.counts_step(layer, next, goals, depth, Push::Parents, None)
+    }
+
+    /// Moves the counts of `from` (positions with counts and orbit sizes)
+    /// to the members of `layer` that `push` reaches from them, plus one
+    /// for each goal in `goals`: each member gets the sum of `count ×
+    /// orbit` over the moves reaching it, divided by its own orbit size
+    /// (the module documentation's formula, either way along the moves).
+    /// With `times`, the members' counts of `layer` (aligned with it,
+    /// bucket by bucket), each member's sum is multiplied by its count
+    /// there instead of divided (the crossing of
+    /// [`mirrored_solutions`]).
+    fn counts_step(
+        &self,
+        layer: &Layer<P::Position>,
+        from: &Counted<P::Position>,
+        goals: &[P::Position],
+        depth: usize,
+        push: Push,
+        times: Option<&[&[CountedEntry<P::Position>]]>,
+    ) -> Result<Counted<P::Position>, LayeredError> {
         let puzzle = self.puzzle;
         let plan = self.plan(
-            next.len(),
-            self.fanout(next.iter().map(|e| &e.0), next.len(), false),
+            from.len(),
+            self.fanout(
+                from.iter().map(|e| &e.0),
+                from.len(),
+                push == Push::Children,
+            ),
             depth,
         )?;
         // A goal is one solution: its weight |O| divides back to 1.
@@ -1049,7 +1079,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .map(|g| (*g, puzzle.orbit_size(g) as u128))
             .collect();
         let g = gather::<(P::Position, u128, u32), P::Position, u128, (P::Position, u128, u32)>(
-            &[next.as_slice()],
+            &[from.as_slice()],
             &extra,
             layer.nb(),
             plan.est + extra.len(),
@@ -1057,21 +1087,39 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             plan.avail,
             &|&(q, nq, oq), sink| {
                 let w = nq * oq as u128;
-                canonical_parents(puzzle, &q, |p, _| sink.push(p, w));
+                match push {
+                    Push::Parents => canonical_parents(puzzle, &q, |p, _| sink.push(p, w)),
+                    Push::Children => puzzle.for_each_canonical_child(&q, |c| sink.push(c, w)),
+                    Push::MirrorParents => {
+                        if let Some(s) = puzzle.reversal(&q) {
+                            canonical_parents(puzzle, &s, |p, _| sink.push(p, w));
+                        }
+                    }
+                    Push::Mirror => {
+                        if let Some(s) = puzzle.reversal(&q) {
+                            sink.push(puzzle.canonical(&s), w);
+                        }
+                    }
+                }
             },
             &|acc, w| *acc += w,
             &|b, entries, out| {
-                // Keep the parents that lie in the layer (both sorted).
+                // Keep the positions that lie in the layer (both sorted).
                 let here = layer.bucket(b);
                 let mut j = 0;
                 for &(p, w) in entries {
                     let (found, k) = gallop(&here[j..], &p);
                     j += k;
                     if found {
-                        j += 1;
                         let o = puzzle.orbit_size(&p);
-                        debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
-                        out.push((p, w / o as u128, o));
+                        match times {
+                            Some(t) => out.push((p, w * t[b][j].1, o)),
+                            None => {
+                                debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
+                                out.push((p, w / o as u128, o));
+                            }
+                        }
+                        j += 1;
                     }
                 }
                 0
@@ -1080,6 +1128,17 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 24))?;
         Ok(g.buckets.into_iter().flatten().collect())
     }
+}
+
+/// Where [`Ctx::counts_step`] moves counts: along the moves backward or
+/// forward, or from `q` to σ `q` or to the parents of σ `q` (σ the time
+/// reversal).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Push {
+    Parents,
+    Children,
+    MirrorParents,
+    Mirror,
 }
 
 /// Pushes the keys of `entries` that are also in `here` (both sorted):
@@ -1354,6 +1413,63 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     }
 }
 
+/// The number of solutions of a puzzle with a time reversal σ, from the
+/// goal-reaching layers `good(0..=m)` of the shallower half (`m = last /
+/// 2`), without the deeper half.
+///
+/// `F(p)`, the move sequences from the start to `p`, is invariant under the
+/// group and summed over the moves into `p` from the layer before (every
+/// reachable parent of a goal-reaching position reaches the goal too, so
+/// the moves from outside `good` add nothing); on representatives that is
+/// the module documentation's formula run forward. The sequences from `q`
+/// to the goal are `F(σ q)` (σ turns every jump round). Every solution
+/// crosses from layer `m` to `last - m`: with `last` even it passes one `p`
+/// of layer `m`, and there are `Σ |O_p| F(p) F(σ p)` of them; with `last`
+/// odd it passes one `p` of layer `m` and then `σ r` for a parent `r` of
+/// `σ p` in layer `m`, so `Σ |O_p| F(p) Σ_r F(r)`. Grouping the terms by
+/// the representative of `σ p` (or of `r`) makes that one more step.
+fn mirrored_solutions<'l, P: Reversible + Symmetric>(
+    ctx: &Ctx<'_, P>,
+    good: impl Fn(usize) -> &'l Layer<P::Position>,
+    m: usize,
+    last: usize,
+) -> Result<u128, LayeredError>
+where
+    P::Position: 'l,
+{
+    let puzzle = ctx.puzzle;
+    let start = good(0);
+    let mut f: Counted<P::Position> = start
+        .iter()
+        .map(|&p| (p, 1, puzzle.orbit_size(&p)))
+        .collect();
+    for d in 1..=m {
+        f = ctx.counts_step(good(d), &f, &[], d, Push::Children, None)?;
+        ctx.progress.advance(1);
+    }
+    let middle = good(m);
+    // f lists every member of the middle layer (each is reachable), in
+    // the layer's order: cut it into the layer's buckets.
+    if f.len() != middle.len() {
+        return Ok(0);
+    }
+    let mut aligned: Vec<&[CountedEntry<P::Position>]> = Vec::with_capacity(middle.nb());
+    let mut rest = f.as_slice();
+    for b in &middle.buckets {
+        let (here, tail) = rest.split_at(b.len());
+        aligned.push(here);
+        rest = tail;
+    }
+    let push = if last % 2 == 0 {
+        Push::Mirror
+    } else {
+        Push::MirrorParents
+    };
+    let crossing = ctx.counts_step(middle, &f, &[], m, push, Some(&aligned))?;
+    ctx.progress.advance(1);
+    Ok(crossing.iter().map(|e| e.1).sum())
+}
+
 /// The goal-only enumeration from both ends; `None` when the puzzle's
 /// moves do not each lower the score by one (the caller falls back to the
 /// full enumeration).
@@ -1500,10 +1616,11 @@ fn meet_in_middle<P: Reversible + Symmetric>(
                     &low[last - d]
                 };
                 stats[d].reduced = mirror.len() as u64;
-                // Without the counting pass only the sizes of the deeper
-                // layers are wanted (σ keeps them and the orbit sizes),
-                // and the deepest layer for the best result.
-                if !opts.count_solutions && d < last {
+                // Only the sizes of the deeper layers are wanted (σ keeps
+                // them and the orbit sizes; the solutions are counted from
+                // the shallower half), and the deepest layer for the best
+                // result.
+                if d < last {
                     progress.advance(1);
                     continue;
                 }
@@ -1532,8 +1649,9 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     // The backward pass with counts: over the goal-reaching layers (or the
     // forward layers where those are not known).
     let mut pass = BackwardPass::default();
-    let counted = opts.count_solutions || !met || low.len() != m;
-    if met && !counted {
+    let mirrored = met && low.len() == m;
+    let counted = opts.count_solutions || !met || !mirrored;
+    if mirrored {
         // Layers past the middle are the mirror images of those before it.
         let layer = |d: usize| match d {
             d if d < m => &low[d],
@@ -1547,6 +1665,11 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
         }
         pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
+        if opts.count_solutions {
+            progress.phase("counting", m as u64 + 1);
+            let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0);
+            pass.solutions = mirrored_solutions(&ctx, layer, m, last)?;
+        }
     } else if met {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0);
         let layer = |d: usize| match d {
