@@ -27,24 +27,36 @@ fn main() {
             continue;
         };
         let t = Instant::now();
+        let mut how = "retrograde".to_string();
         let (v, kids) = match method.as_str() {
             "mid" => mid::value_and_children(&p, None).expect("at most 18 empty cells"),
             _ => {
                 let mut s = Solver::default();
+                s.set_retrograde(method != "ab");
                 let _ = &method;
-                s.value_and_children(
+                let r = s.value_and_children(
                     &p,
                     Budget {
                         nodes: None,
                         time: Some(Duration::from_secs_f64(cap)),
                     },
-                )
+                );
+                how = format!(
+                    "{} ({} nodes)",
+                    if s.last_was_retrograde() {
+                        "retrograde"
+                    } else {
+                        "alpha-beta"
+                    },
+                    s.nodes()
+                );
+                r
             }
         };
         let s = t.elapsed().as_secs_f64();
         let unknown = kids.iter().filter(|k| k.1 == Value::Unknown).count();
         println!(
-            "{line:>22} {v:>7} {:>3} children ({unknown} unknown) {s:>9.3} s",
+            "{line:>22} {v:>7} {:>3} children ({unknown} unknown) {s:>9.3} s {how}",
             kids.len()
         );
         times.push(s);

@@ -66,10 +66,12 @@ pub struct Solver {
 }
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
-/// solver's cost in nodes (an alpha-beta node costs about 25 times a
-/// retrograde position, so this is about a fifth of the retrograde time)
-/// before the retrograde solver takes over.
-pub const AB_SHARE: u64 = 128;
+/// solver's cost in nodes before the retrograde solver takes over (at 18
+/// stones 2.7 million nodes, a few seconds, where the alpha-beta's own
+/// solves of the benchmark positions either needed at most 1.4 million
+/// nodes or more than 9 million; 1/128 sent positions of 1.2 million
+/// nodes to the slower retrograde solve).
+pub const AB_SHARE: u64 = 64;
 
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
 /// slow side of what was measured on a busy 2-core machine, to decide
