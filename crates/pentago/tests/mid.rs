@@ -14,6 +14,18 @@ fn positions(stones: std::ops::RangeInclusive<u32>, seed: u64, playouts: usize) 
         .into_iter()
         .filter(|p| stones.contains(&p.stones()) && p.outcome().is_none())
         .collect();
+    // Positions due to rotate too (random games hold only whole moves):
+    // one placement, on the lowest empty cell, of every fourth position.
+    let placed: Vec<Position> = ps
+        .iter()
+        .step_by(4)
+        .filter_map(|p| {
+            let cell = endgame_pentago::board::bits_of(p.empty()).next()?;
+            let c = p.place(cell);
+            c.outcome().is_none().then_some(c)
+        })
+        .collect();
+    ps.extend(placed);
     ps.sort();
     ps.dedup();
     ps
