@@ -3,7 +3,7 @@
 // colours change, undo, a shared URL, a solution stepped through, and a
 // few moves against the Pentago AI. Screenshots go to ./output/.
 import { chromium } from 'playwright-core';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -15,8 +15,13 @@ const bin = process.env.ENDGAME_BIN || join(here, '../../../target/release/endga
 const out = join(here, 'output');
 mkdirSync(out, { recursive: true });
 
+// A lab store filled by the lab itself, for the lab page.
+const labDb = join(mkdtempSync(join(tmpdir(), 'endgame-e2e-lab-')), 'lab.db');
+const lab = spawnSync(bin, ['lab', 'run', 'calibration', '--param', 'units=12', '--quiet', '--db', labDb], { stdio: ['ignore', 'ignore', 'inherit'] });
+if (lab.status !== 0) throw new Error('endgame lab run failed');
+
 // Start the server on port 0 and read the port it prints.
-const server = spawn(bin, ['serve', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(bin, ['serve', '--port', '0', '--db', labDb], { stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise((resolve, reject) => {
   let buf = '';
   server.stdout.on('data', d => {
@@ -132,11 +137,34 @@ await step('sim without AI: hint colours change after a move', async () => {
   await page.goto(base + '/play?game=sim&n=6');
   await settled();
   await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
+  // The value-history chart: the start, a loss for red (red moves first).
+  await page.waitForFunction(() => document.getElementById('chart').dataset.points === '1');
+  assert.equal(await page.$eval('#chart circle.dot[data-index="0"]', e => e.dataset.colour), 'red');
   await page.dispatchEvent('line.seg.hit[data-move="ab"]', 'click');
   await settled();
   await page.waitForSelector('#board circle.dot[data-colour="green"]', { state: 'attached' });
   const c = await colours('circle.dot');
   assert.ok(c.split(' ').every(x => x.endsWith(':green')), c);
+  // … and after the move a second point: a win for blue, to move.
+  await page.waitForFunction(() => document.getElementById('chart').dataset.points === '2');
+  assert.equal(await page.$eval('#chart circle.dot[data-index="1"]', e => e.dataset.colour), 'green');
+  await page.screenshot({ path: join(out, 'sim-chart.png') });
+  // Hiding the hints hides the chart too.
+  await page.click('#hints');
+  await page.waitForFunction(() => document.getElementById('history').classList.contains('hidden'));
+  assert.match(page.url(), /hints=0/);
+  assert.equal(await page.$$eval('#board circle.dot', l => l.length), 0);
+});
+
+await step('chart: a shared URL fills in the history of its line', async () => {
+  await page.goto(base + '/play?game=sim&n=6&moves=ab,ac,bc');
+  await settled();
+  await page.waitForFunction(() => document.getElementById('chart').dataset.points === '4', null, { timeout: 15000 });
+  // Click the first point: back to the start, the moves kept for Redo.
+  await page.dispatchEvent('#chart circle.dot[data-index="0"]', 'click');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
+  await page.click('#redo');
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
 });
 
 await step('pentago: place then rotate, the AI answers', async () => {
@@ -192,6 +220,84 @@ await step('martello: eater then eaten, hint arrows, undo', async () => {
   await page.screenshot({ path: join(out, 'martello.png') });
   await page.click('#undo');
   await page.waitForFunction(n => document.querySelectorAll('[data-stone]').length === n, n0);
+});
+
+await step('pentago: show me a solution, stepped forward and back', async () => {
+  // 19 moves in, white to move and win (the exact solver's line).
+  await page.goto(base + '/play?game=pentago&start=1846827025685889289');
+  await settled();
+  await page.click('#solution');
+  await page.waitForFunction(() => /loaded/.test(document.getElementById('status').textContent), null, { timeout: 15000 });
+  const line = await page.evaluate(() => document.getElementById('value').textContent);
+  let steps = 0;
+  while (!(await page.$eval('#status', e => /Game over/.test(e.textContent)))) {
+    assert.ok(steps++ < 8, 'the line did not end the game');
+    await page.click('#redo');
+    await settled();
+  }
+  assert.match(await page.$eval('#status', e => e.textContent), /white wins/);
+  await page.screenshot({ path: join(out, 'pentago-solution.png') });
+  await page.click('#undo');
+  await settled();
+  assert.doesNotMatch(await page.$eval('#status', e => e.textContent), /Game over/);
+  assert.equal(await page.$$eval('#moves li', l => l.length), steps - 1, line);
+});
+
+await step('martello: drag a stone onto the stone it eats', async () => {
+  await page.goto(base + '/play?game=martello&n=4&seed=2');
+  await settled();
+  await page.waitForSelector('line.hint[data-colour]', { state: 'attached' });
+  const n0 = await page.$$eval('[data-stone]', l => l.length);
+  const [a, b] = await page.$eval('line.hint', l => [l.dataset.eater, l.dataset.eaten]);
+  const box = async id => { const r = await page.$eval(`circle[data-stone="${id}"]`, e => { const b = e.getBoundingClientRect(); return [b.x + b.width / 2, b.y + b.height / 2]; }); return r; };
+  const [x1, y1] = await box(a), [x2, y2] = await box(b);
+  await page.mouse.move(x1, y1);
+  await page.mouse.down();
+  await page.mouse.move((x1 + x2) / 2, (y1 + y2) / 2, { steps: 5 });
+  await page.mouse.move(x2, y2, { steps: 5 });
+  await page.mouse.up();
+  await page.waitForFunction(n => document.querySelectorAll('[data-stone]').length === n - 1, n0);
+  assert.equal(await page.$$eval('#moves li', l => l.length), 1);
+  await settled();
+  // The slides end with every stone in its own cell (no stone left astray).
+  await page.waitForFunction(() => document.getAnimations().length === 0);
+  const astray = await page.$$eval('g.mgroup', gs => gs.filter(g => {
+    const c = g.querySelector('circle').getBoundingClientRect(), t = g.querySelector('text').getBoundingClientRect();
+    const m = g.querySelector('circle').getCTM();
+    return Math.abs(m.e) > 0.5 || Math.abs(m.f) > 0.5 || Math.abs((c.x + c.width / 2) - (t.x + t.width / 2)) > 2;
+  }).length);
+  assert.equal(astray, 0);
+  await page.screenshot({ path: join(out, 'martello-drag.png') });
+});
+
+await step('martello: two stones that can eat each other show two arrows', async () => {
+  await page.goto(base + '/play?game=martello&n=4&seed=1');
+  await settled();
+  await page.waitForSelector('line.hint[data-colour]', { state: 'attached' });
+  const pairs = await page.$$eval('line.hint', ls => ls.map(l => [l.dataset.eater, l.dataset.eaten, l.getAttribute('x1'), l.getAttribute('y1')]));
+  const both = pairs.filter(([a, b]) => pairs.some(([c, d]) => c === b && d === a));
+  assert.ok(both.length >= 2, JSON.stringify(pairs));
+  const [a, b, x, y] = both[0];
+  const back = both.find(([c, d]) => c === b && d === a);
+  assert.ok(back[2] !== x || back[3] !== y, 'the two arrows overlap');
+});
+
+await step('lab page: experiments, a run with its tables and plots', async () => {
+  await page.goto(base + '/lab');
+  await page.waitForSelector('[data-experiment="calibration"] a[data-run]');
+  const names = await page.$$eval('[data-experiment]', l => l.map(e => e.dataset.experiment));
+  assert.ok(names.includes('calibration') && names.length >= 5, names.join(' '));
+  await page.click('[data-experiment="calibration"] a[data-run]');
+  await page.waitForSelector('[data-report] table.data');
+  await page.waitForFunction(() => [...document.querySelectorAll('img.plot')].every(i => i.complete && i.naturalWidth > 0) && document.querySelectorAll('img.plot').length > 0);
+  assert.match(page.url(), /\/lab\?run=\d+/);
+  await page.screenshot({ path: join(out, 'lab.png'), fullPage: true });
+});
+
+await step('start page links the lab', async () => {
+  await page.goto(base + '/');
+  await page.click('a[href="/lab"]');
+  await page.waitForSelector('[data-experiment]');
 });
 
 await browser.close();

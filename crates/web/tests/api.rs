@@ -294,3 +294,94 @@ async fn ui_files_are_served() {
         assert!(ct.starts_with(ty), "{uri}: {ct}");
     }
 }
+
+/// The fewest pegs reachable from a position, by the peg crate's layered
+/// enumeration of the whole reachable graph (not the DFS the hints use).
+fn best_by_count(art: &str, position: &str) -> u32 {
+    let spec = endgame_peg::api::Spec {
+        board: endgame_peg::api::BoardSource::Art(art.replace('/', "\n")),
+        position: Some(position.to_string()),
+        ..endgame_peg::api::Spec::named("english")
+    };
+    let p = endgame_peg::api::build(&spec).unwrap();
+    endgame_peg::api::count(
+        &p,
+        endgame_peg::api::CountOptions::default(),
+        &endgame_core::layered::Silent,
+    )
+    .unwrap()
+    .best_pegs
+}
+
+#[tokio::test]
+async fn peg_hints_on_unsolvable_boards_are_yellow_for_the_best_result() {
+    for art in ["oo.oo.o", "ooo.oo/oo.ooo", "oooo./ooo.o/o.ooo"] {
+        let v = ok(&format!("/api/peg/hints?art={art}")).await;
+        assert_eq!(v["value"], "unsolvable", "{art}");
+        let moves = v["moves"].as_array().unwrap();
+        let mut bests = Vec::new();
+        for m in moves {
+            // The position after the move, from the API, counted apart.
+            let st = ok(&format!(
+                "/api/peg/state?art={art}&moves={}",
+                m["move"].as_str().unwrap()
+            ))
+            .await;
+            let best = best_by_count(art, st["position"].as_str().unwrap());
+            assert_eq!(m["best_pegs"], best, "{art} {m}");
+            // Remoteness: the moves of a line to that result, one peg each.
+            assert_eq!(
+                m["remoteness"],
+                st["pegs"].as_u64().unwrap() - best as u64,
+                "{art} {m}"
+            );
+            bests.push(best);
+        }
+        let min = *bests.iter().min().unwrap();
+        assert_eq!(v["best_pegs"], min, "{art}");
+        for (m, b) in moves.iter().zip(&bests) {
+            assert_eq!(
+                m["colour"],
+                if *b == min { "yellow" } else { "red" },
+                "{art} {m}"
+            );
+        }
+        assert!(
+            moves.iter().any(|m| m["colour"] == "red"),
+            "{art}: no red to tell apart"
+        );
+    }
+}
+
+#[tokio::test]
+async fn pentago_solve_line_replays_to_the_solved_result() {
+    // 19 moves into a game: white to move, and the exact solver decides it.
+    let start = "1846827025685889289";
+    let st = ok(&format!("/api/pentago/state?start={start}")).await;
+    let mover = st["to_move"].as_str().unwrap().to_string();
+    let v = ok(&format!("/api/pentago/solve?start={start}&time_ms=5000")).await;
+    assert_eq!(v["value"], "win");
+    assert_eq!(v["line_complete"], true);
+    let line: Vec<String> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().replace(' ', "%20"))
+        .collect();
+    assert!(!line.is_empty());
+    let end = ok(&format!(
+        "/api/pentago/state?start={start}&moves={}",
+        line.join(",")
+    ))
+    .await;
+    assert_eq!(end["over"], true);
+    assert_eq!(end["winner"], mover.as_str());
+    // The value agrees with the Pentago crate's own solver.
+    let g = endgame_pentago::Pentago;
+    let pos = g.parse_position(start).unwrap();
+    let mut s = endgame_pentago::solve::Solver::new(20);
+    assert_eq!(
+        s.value(&pos, endgame_pentago::solve::Budget::default()),
+        endgame_core::Value::Win
+    );
+}

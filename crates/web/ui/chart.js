@@ -10,7 +10,7 @@
 // blue undecided.
 import { el } from './api.js';
 
-const W = 640, H = 170, L = 46, R = 12, T = 14, B = 26;
+const W = 380, H = 170, L = 50, R = 10, T = 14, B = 24;
 
 // points[i]: the position after i moves, or undefined while unknown.
 // Game point: { value: 'win'|'loss'|'draw'|'unknown', remoteness, moverFirst }.

@@ -29,7 +29,9 @@ async function overview() {
   try { r = await api('/api/lab'); }
   catch (e) { $('experiments').append(h('p', { class: 'error' }, e.message)); return; }
   $('db').textContent = `Store: ${r.db} — ${r.runs} run(s).`;
-  for (const e of r.experiments) {
+  // Experiments with runs first, the others after (in the lab's order).
+  const exps = [...r.experiments.filter(e => e.runs.length), ...r.experiments.filter(e => !e.runs.length)];
+  for (const e of exps) {
     const sec = h('div', { class: 'card experiment', 'data-experiment': e.name });
     sec.append(h('h2', {}, e.name), h('p', {}, `${e.game}: ${e.description}`));
     if (!e.runs.length) { sec.append(h('p', { class: 'muted' }, 'No runs yet (endgame lab run ' + e.name + ').')); }

@@ -1,13 +1,20 @@
 // Martello: stones drawn with their colour AND a symbol (readable without
-// colour). Click the eater, then the stone it eats (slides happen by
-// themselves). Hints are arrows from eater to eaten. A move is the board
-// it leads to, so the URL holds the whole line.
+// colour). Drag a stone onto the stone it eats, or click the eater then
+// the eaten; slides happen by themselves and are animated (every stone
+// glides from its old cell to its new one). Hints are arrows from eater to
+// eaten, each drawn on its own side of the line between the two stones, so
+// two stones that can eat each other show two distinct arrows. A move is
+// the board it leads to, so the URL holds the whole line.
 import { el, api, hintTitle } from './api.js';
 
 const COLOURS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
 const SYMBOLS = ['●', '▲', '■', '◆', '★', '✚', '⬟', '✖'];
+const C = 70, M = 20, SLIDE_MS = 380;
 let selected = null;
 let lastHints = null;
+// Where each stone was drawn last (by id), and the animation under way.
+let drawnAt = {};
+let anim = null;
 export function reset() { selected = null; }
 export function title(v) { return `Martello ${v.n || 4}×${v.n || 4}`; }
 export function apiParams(v, moves) {
@@ -25,36 +32,111 @@ export function moveLabel(m, i) { return `move ${i + 1}`; }
 export function solutionLine(r) { return (r.line || []).slice(1); }
 
 export function render(svg, s, hints, ctx) {
-  const n = s.n, C = 70, M = 20, W = 2 * M + n * C;
+  const n = s.n, W = 2 * M + n * C;
   svg.setAttribute('viewBox', `0 0 ${W} ${W}`);
   svg.textContent = '';
   lastHints = hints;
   const cellOf = {};
+  const now = performance.now();
+  // A new board (not a redraw with hints): animate from the old cells.
+  const board = s.normalised;
+  if (!anim || anim.board !== board) {
+    anim = { board, start: now, from: { ...drawnAt } };
+  }
+  const elapsed = now - anim.start;
+  const next = {};
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
     const zone = c === 0 || c === n - 1;
     svg.append(el('rect', { x: M + c * C, y: M + r * C, width: C, height: C, class: zone ? 'white-zone' : 'mid' }));
+  }
+  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
     const st = s.rows[r][c];
     if (!st) continue;
-    cellOf[st.id] = [M + c * C + C / 2, M + r * C + C / 2];
-    const g = el('circle', { cx: M + c * C + C / 2, cy: M + r * C + C / 2, r: C / 2 - 8, fill: COLOURS[st.colour],
+    const x = M + c * C + C / 2, y = M + r * C + C / 2;
+    cellOf[st.id] = [x, y];
+    next[st.id] = [x, y];
+    const g = el('g', { class: 'mgroup', 'data-group': st.id });
+    const circle = el('circle', { cx: x, cy: y, r: C / 2 - 8, fill: COLOURS[st.colour],
       class: 'mstone' + (selected === st.id ? ' selected' : ''), 'data-stone': st.id }, `colour ${st.colour + 1}, symbol ${SYMBOLS[st.symbol]}`);
-    g.onclick = () => click(st.id, svg, s, ctx);
-    svg.append(g);
-    const t = el('text', { x: M + c * C + C / 2, y: M + r * C + C / 2, class: 'msym' });
+    const t = el('text', { x, y, class: 'msym' });
     t.textContent = SYMBOLS[st.symbol];
-    svg.append(t);
+    g.append(circle, t);
+    svg.append(g);
+    const from = anim.from[st.id];
+    if (from && (from[0] !== x || from[1] !== y) && elapsed < SLIDE_MS) {
+      // Start at the old cell, then glide (resuming if a redraw cut in).
+      // (No fill: when it ends the stone is simply at its own cell.)
+      g.animate([{ transform: `translate(${from[0] - x}px, ${from[1] - y}px)` }, { transform: 'translate(0px, 0px)' }],
+        { duration: SLIDE_MS, delay: -elapsed, easing: 'ease-out' });
+    }
+    drag(g, st.id, svg, s, ctx);
   }
+  drawnAt = next;
   if (hints && ctx.hintsOn) {
     for (const h of hints.hints) {
       const eat = h.real_moves.find(m => m.kind === 'eat');
       if (!eat || !cellOf[eat.stone] || !cellOf[eat.eaten]) continue;
-      const [x1, y1] = cellOf[eat.stone], [x2, y2] = cellOf[eat.eaten];
-      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.op, 'data-colour': h.colour, opacity: 0.7, 'pointer-events': 'none' }, hintTitle(h));
-      a.onclick = () => ctx.play(h.board);
+      const [ax, ay] = cellOf[eat.stone], [bx, by] = cellOf[eat.eaten];
+      // Shift each arrow to its right-hand side: A→B and B→A part.
+      const L = Math.hypot(bx - ax, by - ay), ux = (bx - ax) / L, uy = (by - ay) / L;
+      const off = 7, ox = -uy * off, oy = ux * off;
+      const x1 = ax + ox + ux * 14, y1 = ay + oy + uy * 14, x2 = bx + ox - ux * 16, y2 = by + oy - uy * 16;
+      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.op, 'data-colour': h.colour,
+        'data-eater': eat.stone, 'data-eaten': eat.eaten, opacity: 0.8, 'pointer-events': 'none', 'marker-end': `url(#mhead-${h.colour})` }, hintTitle(h));
       svg.append(a);
-      svg.append(el('circle', { cx: x2 + (x1 - x2) * 0.25, cy: y2 + (y1 - y2) * 0.25, r: 6, class: `dot ${h.colour}`, 'pointer-events': 'none' }));
+      // The dot at the eater's end, so the direction reads without the head too.
+      svg.append(el('circle', { cx: x1, cy: y1, r: 5, class: `dot ${h.colour}`, 'pointer-events': 'none' }));
     }
+    const defs = el('defs');
+    for (const c of ['green', 'red', 'yellow', 'blue']) {
+      const m = el('marker', { id: `mhead-${c}`, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto' });
+      m.append(el('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `dot ${c}` }));
+      defs.append(m);
+    }
+    svg.prepend(defs);
   }
+}
+
+// Pointer handling of one stone: a press and release in place is a click
+// (eater, then eaten); a drag follows the pointer and, dropped on another
+// stone, eats it if it can (else the stone goes back).
+function drag(g, id, svg, s, ctx) {
+  let start = null;
+  const point = e => {
+    const p = svg.createSVGPoint(); p.x = e.clientX; p.y = e.clientY;
+    return p.matrixTransform(svg.getScreenCTM().inverse());
+  };
+  g.addEventListener('pointerdown', e => {
+    e.preventDefault();
+    start = point(e);
+    g.setPointerCapture(e.pointerId);
+    g.style.transition = 'none';
+  });
+  g.addEventListener('pointermove', e => {
+    if (!start) return;
+    const p = point(e);
+    if (Math.hypot(p.x - start.x, p.y - start.y) > 4) {
+      g.classList.add('dragging');
+      g.style.transform = `translate(${p.x - start.x}px, ${p.y - start.y}px)`;
+    }
+  });
+  g.addEventListener('pointerup', e => {
+    if (!start) return;
+    const p = point(e), moved = Math.hypot(p.x - start.x, p.y - start.y) > 4;
+    start = null;
+    if (!moved) { click(id, svg, s, ctx); return; }
+    const c = Math.floor((p.x - M) / C), r = Math.floor((p.y - M) / C);
+    const target = s.rows[r] && s.rows[r][c];
+    if (target && target.id !== id) {
+      selected = id;
+      // The stone stays where it was dropped: no slide back before the eat.
+      drawnAt[id] = [p.x, p.y];
+      click(target.id, svg, s, ctx);
+    } else {
+      g.style.transform = '';
+      g.classList.remove('dragging');
+    }
+  });
 }
 
 async function click(id, svg, s, ctx) {

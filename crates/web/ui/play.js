@@ -31,7 +31,9 @@ const HISTORY = {
   pentago: {
     kind: 'game', sides: ['black', 'white'],
     // Hints of a pending placement value that half-move, not a position.
-    fromHints: h => h.kind === 'place' ? { value: h.value, remoteness: null } : null,
+    // The position's own share of a hints budget is small: an unknown
+    // value there is asked of the solver with the whole (small) budget.
+    fromHints: h => h.kind === 'place' && h.value !== 'unknown' ? { value: h.value, remoteness: null } : null,
     fromSolve: r => ({ value: r.value, remoteness: null }),
   },
   peg: {
@@ -143,7 +145,7 @@ async function refresh() {
 // the game away as much as they do).
 function chart() {
   const box = $('chart');
-  box.classList.toggle('hidden', !hintsBox.checked);
+  $('history').classList.toggle('hidden', !hintsBox.checked);
   const pts = [];
   for (let i = 0; i <= moves.length; i++) {
     const p = points.get(moves.slice(0, i).join(','));
@@ -162,7 +164,7 @@ function chart() {
 // yet, one at a time, while the page still shows the same position.
 async function fillHistory(ticket) {
   if (!hintsBox.checked) return;
-  for (let i = 0; i < moves.length; i++) {
+  for (let i = 0; i <= moves.length; i++) {
     const key = moves.slice(0, i).join(',');
     if (points.has(key)) continue;
     const q = mod.apiParams(variant(), moves.slice(0, i));

@@ -293,6 +293,7 @@ pub(crate) async fn hints(
             Some(false) => ("unsolvable", "red"),
             None => {
                 m.best_pegs = m.best_pegs.filter(|_| m.best_proven);
+                m.remoteness = None;
                 ("unknown", "blue")
             }
         };

@@ -22,6 +22,10 @@ use std::time::Duration;
 /// Transposition table of one request: 2^20 slots (16 MiB).
 const TABLE_BITS: u32 = 20;
 
+/// The table of a solve, which walks a whole line: 2^22 slots (64 MiB),
+/// so the value found stays in the table for the line's searches.
+const SOLVE_TABLE_BITS: u32 = 22;
+
 /// The query of every Pentago route.
 #[derive(Clone, Debug, Default, Deserialize)]
 pub(crate) struct PentagoQuery {
@@ -221,7 +225,7 @@ pub(crate) async fn solve(
     let budget = app.budget(&q.budget);
     let r = app
         .solve(budget, move |ctl| {
-            let mut s = Solver::new(TABLE_BITS);
+            let mut s = Solver::new(SOLVE_TABLE_BITS);
             let value_end = std::time::Instant::now() + budget.time * 2 / 3;
             let v = ctl.slices(FIRST_SLICE, |slice| {
                 let left = value_end.saturating_duration_since(std::time::Instant::now());
@@ -250,6 +254,17 @@ pub(crate) async fn solve(
                     }
                     if ctl.stop() {
                         break;
+                    }
+                    // A move that wins at once needs no search (and the
+                    // search would first re-derive the value).
+                    let now = g
+                        .moves(&p)
+                        .into_iter()
+                        .find(|&m| g.play_unchecked(&p, m).outcome() == Some(Value::Loss));
+                    if let Some(m) = now {
+                        line.push(g.format_move(m));
+                        p = g.play_unchecked(&p, m);
+                        continue;
                     }
                     let step = solve::Budget {
                         nodes: None,
