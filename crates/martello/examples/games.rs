@@ -22,6 +22,19 @@ fn main() {
     let total: u64 = rs.iter().map(|r| r.explored).sum();
     let slowest = rs.iter().map(|r| r.seconds).fold(0.0, f64::max);
     let mins: u64 = rs.iter().map(|r| u64::from(r.min_stones)).sum();
+    // Speed of small and big games apart (big memos miss the caches).
+    for (lo, hi) in [(0, 20_000), (20_000, u64::MAX)] {
+        let (e, t, k) = rs
+            .iter()
+            .filter(|r| (lo..hi).contains(&r.explored))
+            .fold((0, 0.0, 0), |(e, t, k), r| {
+                (e + r.explored, t + r.seconds, k + 1)
+            });
+        println!(
+            "games with {lo}..{hi} expansions: {k} games, {e} expansions, {t:.2} s, {:.2} M states/s",
+            e as f64 / t / 1e6
+        );
+    }
     let d = Distribution::of(rs.iter().map(|r| r.explored).collect());
     println!(
         "n {n} games {games} seed {seed} threads {threads}: solvable {solvable} (sum of minima {mins}), \
