@@ -112,6 +112,18 @@ await step('peg: click-to-jump, hints change, undo, shared URL, solution', async
   await page.screenshot({ path: join(out, 'peg-triangle.png') });
 });
 
+await step('peg: an unsolvable board shows yellow and red hints with the best result', async () => {
+  await page.goto(base + '/play?game=peg&art=oooo./ooo.o/o.ooo');
+  await settled();
+  await page.waitForSelector('line.hint[data-colour="yellow"]', { state: 'attached' });
+  const c = await colours('line.hint');
+  assert.match(c, /:red/);
+  const title = await page.$eval('line.hint[data-colour="yellow"] title', t => t.textContent);
+  assert.match(title, /unsolvable; 2 peg\(s\) at best/);
+  assert.match(await page.$eval('#value', e => e.textContent), /at best 2 peg/);
+  await page.screenshot({ path: join(out, 'peg-yellow.png') });
+});
+
 await step('sim: segments, hints, the perfect AI replies, undo', async () => {
   await page.goto(base + '/play?game=sim&n=6&ai=blue');
   await settled();
