@@ -962,31 +962,50 @@ pub fn value_and_children(
     solve(pos, deadline).map(|s| (s.value(), s.children()))
 }
 
-/// The value of `pos` for its player to move, by the retrograde solver:
-/// where the questions take a sweep each, the "win" sweep alone when it
-/// answers yes.
+/// The value of `pos` for its player to move, by the retrograde solver.
+/// Where the questions take a sweep each (more than
+/// [`MAX_EMPTY_ONE_SWEEP`] empty cells), a position due to place needs
+/// only the "win" sweep when it is won, then only the "not lose" one.
 pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
+    value_with(
+        pos,
+        deadline,
+        pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP,
+    )
+}
+
+/// [`value`], question by question (`split`) or from a whole [`solve`].
+fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<Value, Refusal> {
     if let Some(v) = pos.outcome() {
         return Ok(v);
     }
     if pos.empty().count_ones() > MAX_EMPTY {
         return Err(Refusal::TooEarly);
     }
-    if !pos.must_rotate() && pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP {
-        let sp = space(pos);
-        let stop = Stop {
-            deadline,
-            stopped: AtomicBool::new(false),
-        };
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        let (win0, _) = sp
-            .sweep::<Half>(Kind::Win, [&mut a, &mut b], &stop)
+    if !split || pos.must_rotate() {
+        return solve(pos, deadline).map(|s| s.value());
+    }
+    let sp = space(pos);
+    let stop = Stop {
+        deadline,
+        stopped: AtomicBool::new(false),
+    };
+    let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
+    let mut a: Vec<Half> = Vec::with_capacity(most);
+    let mut b: Vec<Half> = Vec::with_capacity(most);
+    for kind in [Kind::Win, Kind::NotLose] {
+        let (root, _) = sp
+            .sweep(kind, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
-        if has(&win0, [0; 4]) {
-            return Ok(Value::Win);
+        if has(&root, [0; 4]) {
+            return Ok(if kind == Kind::Win {
+                Value::Win
+            } else {
+                Value::Draw
+            });
         }
     }
-    solve(pos, deadline).map(|s| s.value())
+    Ok(Value::Loss)
 }
 
 #[cfg(test)]
@@ -1024,6 +1043,7 @@ mod tests {
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
+            assert_eq!(value_with(p, None, true), Ok(one.value()));
         }
     }
 

@@ -140,7 +140,7 @@ impl Solver {
         &mut self,
         pos: &Position,
         budget: Budget,
-        mut ab: impl FnMut(&mut Solver, Budget) -> (T, bool),
+        ab: impl FnMut(&mut Solver, Budget) -> (T, bool),
         from_mid: impl Fn(&mid::Solution) -> T,
     ) -> T {
         self.last_retrograde = false;
@@ -148,6 +148,24 @@ impl Solver {
             self.last_retrograde = true;
             return from_mid(sol);
         }
+        self.answer_by(pos, budget, ab, |s, p, deadline| {
+            let sol = mid::solve(p, deadline)?;
+            let out = from_mid(&sol);
+            s.mid = Some(sol);
+            Ok(out)
+        })
+    }
+
+    /// [`Solver::answer`] after the kept solution, with the retrograde
+    /// step given as `by_mid` (which may keep a solution).
+    fn answer_by<T>(
+        &mut self,
+        pos: &Position,
+        budget: Budget,
+        mut ab: impl FnMut(&mut Solver, Budget) -> (T, bool),
+        by_mid: impl FnOnce(&mut Solver, &Position, Option<Instant>) -> Result<T, mid::Refusal>,
+    ) -> T {
+        self.last_retrograde = false;
         let cost = if self.retrograde && pos.outcome().is_none() {
             mid::cost(pos)
         } else {
@@ -173,12 +191,10 @@ impl Solver {
         let predicted = Duration::from_nanos(cost.saturating_mul(MID_NS_PER_POSITION));
         let time_fits = budget.time.is_none_or(|t| elapsed + predicted <= t);
         if nodes_fit && time_fits {
-            return match mid::solve(pos, budget.time.map(|t| start + t)) {
-                Ok(sol) => {
+            return match by_mid(self, pos, budget.time.map(|t| start + t)) {
+                Ok(out) => {
                     self.nodes += cost;
                     self.last_retrograde = true;
-                    let out = from_mid(&sol);
-                    self.mid = Some(sol);
                     out
                 }
                 // Out of time: what the alpha-beta found.
@@ -216,20 +232,21 @@ impl Solver {
         if let Some(v) = self.kept(pos) {
             return v;
         }
-        self.answer(
-            pos,
-            budget,
-            |s, b| {
-                s.arm(b);
-                let v = s.value_in(pos);
-                if s.aborted {
-                    (Value::Unknown, false)
-                } else {
-                    (to_value(v), true)
-                }
-            },
-            |sol| sol.value(),
-        )
+        let ab = |s: &mut Solver, b| {
+            s.arm(b);
+            let v = s.value_in(pos);
+            if s.aborted {
+                (Value::Unknown, false)
+            } else {
+                (to_value(v), true)
+            }
+        };
+        if pos.empty().count_ones() > mid::MAX_EMPTY_ONE_SWEEP {
+            // The value alone: one question at a time, nothing kept.
+            self.answer_by(pos, budget, ab, |_, p, deadline| mid::value(p, deadline))
+        } else {
+            self.answer(pos, budget, ab, |sol| sol.value())
+        }
     }
 
     /// The value of `pos` and of each child: for a position due to place,
