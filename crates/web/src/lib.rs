@@ -136,10 +136,17 @@ pub fn serve_blocking(
     state: AppState,
     ready: impl FnOnce(SocketAddr),
 ) -> std::io::Result<()> {
-    tokio::runtime::Builder::new_multi_thread()
+    // The lab's store is dropped after the runtime: the PostgreSQL client
+    // blocks on a runtime of its own when it closes, which tokio forbids
+    // inside another runtime.
+    let lab = state.lab.clone();
+    let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .build()?
-        .block_on(serve(addr, state, ready))
+        .build()?;
+    let r = rt.block_on(serve(addr, state, ready));
+    drop(rt);
+    drop(lab);
+    r
 }
 
 async fn shutdown() {

@@ -179,27 +179,48 @@ async fn a_solve_stops_at_its_deadline_and_frees_its_permit() {
     assert!(t0.elapsed() < Duration::from_secs(3));
 }
 
-/// A temporary SQLite store with one calibration run made by the lab's
-/// runner.
-fn lab_store(name: &str) -> (std::path::PathBuf, i64) {
+/// A temporary SQLite store.
+fn sqlite_store(name: &str) -> String {
     let dir = std::env::temp_dir().join(format!("endgame-web-test-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let db = dir.join("lab.db");
-    let mut st = Store::open(db.to_str().unwrap()).unwrap();
-    let exp = registry::find("calibration").unwrap();
-    let p = Params::parse(exp, &["units=12".into(), "batch=4".into()]).unwrap();
-    let o = runner::run(&mut st, exp, &p, 7, &RunOptions::default(), &mut |_, _| {}).unwrap();
-    (db, o.run.id)
+    dir.join("lab.db").display().to_string()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
-    let (db, id) = lab_store("lab");
-    let db = db.to_str().unwrap().to_string();
-    let lab = Lab::open(&db).unwrap();
-    let app = app(AppState::new(Limits::default()).with_lab(lab));
-    let (s, v) = json(&app, "/api/lab").await;
+/// A fresh schema on the PostgreSQL server `ENDGAME_TEST_POSTGRES` names
+/// (`crates/lab/ci/postgres.sh` starts one), or `None` with a notice.
+fn postgres_store(name: &str) -> Option<String> {
+    let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: the PostgreSQL part of `{name}` did NOT run.\n"
+        );
+        return None;
+    };
+    let schema = format!("web_{name}_{}", std::process::id());
+    let mut st = Store::open_unchecked(&url).unwrap();
+    st.exec(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"), &[])
+        .unwrap();
+    st.exec(&format!("CREATE SCHEMA {schema}"), &[]).unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options=-csearch_path%3D{schema}"))
+}
+
+/// Fills the store with one calibration run by the lab's runner; its id.
+fn fill(db: &str) -> i64 {
+    let mut st = Store::open(db).unwrap();
+    let exp = registry::find("calibration").unwrap();
+    let p = Params::parse(exp, &["units=12".into(), "batch=4".into()]).unwrap();
+    runner::run(&mut st, exp, &p, 7, &RunOptions::default(), &mut |_, _| {})
+        .unwrap()
+        .run
+        .id
+}
+
+/// The lab API's answers against the store `db` holding run `id`.
+async fn check_lab_api(app: &Router, db: &str, id: i64) {
+    let (s, v) = json(app, "/api/lab").await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(v["runs"], 1);
     let exps = v["experiments"].as_array().unwrap();
@@ -208,11 +229,16 @@ async fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
     assert_eq!(cal["runs"][0]["id"], id);
     assert_eq!(cal["runs"][0]["units_done"], 12);
     // The report is the lab's own, table for table.
-    let (s, v) = json(&app, &format!("/api/lab/runs/{id}")).await;
+    let (s, v) = json(app, &format!("/api/lab/runs/{id}")).await;
     assert_eq!(s, StatusCode::OK, "{v}");
-    let mut st = Store::open_existing(&db).unwrap();
-    let info = runner::find_run(&mut st, &id.to_string()).unwrap();
-    let want = runner::report(&mut st, &info).unwrap();
+    let db2 = db.to_string();
+    let want = tokio::task::spawn_blocking(move || {
+        let mut st = Store::open_existing(&db2).unwrap();
+        let info = runner::find_run(&mut st, &id.to_string()).unwrap();
+        runner::report(&mut st, &info).unwrap()
+    })
+    .await
+    .unwrap();
     assert_eq!(v["run"]["experiment"], "calibration");
     assert_eq!(
         v["report"]["tables"],
@@ -225,7 +251,7 @@ async fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
     let plots = v["plot_urls"].as_array().unwrap();
     assert_eq!(plots.len(), want.plots.len());
     // Each plot as SVG, drawn by the lab's plotter.
-    let (s, ty, body) = call(&app, plots[0].as_str().unwrap()).await;
+    let (s, ty, body) = call(app, plots[0].as_str().unwrap()).await;
     assert_eq!(s, StatusCode::OK);
     assert!(ty.starts_with("image/svg+xml"), "{ty}");
     let svg = String::from_utf8(body).unwrap();
@@ -252,9 +278,30 @@ async fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
             StatusCode::NOT_FOUND,
         ),
     ] {
-        let (s, v) = json(&app, &uri).await;
+        let (s, v) = json(app, &uri).await;
         assert_eq!(s, want, "{uri}: {v}");
         assert!(v["error"].is_string(), "{uri}: {v}");
+    }
+}
+
+#[test]
+fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
+    let stores: Vec<String> = std::iter::once(sqlite_store("lab"))
+        .chain(postgres_store("lab"))
+        .collect();
+    for db in stores {
+        let id = fill(&db);
+        // Opened, and finally dropped, outside any async runtime: the
+        // PostgreSQL client runs one of its own.
+        let app = app(AppState::new(Limits::default()).with_lab(Lab::open(&db).unwrap()));
+        let rt = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(check_lab_api(&app, &db, id));
+        drop(rt);
+        drop(app);
     }
 }
 
