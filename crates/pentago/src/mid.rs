@@ -113,6 +113,12 @@ pub fn spread(set: Half) -> Half {
 /// Both parities' halves of a set of all 256 states.
 type Full = [Half; 2];
 
+/// A [`Full`] on its own cache line (a plain one, 8-byte aligned, would
+/// straddle two lines three times in four).
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+struct Line(Full);
+
 /// One quadrant's share of one line: the quadrant and the cells of the
 /// line in it (9-bit quadrant content).
 struct Part {
@@ -263,9 +269,9 @@ pub fn fives(stones: u64) -> [Half; 2] {
 /// What [`turn_block`] needs of its layer.
 struct TurnCtx<'a> {
     /// Fives of the first player's stone sets, by colex rank.
-    fx: &'a [Full],
+    fx: &'a [Line],
     /// Fives of the second player's stone sets, by colex rank.
-    fy: &'a [Full],
+    fy: &'a [Line],
     /// The second player's sets in the complement's frame, colex order.
     bs: &'a [u32],
     /// The `n` empty cells.
@@ -276,8 +282,8 @@ struct TurnCtx<'a> {
 }
 
 /// What a node of a layer holds: one answer per rotation state ([`Half`],
-/// one sweep per question) or both answers (`[win, not lose]`, both
-/// questions in one sweep, twice the memory).
+/// one sweep per question) or both answers ([`Both`], both questions in
+/// one sweep, twice the memory).
 trait Entry: Copy + Send + Sync {
     const ZERO: Self;
     fn or(self, other: Self) -> Self;
@@ -343,12 +349,18 @@ impl Entry for Half {
     }
 }
 
-impl Entry for [Half; 2] {
-    const ZERO: [Half; 2] = [[0; 2]; 2];
+/// Both answers of a node, `[win, not lose]`, 32-byte aligned so that no
+/// entry straddles two cache lines.
+#[derive(Clone, Copy)]
+#[repr(C, align(32))]
+struct Both([Half; 2]);
+
+impl Entry for Both {
+    const ZERO: Both = Both([[0; 2]; 2]);
 
     #[inline]
-    fn or(self, other: [Half; 2]) -> [Half; 2] {
-        [or(self[0], other[0]), or(self[1], other[1])]
+    fn or(self, other: Both) -> Both {
+        Both([or(self.0[0], other.0[0]), or(self.0[1], other.0[1])])
     }
 
     #[inline]
@@ -358,18 +370,18 @@ impl Entry for [Half; 2] {
         fo: &Full,
         pj: usize,
         pk: usize,
-    ) -> [Half; 2] {
+    ) -> Both {
         // Win from the opponent's "not lose", not lose from its "win".
-        [
+        Both([
             or(
                 fm[pj],
-                spread(after_rotation::<true, FULL>(self[1], fm, fo, pk)),
+                spread(after_rotation::<true, FULL>(self.0[1], fm, fo, pk)),
             ),
             or(
                 fm[pj],
-                spread(after_rotation::<false, FULL>(self[0], fm, fo, pk)),
+                spread(after_rotation::<false, FULL>(self.0[0], fm, fo, pk)),
             ),
-        ]
+        ])
     }
 }
 
@@ -384,10 +396,10 @@ fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
     ia: usize,
     a: u32,
 ) {
-    let f_a = &c.fx[ia];
+    let f_a = &c.fx[ia].0;
     let comp = !a & c.mask;
     for (slot, &b) in out.iter_mut().zip(c.bs) {
-        let f_b = &c.fy[rank(sp.deposit(b, comp))];
+        let f_b = &c.fy[rank(sp.deposit(b, comp))].0;
         let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
         *slot = slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk);
     }
@@ -514,10 +526,10 @@ impl Space {
 
     /// The fives of every `k`-subset of the empty cells added to `base`,
     /// indexed by colex rank.
-    fn fives_of(&self, base: u64, k: u32) -> Vec<Full> {
+    fn fives_of(&self, base: u64, k: u32) -> Vec<Line> {
         subsets(self.n(), k)
             .par_iter()
-            .map(|&s| fives(base | self.cells(s)))
+            .map(|&s| Line(fives(base | self.cells(s))))
             .collect()
     }
 
@@ -923,16 +935,16 @@ fn solve_with(
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let (win0, not_lose0, win1, not_lose1) = if one_sweep {
         // Both questions in one sweep: the fives and indices once.
-        let mut a: Vec<[Half; 2]> = Vec::with_capacity(most);
-        let mut b: Vec<[Half; 2]> = Vec::with_capacity(most);
+        let mut a: Vec<Both> = Vec::with_capacity(most);
+        let mut b: Vec<Both> = Vec::with_capacity(most);
         let (e0, e1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
         (
-            e0[0],
-            e0[1],
-            e1.iter().map(|e| e[0]).collect(),
-            e1.iter().map(|e| e[1]).collect(),
+            e0.0[0],
+            e0.0[1],
+            e1.iter().map(|e| e.0[0]).collect(),
+            e1.iter().map(|e| e.0[1]).collect(),
         )
     } else {
         let mut a: Vec<Half> = Vec::with_capacity(most);
