@@ -208,6 +208,12 @@ await step('pentago: late position shows decided hint colours', async () => {
   await settled();
   await page.waitForSelector('path.arrow[data-colour="green"]', { state: 'attached' });
   await page.screenshot({ path: join(out, 'pentago-late.png') });
+  // A solution from a rotation due: its first step is the rotation alone.
+  await page.click('#solution');
+  await page.waitForFunction(() => /loaded/.test(document.getElementById('status').textContent), null, { timeout: 15000 });
+  await page.click('#redo');
+  await settled();
+  await page.waitForFunction(() => /white wins/.test(document.getElementById('status').textContent));
 });
 
 await step('martello: eater then eaten, hint arrows, undo', async () => {

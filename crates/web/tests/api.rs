@@ -385,3 +385,28 @@ async fn pentago_solve_line_replays_to_the_solved_result() {
         endgame_core::Value::Win
     );
 }
+
+#[tokio::test]
+async fn pentago_solve_with_a_pending_placement_starts_with_the_rotation() {
+    // SPEC's check position: white has placed and must rotate; white wins.
+    let start = "205481007622539795m";
+    let v = ok(&format!("/api/pentago/solve?start={start}&time_ms=5000")).await;
+    assert_eq!(v["value"], "win");
+    let line: Vec<String> = v["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    assert!(!line.is_empty());
+    // The first move is a rotation alone (`ul cw`), the rest whole moves.
+    assert_eq!(line[0].split(' ').count(), 2, "{line:?}");
+    let moves: Vec<String> = line.iter().map(|m| m.replace(' ', "%20")).collect();
+    let end = ok(&format!(
+        "/api/pentago/state?start={start}&moves={}",
+        moves.join(",")
+    ))
+    .await;
+    assert_eq!(end["over"], true);
+    assert_eq!(end["winner"], "white");
+}

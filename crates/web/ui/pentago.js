@@ -92,3 +92,10 @@ export function render(svg, s, hints, ctx) {
   }
 }
 export function moveLabel(m) { return m; }
+// A line for a pending placement starts with the rotation alone: the first
+// move is then that placement with the rotation.
+export function solutionLine(r) {
+  const line = [...(r.line || [])];
+  if (pending && line.length && !/^[a-f][1-6] /.test(line[0])) line[0] = `${pending} ${line[0]}`;
+  return line;
+}

@@ -117,6 +117,13 @@ pub(crate) async fn state(Q(q): Q<PentagoQuery>) -> Result<Json<serde_json::Valu
     })))
 }
 
+/// The notation of rotation `r` (quadrant `r >> 1`, clockwise when even),
+/// as `Position::rotated` numbers them.
+fn rotation_label(r: u8) -> String {
+    let dir = if r & 1 == 0 { "cw" } else { "ccw" };
+    format!("{} {dir}", QUADRANTS[(r >> 1) as usize])
+}
+
 fn sbudget(b: Budget) -> solve::Budget {
     solve::Budget {
         nodes: Some(b.nodes),
@@ -174,12 +181,7 @@ pub(crate) async fn hints(
     };
     // The children in the order built above.
     let labels: Vec<String> = if rotate {
-        (0..8u8)
-            .map(|r| {
-                let dir = if r & 1 == 0 { "cw" } else { "ccw" };
-                format!("{} {dir}", QUADRANTS[(r >> 1) as usize])
-            })
-            .collect()
+        (0..8u8).map(rotation_label).collect()
     } else {
         endgame_pentago::board::bits_of(pos.empty())
             .map(format_cell)
@@ -212,7 +214,8 @@ const FIRST_SLICE: Duration = Duration::from_millis(100);
 
 /// `GET /api/pentago/solve`: the value for the player to move and, when
 /// decided, the exact solver's line to the end of the game (each move keeps
-/// the value: the winner's moves win, a drawing side's moves draw).
+/// the value: the winner's moves win, a drawing side's moves draw). With a
+/// placement pending, the line starts with the rotation alone.
 ///
 /// The value is searched in time slices of growing length within two thirds
 /// of the budget's time, checking for a cancel between slices; the line
@@ -244,10 +247,42 @@ pub(crate) async fn solve(
             });
             let mut line = Vec::new();
             let mut complete = false;
-            if v != Value::Unknown && !pos.must_rotate() {
+            if v != Value::Unknown {
                 let g = Pentago;
                 let mut p = pos;
+                if pos.must_rotate() {
+                    // A placement is pending: first the rotation that keeps
+                    // the value (the opponent's value after it is the flip).
+                    // Rotations that end the game first (no search), then
+                    // the others, each with a share of the time left.
+                    let mut order: Vec<u8> = (0..8).collect();
+                    order.sort_by_key(|&r| pos.rotated(r).outcome().is_none());
+                    for (i, &r) in order.iter().enumerate() {
+                        if ctl.stop() {
+                            break;
+                        }
+                        let c = pos.rotated(r);
+                        let cv = c.outcome().unwrap_or_else(|| {
+                            let share = ctl.remaining() / (8 - i as u32);
+                            s.value(
+                                &c,
+                                solve::Budget {
+                                    nodes: None,
+                                    time: Some(share),
+                                },
+                            )
+                        });
+                        if cv == v.flip() {
+                            line.push(rotation_label(r));
+                            p = c;
+                            break;
+                        }
+                    }
+                }
                 loop {
+                    if p.must_rotate() {
+                        break;
+                    }
                     if p.outcome().is_some() {
                         complete = true;
                         break;
@@ -316,7 +351,7 @@ pub(crate) async fn ai(
     let mut player = endgame_pentago::player::by_name(&strength, 1).map_err(ApiError::bad)?;
     let exact_first = strength == "strong";
     let r = app
-        .solve(budget, move |_ctl| {
+        .solve(budget, move |ctl| {
             if exact_first {
                 // Exact when the position is small enough for the budget
                 // (half of it), else the heuristic player.
@@ -326,16 +361,21 @@ pub(crate) async fn ai(
                     time: Some(budget.time / 2),
                 };
                 if let Some((m, v)) = solve::best_move(&mut s, &pos, half) {
-                    return (m, Some(v));
+                    return Some((m, Some(v)));
+                }
+                // The client left during the exact search: no second half.
+                if ctl.cancelled() {
+                    return None;
                 }
             }
             let limits = MoveLimits {
                 time: Some(budget.time / 2),
                 nodes: Some(budget.nodes / 2),
             };
-            (player.choose(&Pentago, &pos, &limits), None)
+            Some((player.choose(&Pentago, &pos, &limits), None))
         })
-        .await?;
+        .await?
+        .flatten();
     match r {
         Some((m, v)) => Ok(Json(json!({
             "move": Pentago.format_move(m),
