@@ -93,6 +93,8 @@ export function play(move) {
 
 async function refresh() {
   const ticket = ++busy;
+  // '1' until this position's board and hints are drawn (tests wait on it).
+  svg.dataset.busy = '1';
   const url = shareUrl();
   history.replaceState(null, '', url);
   $('share').href = url;
@@ -101,7 +103,7 @@ async function refresh() {
   const q = mod.apiParams(variant(), moves);
   let state;
   try { state = await api(`/api/${game}/state`, q); }
-  catch (e) { status(e.message, 'error'); return; }
+  catch (e) { status(e.message, 'error'); svg.dataset.busy = '0'; return; }
   if (ticket !== busy) return;
   const ctx = { play, refresh, variant: variant(), moves, hintsOn: hintsBox.checked, status };
   mod.render(svg, state, null, ctx);
@@ -130,6 +132,7 @@ async function refresh() {
     }
   }
   svg.dataset.ready = String(ticket);
+  svg.dataset.busy = '0';
   fillHistory(ticket);
   const ai = variant().ai;
   if (ai && !state.over && state.to_move === ai && !(state.must_rotate)) {
