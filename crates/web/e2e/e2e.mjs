@@ -49,7 +49,7 @@ page.on('pageerror', e => { console.error(`page error: ${e.message}`); failures+
 
 // Waits until the page has drawn the board with its hints for the current position.
 async function settled() {
-  await page.waitForFunction(() => document.getElementById('board').dataset.busy === '0');
+  await page.waitForFunction(() => document.getElementById('board').dataset.busy === '0' && document.getAnimations().length === 0);
   await page.waitForTimeout(150);
 }
 async function colours(sel) {
