@@ -51,7 +51,18 @@ fn tmpdir(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn serves_the_api_and_the_ui_on_a_free_port() {
-    let (mut child, addr) = start(&[], &tmpdir("plain"));
+    let (mut child, addr) = start(
+        &[
+            "--max-solves",
+            "3",
+            "--max-queue",
+            "5",
+            "--queue-wait-ms",
+            "1234",
+        ],
+        &tmpdir("plain"),
+    );
+    let status = http_get(&addr, "/api/status");
     let games = http_get(&addr, "/api/games");
     let bad = http_get(&addr, "/api/sim/state?n=99");
     let page = http_get(&addr, "/");
@@ -62,6 +73,15 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     assert!(bad.contains("{\"error\":"), "{bad}");
     assert!(page.contains("Endgame workbench"));
+    // The queue flags reach the server; no store in this directory.
+    for want in [
+        "\"max_solves\":3",
+        "\"max_queue\":5",
+        "\"queue_wait_ms\":1234",
+        "\"lab\":null",
+    ] {
+        assert!(status.contains(want), "{want}: {status}");
+    }
 }
 
 #[test]

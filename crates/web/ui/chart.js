@@ -52,7 +52,7 @@ export function drawChart(svg, points, n, opts) {
     for (const c of [1, maxC]) {
       const yy = bottom - (bottom - top) * (c - 1) / (maxC - 1);
       svg.append(el('line', { x1: L, x2: W - R, y1: yy, y2: yy, class: 'chart-grid' }));
-      const t = el('text', { x: 4, y: yy + 4, class: 'chart-label' }); t.textContent = `${c} ${opts.unit}`; svg.append(t);
+      const t = el('text', { x: 4, y: yy + 4, class: 'chart-label' }); t.textContent = `${c} ${c === 1 ? opts.unit.replace(/s$/, '') : opts.unit}`; svg.append(t);
     }
   }
   // Move numbers across.
