@@ -427,6 +427,36 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
         }
     }
 
+    /// The value of key `t`, if inserted.
+    #[inline]
+    fn get(&self, t: &T) -> Option<V> {
+        let empty = self.empty.expect("prepared");
+        if *t == empty {
+            return self.empty_val;
+        }
+        let mut i = hash_of(t) as usize & self.mask;
+        loop {
+            let k = self.keys[i];
+            if k == *t {
+                return Some(self.vals[i]);
+            }
+            if k == empty {
+                return None;
+            }
+            i = (i + 1) & self.mask;
+        }
+    }
+
+    /// The entries whose keys are in `here` (sorted), in its order: a
+    /// look-up per member of `here` instead of sorting every entry.
+    fn members(&mut self, here: &[T]) -> &[(T, V)] {
+        let mut out = std::mem::take(&mut self.sorted);
+        out.clear();
+        out.extend(here.iter().filter_map(|k| self.get(k).map(|v| (*k, v))));
+        self.sorted = out;
+        &self.sorted
+    }
+
     /// The distinct entries, sorted by key.
     fn sorted(&mut self) -> &[(T, V)]
     where
@@ -462,7 +492,10 @@ struct Gathered<O> {
 /// sink)`, plus the `extra` items as they are), partitions them into `nb`
 /// hash buckets, merges the duplicates of each bucket with `combine`, and
 /// hands each bucket's sorted distinct entries to `finish(bucket, entries,
-/// out) -> tally`.
+/// out) -> tally`. With `within`, a layer partitioned alike whose members
+/// are all `finish` keeps, a bucket may hand over only the entries that are
+/// members of `within` (when looking its members up costs less than sorting
+/// the entries).
 ///
 /// When the scatter buffers would exceed `avail` bytes, the sources are
 /// taken in batches: each batch leaves a sorted run of distinct entries per
@@ -478,6 +511,7 @@ fn gather<S, T, V, O>(
     produce: &(impl Fn(&S, &mut Sink<T, V>) + Sync),
     combine: &(impl Fn(&mut V, V) + Sync),
     finish: &(impl Fn(usize, &[(T, V)], &mut Vec<O>) -> u64 + Sync),
+    within: Option<&Layer<T>>,
 ) -> Option<Gathered<O>>
 where
     S: Sync,
@@ -627,7 +661,13 @@ where
                             table.insert_all(k, v, combine);
                         }
                         table.ratio = (table.len + 1) as f64 / count as f64;
-                        let entries = table.sorted();
+                        let entries = match within.map(|w| w.bucket(b)) {
+                            // A look-up costs a few comparisons of a sort.
+                            Some(here) if last && here.len() <= 4 * table.len => {
+                                table.members(here)
+                            }
+                            _ => table.sorted(),
+                        };
                         if !last {
                             return (o, 0, entries.to_vec());
                         }
@@ -861,6 +901,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 }
                 total
             },
+            None,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         self.progress.advance(parents.len() as u64);
@@ -898,6 +939,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 out.extend(entries.iter().map(|e| e.0));
                 0
             },
+            None,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         self.progress.advance(layer.len() as u64);
@@ -937,6 +979,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 out.extend(entries.iter().map(|e| e.0));
                 0
             },
+            None,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         Ok(Layer::from_buckets(g.buckets))
@@ -965,6 +1008,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 keep_members(entries, b.bucket(k), out);
                 0
             },
+            Some(b),
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + a.len() * 16))?;
         Ok(Layer::from_buckets(g.buckets))
@@ -1027,6 +1071,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 keep_members(entries, within.bucket(b), out);
                 entries.len() as u64
             },
+            Some(within),
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         Ok((Layer::from_buckets(g.buckets), g.tally))
@@ -1124,6 +1169,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 }
                 0
             },
+            Some(layer),
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 24))?;
         Ok(g.buckets.into_iter().flatten().collect())
