@@ -321,6 +321,75 @@ pub type ChildrenFn<P> = fn(
     &mut Vec<(<P as crate::Rules>::Move, <P as crate::Rules>::Position)>,
 );
 
+/// One child of a lazy expansion ([`Children::expand_lazy`]): what the
+/// search needs to decide whether to descend, without the child position.
+#[derive(Clone, Copy, Debug)]
+pub struct LazyChild<M, K, A> {
+    /// The move to the child.
+    pub mv: M,
+    /// The child's memo key (equal to the searcher's key function of the
+    /// child position).
+    pub key: K,
+    /// The child's [`Puzzle::score`].
+    pub score: u32,
+    /// The child's [`Puzzle::is_goal`].
+    pub goal: bool,
+    /// The child's [`Puzzle::cannot_reach_goal`].
+    pub pruned: bool,
+    /// Whatever the expander needs to build the child quickly.
+    pub aux: A,
+}
+
+/// How a [`Searcher`] expands positions. Every `Fn(&P, &P::Position,
+/// &mut Vec<(P::Move, P::Position)>)` is one (building every child);
+/// a game may also implement the lazy interface, which yields each child's
+/// key and tests first and builds the position only when the search
+/// descends into it (most children are memo hits).
+pub trait Children<P: Puzzle, K> {
+    /// Extra data of a lazy child (see [`LazyChild::aux`]).
+    type Aux: Copy;
+    /// Pushes every move of `pos` with its child position.
+    fn expand(&self, puzzle: &P, pos: &P::Position, out: &mut Vec<(P::Move, P::Position)>);
+    /// Pushes every move of `pos` as a [`LazyChild`], in the order
+    /// [`Children::expand`] yields them, and returns `true`; or returns
+    /// `false` (the default) and the search uses [`Children::expand`].
+    /// Only used with the score as objective and without
+    /// [`Searcher::ordered`].
+    #[inline(always)]
+    fn expand_lazy(
+        &self,
+        _puzzle: &P,
+        _pos: &P::Position,
+        _out: &mut Vec<LazyChild<P::Move, K, Self::Aux>>,
+    ) -> bool {
+        false
+    }
+    /// The position of a lazy child of `pos`.
+    #[inline(always)]
+    fn build(
+        &self,
+        puzzle: &P,
+        pos: &P::Position,
+        c: &LazyChild<P::Move, K, Self::Aux>,
+    ) -> P::Position {
+        puzzle.play_unchecked(pos, c.mv)
+    }
+}
+
+/// The lazy child type of expander `E`.
+pub type LazyOf<P, K, E> = LazyChild<<P as crate::Rules>::Move, K, <E as Children<P, K>>::Aux>;
+
+impl<P: Puzzle, K, E> Children<P, K> for E
+where
+    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+{
+    type Aux = ();
+    #[inline(always)]
+    fn expand(&self, puzzle: &P, pos: &P::Position, out: &mut Vec<(P::Move, P::Position)>) {
+        self(puzzle, pos, out)
+    }
+}
+
 /// What a [`Searcher`] minimises, and the value at which it stops early
 /// (nothing can be better).
 pub trait Objective<P: Puzzle> {
@@ -328,6 +397,11 @@ pub trait Objective<P: Puzzle> {
     fn value(&self, puzzle: &P, pos: &P::Position) -> u32;
     /// A value that cannot be beaten: reaching it ends the search.
     fn stop_at(&self, puzzle: &P) -> u32;
+    /// Whether the value is the score itself (lets lazy expansion skip
+    /// building children).
+    fn by_score(&self) -> bool {
+        false
+    }
 }
 
 /// The puzzle's own [`Puzzle::score`], stopping at [`Puzzle::score_bound`]:
@@ -343,6 +417,9 @@ impl<P: Puzzle> Objective<P> for ByScore {
     #[inline(always)]
     fn stop_at(&self, puzzle: &P) -> u32 {
         puzzle.score_bound()
+    }
+    fn by_score(&self) -> bool {
+        true
     }
 }
 
@@ -383,7 +460,7 @@ impl<P: Puzzle, G: Fn(&P::Position) -> u32> Objective<P> for By<G> {
 /// anyway pass a closure that hands both over, saving a replay per child.
 /// With [`Searcher::track_best`] it also keeps the lowest value it has
 /// entered and the moves to it, which is what an aborted search reports.
-pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>, O = ByScore> {
+pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = ByScore> {
     puzzle: &'a P,
     key: F,
     children: E,
@@ -403,6 +480,7 @@ pub struct Searcher<'a, P: Puzzle, K, F, E = ChildrenFn<P>, O = ByScore> {
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
+    lazy: Vec<Vec<LazyOf<P, K, E>>>,
     goal_only: bool,
     prune: bool,
     ordered: bool,
@@ -434,7 +512,7 @@ where
     P: Puzzle,
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
-    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    E: Children<P, K>,
 {
     /// Like [`Searcher::new`], expanding positions with `children`
     /// (which must yield exactly the puzzle's moves and their results).
@@ -456,6 +534,7 @@ where
             buffers: Vec::new(),
             scratch: Vec::new(),
             keys: Vec::new(),
+            lazy: Vec::new(),
             goal_only: false,
             prune: true,
             ordered: false,
@@ -492,6 +571,7 @@ where
             buffers: self.buffers,
             scratch: self.scratch,
             keys: self.keys,
+            lazy: self.lazy,
             goal_only: self.goal_only,
             prune: self.prune,
             ordered: self.ordered,
@@ -509,7 +589,7 @@ where
     P: Puzzle,
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
-    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    E: Children<P, K>,
     O: Objective<P>,
 {
     /// Tries children in the order of [`Puzzle::search_order`] (lowest
@@ -651,12 +731,23 @@ where
             return None;
         }
         self.spent += 1;
+        if !self.ordered && self.objective.by_score() {
+            if self.lazy.len() <= depth {
+                self.lazy.push(Vec::new());
+            }
+            let mut kids = std::mem::take(&mut self.lazy[depth]);
+            kids.clear();
+            if self.children.expand_lazy(puzzle, pos, &mut kids) {
+                return self.descend_lazy(pos, depth, best, stop, kids);
+            }
+            self.lazy[depth] = kids;
+        }
         if self.buffers.len() <= depth {
             self.buffers.push(Vec::new());
         }
         let mut moves = std::mem::take(&mut self.buffers[depth]);
         moves.clear();
-        (self.children)(puzzle, pos, &mut moves);
+        self.children.expand(puzzle, pos, &mut moves);
         self.generated += moves.len() as u64;
         // A child that ends the search wins wherever it stands.
         if let Some((m, child)) = moves
@@ -759,6 +850,101 @@ where
         result
     }
 
+    /// The rest of [`Searcher::dfs`] on lazy children: the same steps in
+    /// the same order (so the same random orders and counts), building a
+    /// child's position only to descend into it.
+    fn descend_lazy(
+        &mut self,
+        pos: &P::Position,
+        depth: usize,
+        mut best: u32,
+        stop: u32,
+        mut kids: Vec<LazyOf<P, K, E>>,
+    ) -> Option<u32> {
+        let puzzle = self.puzzle;
+        self.generated += kids.len() as u64;
+        let goal_only = self.goal_only;
+        if let Some(c) = kids
+            .iter()
+            .find(|c| if goal_only { c.goal } else { c.score <= stop })
+        {
+            let v = c.score;
+            if self.track {
+                self.path.push(c.mv);
+                if self.seen.as_ref().is_none_or(|s| v < s.0) {
+                    self.seen = Some((v, self.path.clone()));
+                }
+                if self.found.is_none() {
+                    self.found = Some(self.path.clone());
+                }
+                self.path.pop();
+            }
+            self.lazy[depth] = kids;
+            return Some(if goal_only { stop } else { v });
+        }
+        if goal_only && self.prune {
+            kids.retain(|c| !c.pruned);
+        }
+        if let Some(rng) = self.rng.as_mut() {
+            rng.shuffle(&mut kids);
+        }
+        if self.keys.len() <= depth {
+            self.keys.push(Vec::new());
+        }
+        let mut hashes = std::mem::take(&mut self.keys[depth]);
+        hashes.clear();
+        if self.prefetch {
+            for c in &kids {
+                let h = Memo::hash(&c.key);
+                self.memo.prefetch(h);
+                hashes.push((c.key, h));
+            }
+        }
+        let mut result = Some(best);
+        for (i, c) in kids.iter().enumerate() {
+            let h = if self.prefetch {
+                hashes[i].1
+            } else {
+                Memo::hash(&c.key)
+            };
+            let v = match self.memo.get_hashed(&c.key, h) {
+                Some(v) => v,
+                None => {
+                    let child = self.children.build(puzzle, pos, c);
+                    if self.track {
+                        self.path.push(c.mv);
+                    }
+                    let r = self.dfs(&child, depth + 1);
+                    if self.track {
+                        self.path.pop();
+                    }
+                    match r {
+                        Some(v) => {
+                            if self.memo.len() < self.max_memo_entries {
+                                self.memo.insert_hashed(c.key, h, v);
+                            }
+                            v
+                        }
+                        None => {
+                            result = None;
+                            break;
+                        }
+                    }
+                }
+            };
+            if v < best {
+                best = v;
+                result = Some(best);
+                if best <= stop {
+                    break;
+                }
+            }
+        }
+        self.keys[depth] = hashes;
+        self.lazy[depth] = kids;
+        result
+    }
+
     /// A line of moves from `pos` to a position with `pos`'s value (a goal
     /// in goal-only mode), read from the memo after a finished run
     /// (re-searching exactly where a full memo dropped entries).
@@ -783,7 +969,7 @@ where
         };
         while !arrived(self, &pos) {
             let mut moves = Vec::new();
-            (self.children)(puzzle, &pos, &mut moves);
+            self.children.expand(puzzle, &pos, &mut moves);
             let mut next = None;
             for &(m, child) in &moves {
                 if self.known(&child) == Some(target) || arrived(self, &child) {
@@ -865,7 +1051,8 @@ where
     solve_with(puzzle, start, key, children_by_moves::<P>, opts)
 }
 
-/// [`solve`] with a children generator (see [`Searcher::with_children`]).
+/// [`solve`] with a children generator (see [`Searcher::with_children`];
+/// cloned for each of the two searches).
 pub fn solve_with<P, K, F, E>(
     puzzle: &P,
     start: &P::Position,
@@ -877,7 +1064,7 @@ where
     P: Puzzle,
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
-    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    E: Children<P, K> + Clone,
 {
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
     let bound = puzzle.score_bound();
@@ -885,7 +1072,7 @@ where
     let mut spent = 0;
     let mut generated = 0;
     if opts.goal_first {
-        let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
+        let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
             .goal_only()
             .ordered(opts.ordered)
             .prefetch(opts.prefetch);
@@ -901,7 +1088,7 @@ where
             Some(_) => {}
         }
     }
-    let mut s = Searcher::with_children(puzzle, &key, &children, opts.max_memo_entries)
+    let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
         .ordered(opts.ordered)
         .prefetch(opts.prefetch);
     let schedule = if opts.goal_first {
@@ -941,7 +1128,7 @@ where
     P: Puzzle,
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
-    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    E: Children<P, K>,
 {
     let mut rng = Rng::new(opts.seed);
     for &(k, b) in &opts.schedule.runs {
@@ -975,7 +1162,7 @@ where
     P: Puzzle,
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
-    E: Fn(&P, &P::Position, &mut Vec<(P::Move, P::Position)>),
+    E: Children<P, K>,
 {
     let line = if complete { s.line(start) } else { Vec::new() };
     let end = line

@@ -2,8 +2,8 @@
 //! [`endgame_core::restarts`] (memoised DFS whose memo of fully explored
 //! states survives budgeted restarts).
 
-use crate::state::{Martello, Op, State};
-use endgame_core::restarts::{self, RestartOptions, Schedule, Searcher};
+use crate::state::{Martello, Op, Spots, State};
+use endgame_core::restarts::{self, Children, LazyChild, RestartOptions, Schedule, Searcher};
 use endgame_core::Rules;
 use serde::{Deserialize, Serialize};
 
@@ -85,6 +85,34 @@ pub fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
     m.for_each_child(s, |op, c| out.push((op, c)));
 }
 
+/// The search's lazy expansion for keys without symmetry on n ≤ 6
+/// ([`Martello::key4`]): children's keys and tests without building their
+/// states (most are memo hits), see [`Martello::lazy_children4`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lazy4;
+
+impl Children<Martello, [u64; 4]> for Lazy4 {
+    type Aux = Spots;
+    #[inline]
+    fn expand(&self, m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
+        children(m, s, out);
+    }
+    #[inline]
+    fn expand_lazy(
+        &self,
+        m: &Martello,
+        s: &State,
+        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+    ) -> bool {
+        m.lazy_children4(s, out);
+        true
+    }
+    #[inline]
+    fn build(&self, m: &Martello, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {
+        m.build_lazy(s, c)
+    }
+}
+
 fn entries_for<K>(bytes: usize) -> usize {
     // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
     // count, one tag byte per slot; growth doubles, so budget for the
@@ -134,7 +162,19 @@ macro_rules! with_key {
 }
 
 /// Solves the puzzle from its start: minimum stone count and a line.
+/// Expands lazily ([`Lazy4`]) where the key allows it (no symmetry,
+/// n ≤ 6).
 pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
+    solve_impl(m, opts, true)
+}
+
+/// [`solve`] building every child state (no lazy expansion): the same
+/// search step for step, kept to cross-check and measure the lazy one.
+pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
+    solve_impl(m, opts, false)
+}
+
+fn solve_impl(m: &Martello, opts: &SolveOptions, lazy: bool) -> Solution {
     let start = m.start();
     let r = with_key!(m, opts.symmetry, |key, K| {
         let ro = RestartOptions {
@@ -146,7 +186,12 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
             ordered: false,
             prefetch: true,
         };
-        restarts::solve_with(m, &start, key, children, &ro)
+        if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
+            // `key` is `key4` here: the lazy expander's keys match it.
+            restarts::solve_with(m, &start, |s: &State| m.key4(s), Lazy4, &ro)
+        } else {
+            restarts::solve_with(m, &start, key, children, &ro)
+        }
     });
     let mut line = vec![start];
     for &op in &r.line {

@@ -14,6 +14,11 @@
 //! byte, zero bytes after the last stone.
 
 use crate::board::{stone_name, Board, MartelloError, EMPTY, MAX_N};
+use endgame_core::restarts::LazyChild;
+
+/// Where a lazy child's stones stand: eater row and index, eaten row and
+/// index (see [`Martello::lazy_children4`]).
+pub type Spots = [u8; 4];
 
 /// A normalised state: the stone sequence of each row.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
@@ -262,11 +267,12 @@ impl Martello {
         self.compat[a as usize] >> b & 1 != 0
     }
 
-    /// Calls `f(op, child)` for every operation of `s`: horizontal eats,
-    /// vertical eats in both white columns, double jumps. Each
-    /// (eater, eaten) pair once.
-    #[inline]
-    pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
+    /// Calls `f(a, pos_a, b, pos_b)` for every pair of stones that can eat
+    /// each other (either way), with their (row, index) places: horizontal
+    /// neighbours, vertical neighbours in both white columns, double jumps.
+    /// Each pair once.
+    #[inline(always)]
+    fn for_each_pair(&self, s: &State, mut f: impl FnMut(u8, (usize, usize), u8, (usize, usize))) {
         let n = self.n;
         let mut lens = [0usize; MAX_N];
         for r in 0..n {
@@ -274,8 +280,7 @@ impl Martello {
         }
         let mut pair = |a: u8, pa: (usize, usize), b: u8, pb: (usize, usize)| {
             if self.compatible(a, b) {
-                f(Op { eater: a, eaten: b }, self.apply_at(s, a, pa, pb));
-                f(Op { eater: b, eaten: a }, self.apply_at(s, b, pb, pa));
+                f(a, pa, b, pb);
             }
         };
         for r in 0..n {
@@ -305,6 +310,78 @@ impl Martello {
                 }
             }
         }
+    }
+
+    /// Calls `f(op, child)` for every operation of `s`: horizontal eats,
+    /// vertical eats in both white columns, double jumps. Each
+    /// (eater, eaten) pair once.
+    #[inline]
+    pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
+        self.for_each_pair(s, |a, pa, b, pb| {
+            f(Op { eater: a, eaten: b }, self.apply_at(s, a, pa, pb));
+            f(Op { eater: b, eaten: a }, self.apply_at(s, b, pb, pa));
+        });
+    }
+
+    /// The operations of `s` as lazy children keyed by [`Martello::key4`]
+    /// (n ≤ 6), in [`Martello::for_each_child`]'s order: each child's key
+    /// is the parent's 6-bit rows with the one or two changed rows
+    /// replaced, its prune flag is [`State::doomed`] of the child, and
+    /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
+    /// child state is built.
+    #[inline]
+    pub fn lazy_children4(&self, s: &State, out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>) {
+        debug_assert!(self.n <= 6);
+        let rows = &s.rows;
+        let mut lanes = [0u64; 6];
+        let mut occ = 0u32;
+        for r in 0..6 {
+            lanes[r] = lanes6(rows[r]);
+            occ |= u32::from(rows[r] != 0) << r;
+        }
+        let score = s.stones() - 1;
+        let goal = score == 1;
+        let mut one = |x: u8, (rx, ix): (usize, usize), y: u8, (ry, iy): (usize, usize)| {
+            let mut l = lanes;
+            let mut o = occ;
+            let ny = set_at(rows[ry], iy, x + 1);
+            if rx == ry {
+                l[ry] = lanes6(remove_at(ny, ix));
+            } else {
+                let nx = remove_at(rows[rx], ix);
+                l[ry] = lanes6(ny);
+                l[rx] = lanes6(nx);
+                if nx == 0 {
+                    o &= !(1 << rx);
+                }
+            }
+            let present = s.present & !(1u64 << y);
+            let pruned = s.doomed || split_occ(o) || !self.still_connected(present, y);
+            out.push(LazyChild {
+                mv: Op { eater: x, eaten: y },
+                key: key4_lanes(&l),
+                score,
+                goal,
+                pruned,
+                aux: [rx as u8, ix as u8, ry as u8, iy as u8],
+            });
+        };
+        self.for_each_pair(s, |a, pa, b, pb| {
+            one(a, pa, b, pb);
+            one(b, pb, a, pa);
+        });
+    }
+
+    /// The state of a lazy child of `s` (see [`Martello::lazy_children4`]).
+    #[inline]
+    pub fn build_lazy(&self, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {
+        let [rx, ix, ry, iy] = c.aux;
+        self.apply_at(
+            s,
+            c.mv.eater,
+            (rx as usize, ix as usize),
+            (ry as usize, iy as usize),
+        )
     }
 
     /// The operations of `s` and their results.
@@ -389,13 +466,14 @@ impl Martello {
     pub fn key4(&self, s: &State) -> [u64; 4] {
         debug_assert!(self.n <= 6);
         let r = &s.rows;
-        let a = u128::from(lanes6(r[0]))
-            | u128::from(lanes6(r[1])) << 36
-            | u128::from(lanes6(r[2])) << 72;
-        let b = u128::from(lanes6(r[3]))
-            | u128::from(lanes6(r[4])) << 36
-            | u128::from(lanes6(r[5])) << 72;
-        [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]
+        key4_lanes(&[
+            lanes6(r[0]),
+            lanes6(r[1]),
+            lanes6(r[2]),
+            lanes6(r[3]),
+            lanes6(r[4]),
+            lanes6(r[5]),
+        ])
     }
 
     /// Key of `s` without symmetry for any n (7 words).
@@ -435,6 +513,14 @@ impl Martello {
     }
 }
 
+/// [`Martello::key4`] from the rows' 6-bit lanes.
+#[inline(always)]
+fn key4_lanes(l: &[u64; 6]) -> [u64; 4] {
+    let a = u128::from(l[0]) | u128::from(l[1]) << 36 | u128::from(l[2]) << 72;
+    let b = u128::from(l[3]) | u128::from(l[4]) << 36 | u128::from(l[5]) << 72;
+    [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]
+}
+
 /// Squeezes eight 8-bit lanes holding values below 64 into 6-bit lanes.
 #[inline(always)]
 fn lanes6(x: u64) -> u64 {
@@ -453,6 +539,12 @@ pub fn split(s: &State) -> bool {
     for r in 0..MAX_N {
         occ |= u32::from(s.rows[r] != 0) << r;
     }
+    split_occ(occ)
+}
+
+/// [`split`] of the rows whose bits are set in `occ`.
+#[inline(always)]
+fn split_occ(occ: u32) -> bool {
     if occ == 0 {
         return false;
     }

@@ -279,3 +279,61 @@ fn pruning_never_discards_a_solvable_position() {
     }
     assert!(pruned > 20, "the test saw only {pruned} pruned positions");
 }
+
+/// The lazy expansion yields, in the same order, exactly the built
+/// children's operations, keys, scores, goal and prune flags, and builds
+/// the same states: on every position of random playouts, n = 1 … 6.
+#[test]
+fn lazy_children_match_the_built_children() {
+    use endgame_core::restarts::Rng;
+    let mut checked = 0;
+    for n in 1..=6 {
+        for seed in 0..30 {
+            let m = game(n, seed);
+            let mut rng = Rng::new(seed * 7 + n as u64);
+            let mut s = m.start();
+            loop {
+                let built = m.children(&s);
+                let mut lazy = Vec::new();
+                m.lazy_children4(&s, &mut lazy);
+                assert_eq!(built.len(), lazy.len(), "n {n} seed {seed}");
+                for ((op, c), l) in built.iter().zip(&lazy) {
+                    assert_eq!(*op, l.mv);
+                    assert_eq!(m.key4(c), l.key);
+                    assert_eq!(m.score(c), l.score);
+                    assert_eq!(m.is_goal(c), l.goal);
+                    assert_eq!(m.cannot_reach_goal(c), l.pruned);
+                    assert_eq!(m.build_lazy(&s, l), *c);
+                    checked += 1;
+                }
+                if built.is_empty() {
+                    break;
+                }
+                s = built[rng.below(built.len())].1;
+            }
+        }
+    }
+    assert!(checked > 10_000, "{checked}");
+}
+
+/// The lazy search is the built one step for step: same minimum, line,
+/// expansions and generated children, with and without restarts (whose
+/// random orders shuffle the same lists).
+#[test]
+fn lazy_search_equals_the_built_search() {
+    for n in 3..=6 {
+        for seed in 0..12 {
+            let m = game(n, seed);
+            for sched in [Schedule::plain(), Schedule::seed()] {
+                let opts = SolveOptions {
+                    schedule: sched,
+                    seed,
+                    ..Default::default()
+                };
+                let a = solver::solve(&m, &opts);
+                let b = solver::solve_built(&m, &opts);
+                assert_eq!(a, b, "n {n} seed {seed}");
+            }
+        }
+    }
+}
