@@ -3,7 +3,11 @@
 //! - `games/*`: 40 random 6×6 boards solved exactly, throughput in games.
 //! - `states/*`: the same, throughput in expanded states (and in generated
 //!   child states).
-//! - `children`: operation generation alone on states from random play.
+//! - `children`: operation generation alone on states from random play,
+//!   building every child (`for_each_child`) or lazily (`lazy_children4`:
+//!   keys and prune flags only).
+//! - `games/plain_built`: `games/plain` building every child state
+//!   (`solver::solve_built`), for the lazy expansion's gain.
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
 use endgame_core::conformance::random_positions;
@@ -49,6 +53,15 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    // The same plain search building every child (no lazy expansion), in
+    // the same run as `plain`: the ratio of the two is the lazy gain.
+    g.bench_function("plain_built", |b| {
+        b.iter(|| {
+            gs.iter()
+                .map(|m| solver::solve_built(m, &variants[0].1).min_stones)
+                .sum::<u32>()
+        })
+    });
     g.finish();
 
     let mut g = c.benchmark_group("states");
@@ -79,6 +92,20 @@ fn bench(c: &mut Criterion) {
             let mut k = 0u64;
             for p in &positions {
                 m.for_each_child(p, |_, c| k = k.wrapping_add(c.rows[0]));
+            }
+            black_box(k)
+        })
+    });
+    g.bench_function("lazy_children4", |b| {
+        let mut out = Vec::new();
+        b.iter(|| {
+            let mut k = 0u64;
+            for p in &positions {
+                out.clear();
+                m.lazy_children4(p, &mut out);
+                for c in &out {
+                    k = k.wrapping_add(c.key[0]);
+                }
             }
             black_box(k)
         })

@@ -376,12 +376,14 @@ impl Martello {
     #[inline]
     pub fn build_lazy(&self, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {
         let [rx, ix, ry, iy] = c.aux;
-        self.apply_at(
-            s,
-            c.mv.eater,
-            (rx as usize, ix as usize),
-            (ry as usize, iy as usize),
-        )
+        let (rx, ix, ry, iy) = (rx as usize, ix as usize, ry as usize, iy as usize);
+        // `apply_at` without its bound test: the lazy child carries it.
+        let mut t = *s;
+        t.present &= !(1u64 << c.mv.eaten);
+        t.rows[ry] = set_at(t.rows[ry], iy, c.mv.eater + 1);
+        t.rows[rx] = remove_at(t.rows[rx], ix);
+        t.doomed = c.pruned;
+        t
     }
 
     /// The operations of `s` and their results.
