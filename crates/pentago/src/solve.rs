@@ -73,6 +73,15 @@ pub struct Solver {
 /// nodes to the slower retrograde solve).
 pub const AB_SHARE: u64 = 64;
 
+/// Retrograde costs below this (20 stones and more: about 21 million
+/// positions, against 176 million at 18) halve the alpha-beta's share: the
+/// retrograde solver runs about twice as fast per position there (measured
+/// on an idle machine: 0.27 s for 20.6 million positions, 4.3 s for 176
+/// million), so 1/64 of its cost in alpha-beta nodes (about 0.2 s) was most
+/// of the retrograde time and pushed the hard 20-stone positions past
+/// 0.5 s.
+pub const SMALL_MID_COST: u64 = 100_000_000;
+
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
 /// slow side of what was measured on a busy 2-core machine, to decide
 /// whether the retrograde solver fits a time budget.
@@ -176,7 +185,11 @@ impl Solver {
         };
         let start = Instant::now();
         let nodes0 = self.nodes;
-        let share = cost / AB_SHARE;
+        let share = if cost < SMALL_MID_COST {
+            cost / (2 * AB_SHARE)
+        } else {
+            cost / AB_SHARE
+        };
         let first = Budget {
             nodes: Some(budget.nodes.map_or(share, |n| n.min(share))),
             time: budget.time,
