@@ -44,6 +44,17 @@
 //! every move to lower the score by exactly one (the layer of a position is
 //! then `score(start) - score(pos)`); puzzles where that fails fall back to
 //! the full enumeration.
+//!
+//! With a time reversal σ (a single goal that is σ of the start, as the
+//! complement is for peg solitaire), no backward layer is built: the
+//! positions of depth `d` that reach the goal are σ of those reached from
+//! the start at depth `last - d`. The forward layers go to the middle
+//! `m = last / 2` only, the goal-reaching ones of depth `m` are found there
+//! (across the middle move when `last` is odd), those of smaller depths by
+//! stepping back inside the forward layers, and the deeper half is only
+//! counted, as their mirror images. The solutions are counted forward over
+//! the shallower half and once across the middle (`mirrored_solutions`);
+//! the solutions through each first move are then not reported.
 
 use crate::hash::FxHasher;
 use crate::memory::peak_rss_bytes;
