@@ -707,6 +707,48 @@ where
 
     /// Value of `pos`'s subtree, or `None` when the budget ran out
     /// (nothing below an aborted position enters the memo unfinished).
+    /// Notes a child (by move `m`) that ends the search with value `v`:
+    /// the best line seen and the first line to the goal, when tracked.
+    fn record_end(&mut self, m: P::Move, v: u32) {
+        if !self.track {
+            return;
+        }
+        self.path.push(m);
+        if self.seen.as_ref().is_none_or(|s| v < s.0) {
+            self.seen = Some((v, self.path.clone()));
+        }
+        if self.found.is_none() {
+            self.found = Some(self.path.clone());
+        }
+        self.path.pop();
+    }
+
+    /// Searches a child not in the memo (reached by `m`, key `k` with hash
+    /// `h`) and memoises its value while there is room; `None` when the
+    /// budget ran out below it.
+    #[inline]
+    fn search_child(
+        &mut self,
+        m: P::Move,
+        child: &P::Position,
+        depth: usize,
+        k: K,
+        h: u64,
+    ) -> Option<u32> {
+        if self.track {
+            self.path.push(m);
+        }
+        let r = self.dfs(child, depth + 1);
+        if self.track {
+            self.path.pop();
+        }
+        let v = r?;
+        if self.memo.len() < self.max_memo_entries {
+            self.memo.insert_hashed(k, h, v);
+        }
+        Some(v)
+    }
+
     fn dfs(&mut self, pos: &P::Position, depth: usize) -> Option<u32> {
         let puzzle = self.puzzle;
         let stop = self.objective.stop_at(puzzle);
@@ -755,16 +797,7 @@ where
             .find(|(_, c)| self.terminal(c, self.objective.value(puzzle, c), stop))
         {
             let v = self.objective.value(puzzle, child);
-            if self.track {
-                self.path.push(*m);
-                if self.seen.as_ref().is_none_or(|s| v < s.0) {
-                    self.seen = Some((v, self.path.clone()));
-                }
-                if self.found.is_none() {
-                    self.found = Some(self.path.clone());
-                }
-                self.path.pop();
-            }
+            self.record_end(*m, v);
             self.buffers[depth] = moves;
             return Some(if self.goal_only { stop } else { v });
         }
@@ -815,27 +848,13 @@ where
             };
             let v = match self.memo.get_hashed(&k, h) {
                 Some(v) => v,
-                None => {
-                    if self.track {
-                        self.path.push(m);
+                None => match self.search_child(m, &child, depth, k, h) {
+                    Some(v) => v,
+                    None => {
+                        result = None;
+                        break;
                     }
-                    let r = self.dfs(&child, depth + 1);
-                    if self.track {
-                        self.path.pop();
-                    }
-                    match r {
-                        Some(v) => {
-                            if self.memo.len() < self.max_memo_entries {
-                                self.memo.insert_hashed(k, h, v);
-                            }
-                            v
-                        }
-                        None => {
-                            result = None;
-                            break;
-                        }
-                    }
-                }
+                },
             };
             if v < best {
                 best = v;
@@ -869,16 +888,7 @@ where
             .find(|c| if goal_only { c.goal } else { c.score <= stop })
         {
             let v = c.score;
-            if self.track {
-                self.path.push(c.mv);
-                if self.seen.as_ref().is_none_or(|s| v < s.0) {
-                    self.seen = Some((v, self.path.clone()));
-                }
-                if self.found.is_none() {
-                    self.found = Some(self.path.clone());
-                }
-                self.path.pop();
-            }
+            self.record_end(c.mv, v);
             self.lazy[depth] = kids;
             return Some(if goal_only { stop } else { v });
         }
@@ -911,20 +921,8 @@ where
                 Some(v) => v,
                 None => {
                     let child = self.children.build(puzzle, pos, c);
-                    if self.track {
-                        self.path.push(c.mv);
-                    }
-                    let r = self.dfs(&child, depth + 1);
-                    if self.track {
-                        self.path.pop();
-                    }
-                    match r {
-                        Some(v) => {
-                            if self.memo.len() < self.max_memo_entries {
-                                self.memo.insert_hashed(c.key, h, v);
-                            }
-                            v
-                        }
+                    match self.search_child(c.mv, &child, depth, c.key, h) {
+                        Some(v) => v,
                         None => {
                             result = None;
                             break;

@@ -33,7 +33,6 @@ fn main() {
             _ => {
                 let mut s = Solver::default();
                 s.set_retrograde(method != "ab");
-                let _ = &method;
                 let r = s.value_and_children(
                     &p,
                     Budget {

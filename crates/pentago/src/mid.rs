@@ -373,14 +373,8 @@ impl Entry for Both {
     ) -> Both {
         // Win from the opponent's "not lose", not lose from its "win".
         Both([
-            or(
-                fm[pj],
-                spread(after_rotation::<true, FULL>(self.0[1], fm, fo, pk)),
-            ),
-            or(
-                fm[pj],
-                spread(after_rotation::<false, FULL>(self.0[0], fm, fo, pk)),
-            ),
+            self.0[1].turned::<true, FULL>(fm, fo, pj, pk),
+            self.0[0].turned::<false, FULL>(fm, fo, pj, pk),
         ])
     }
 }

@@ -32,15 +32,28 @@ async fn ok(uri: &str) -> Value {
     v
 }
 
+/// The strings of a JSON array.
+fn strs(v: &Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap())
+        .collect()
+}
+
+/// Field `key` (a string) of each object of a JSON array.
+fn fields<'a>(v: &'a Value, key: &str) -> Vec<&'a str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m[key].as_str().unwrap())
+        .collect()
+}
+
 #[tokio::test]
 async fn games_lists_the_four_games() {
     let v = ok("/api/games").await;
-    let names: Vec<&str> = v["games"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["game"].as_str().unwrap())
-        .collect();
+    let names: Vec<&str> = fields(&v["games"], "game");
     assert_eq!(names, ["peg", "sim", "pentago", "martello"]);
 }
 
@@ -50,20 +63,10 @@ async fn peg_state_follows_the_moves() {
     assert_eq!(v["pegs"], 31);
     assert_eq!(v["holes"].as_array().unwrap().len(), 33);
     // After d2-d4 the English board has exactly three jumps, into d3.
-    let moves: Vec<&str> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["move"].as_str().unwrap())
-        .collect();
+    let moves: Vec<&str> = fields(&v["moves"], "move");
     assert_eq!(moves.len(), 3, "{moves:?}");
     assert!(moves.iter().all(|m| m.ends_with("-d3")), "{moves:?}");
-    let over: Vec<&str> = v["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["over"].as_str().unwrap())
-        .collect();
+    let over: Vec<&str> = fields(&v["moves"], "over");
     assert!(over.contains(&"d4") && over.contains(&"c3") && over.contains(&"e3"));
 }
 
@@ -85,12 +88,7 @@ async fn peg_hints_agree_with_the_peg_crate() {
 async fn peg_solve_line_replays_to_one_peg() {
     let v = ok("/api/peg/solve?board=triangle").await;
     assert_eq!(v["value"], "solvable");
-    let line: Vec<String> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
+    let line: Vec<String> = strs(&v["line"]).into_iter().map(String::from).collect();
     assert_eq!(line.len(), 13);
     let st = ok(&format!(
         "/api/peg/state?board=triangle&moves={}",
@@ -155,12 +153,7 @@ async fn sim_ai_plays_a_move_that_keeps_the_win() {
 async fn sim_solve_line_ends_the_game() {
     let v = ok("/api/sim/solve?n=6").await;
     assert_eq!(v["value"], "loss");
-    let line: Vec<&str> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap())
-        .collect();
+    let line: Vec<&str> = strs(&v["line"]);
     assert_eq!(Some(line.len() as u64), v["remoteness"].as_u64());
     let st = ok(&format!("/api/sim/state?n=6&moves={}", line.join(","))).await;
     assert_eq!(st["over"], true);
@@ -392,12 +385,7 @@ async fn pentago_solve_with_a_pending_placement_starts_with_the_rotation() {
     let start = "205481007622539795m";
     let v = ok(&format!("/api/pentago/solve?start={start}&time_ms=5000")).await;
     assert_eq!(v["value"], "win");
-    let line: Vec<String> = v["line"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m.as_str().unwrap().to_string())
-        .collect();
+    let line: Vec<String> = strs(&v["line"]).into_iter().map(String::from).collect();
     assert!(!line.is_empty());
     // The first move is a rotation alone (`ul cw`), the rest whole moves.
     assert_eq!(line[0].split(' ').count(), 2, "{line:?}");

@@ -4,7 +4,7 @@
 //! (`start` position string; default empty) and the moves played since
 //! (`moves`, segments like `ac` separated by commas).
 
-use crate::api::{colour_of, opt, split_moves, ApiError, BudgetQuery, Q};
+use crate::api::{colour_of, opt, split_moves, ApiError, Budget, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -131,6 +131,37 @@ fn decidable(sim: &Sim, pos: &SimPos) -> bool {
     sim.n() < 8 || pos.coloured() >= K8_MIN_COLOURED
 }
 
+/// What the page shows when the solver cannot answer.
+const UNKNOWN: Outcome = Outcome {
+    value: Value::Unknown,
+    remoteness: None,
+};
+
+/// Runs `f` on the solver's table of `sim` as a budgeted solve, when the
+/// position is decidable; `None` when it is not, or when the client left
+/// while the solve waited. The Sim solver takes no budget (K8 is gated by
+/// [`decidable`]).
+async fn exact<T: Send + 'static>(
+    app: &AppState,
+    budget: Budget,
+    sim: &Sim,
+    pos: SimPos,
+    f: impl FnOnce(&Sim, &mut Table, SimPos) -> T + Send + 'static,
+) -> Result<Option<T>, ApiError> {
+    if !decidable(sim, &pos) {
+        return Ok(None);
+    }
+    let table = app.sim_tables.of(sim);
+    let sim = sim.clone();
+    let r = app
+        .solve(budget, move |ctl| {
+            let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+            (!ctl.cancelled()).then(|| f(&sim, &mut t, pos))
+        })
+        .await?;
+    Ok(r.flatten())
+}
+
 fn outcome_json(o: Outcome) -> serde_json::Value {
     json!({ "value": o.value, "remoteness": o.remoteness })
 }
@@ -143,45 +174,14 @@ pub(crate) async fn hints(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
-    let table = app.sim_tables.of(&sim);
-    let s2 = sim.clone();
-    let r = if decidable(&sim, &pos) {
-        app.solve(budget, move |ctl| {
-            // The Sim solver takes no budget (K8 is gated above); a client
-            // gone while this waited for the table skips the work.
-            let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-            if ctl.cancelled() {
-                return None;
-            }
-            let value = solve::outcome(&s2, &mut t, &pos);
-            Some((value, solve::hint(&s2, &mut t, &pos)))
-        })
-        .await?
-        .flatten()
-    } else {
-        None
-    };
-    let (value, moves) = match r {
-        Some((v, h)) => (v, h),
-        None => (
-            Outcome {
-                value: Value::Unknown,
-                remoteness: None,
-            },
-            sim.moves(&pos)
-                .into_iter()
-                .map(|m| {
-                    (
-                        m,
-                        Outcome {
-                            value: Value::Unknown,
-                            remoteness: None,
-                        },
-                    )
-                })
-                .collect(),
-        ),
-    };
+    let r = exact(&app, budget, &sim, pos, |s, t, pos| {
+        (solve::outcome(s, t, &pos), solve::hint(s, t, &pos))
+    })
+    .await?;
+    let (value, moves) = r.unwrap_or_else(|| {
+        let moves = sim.moves(&pos).into_iter().map(|m| (m, UNKNOWN)).collect();
+        (UNKNOWN, moves)
+    });
     let moves: Vec<serde_json::Value> = moves
         .into_iter()
         .map(|(m, o)| {
@@ -205,35 +205,18 @@ pub(crate) async fn solve(
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
     let budget = app.budget(&q.budget);
-    let table = app.sim_tables.of(&sim);
-    let s2 = sim.clone();
-    let r = if decidable(&sim, &pos) {
-        app.solve(budget, move |ctl| {
-            let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-            if ctl.cancelled() {
-                return None;
-            }
-            let o = solve::outcome(&s2, &mut t, &pos);
-            let mut line = Vec::new();
-            let mut p = pos;
-            while let Some((m, _)) = solve::best_move(&s2, &mut t, &p) {
-                line.push(s2.format_move(m));
-                p = s2.play_unchecked(&p, m);
-            }
-            Some((o, line))
-        })
-        .await?
-        .flatten()
-    } else {
-        None
-    };
-    let (o, line) = r.unwrap_or((
-        Outcome {
-            value: Value::Unknown,
-            remoteness: None,
-        },
-        vec![],
-    ));
+    let r = exact(&app, budget, &sim, pos, |s, t, pos| {
+        let o = solve::outcome(s, t, &pos);
+        let mut line = Vec::new();
+        let mut p = pos;
+        while let Some((m, _)) = solve::best_move(s, t, &p) {
+            line.push(s.format_move(m));
+            p = s.play_unchecked(&p, m);
+        }
+        (o, line)
+    })
+    .await?;
+    let (o, line) = r.unwrap_or((UNKNOWN, vec![]));
     let mut v = outcome_json(o);
     v["line"] = json!(line);
     v["position"] = json!(sim.format_position(&pos));
