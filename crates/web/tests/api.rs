@@ -182,6 +182,27 @@ async fn pentago_late_position_is_solved_and_unknown_early() {
 }
 
 #[tokio::test]
+async fn pentago_late_hints_come_from_the_exact_solver() {
+    // A 22-stone position (from a random game) whose children a
+    // 1000-node alpha-beta leaves mostly unknown: the hints must all be
+    // decided, by the retrograde solver, and agree with it.
+    let start = "2032004146136823342";
+    let v = ok(&format!(
+        "/api/pentago/hints?start={start}&nodes=1000&time_ms=5000"
+    ))
+    .await;
+    let pos = endgame_pentago::notation::parse_position(start).unwrap();
+    let (value, kids) = endgame_pentago::mid::value_and_children(&pos, None).unwrap();
+    let name = |v: endgame_core::Value| serde_json::to_value(v).unwrap();
+    assert_eq!(v["value"], name(value));
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), kids.len());
+    for (m, (_, kv)) in moves.iter().zip(&kids) {
+        assert_eq!(m["value"], name(*kv), "{m}");
+    }
+}
+
+#[tokio::test]
 async fn pentago_state_and_ai_move_are_legal() {
     let st = ok("/api/pentago/state?moves=a1%20ll%20cw&place=c4").await;
     assert_eq!(st["must_rotate"], true);

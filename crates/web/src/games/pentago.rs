@@ -155,18 +155,46 @@ pub(crate) async fn hints(
                     .map(|c| pos.place(c))
                     .collect()
             };
-            let share = Budget {
-                time: budget.time / (children.len() as u32 + 1),
-                nodes: budget.nodes / (children.len() as u64 + 1),
+            // Late positions (at most mid::MAX_EMPTY empty cells): the
+            // solver's own value-and-children answers them all at once,
+            // by the retrograde solver when it fits the time budget (its
+            // downstream positions are not search nodes, so the node
+            // budget is left to the alpha-beta). What it leaves unknown
+            // goes on as below with the time left.
+            let mut known: Vec<(Position, Value)> = Vec::new();
+            let mut value = Value::Unknown;
+            if pos.outcome().is_none() && endgame_pentago::mid::cost(&pos).is_some() {
+                (value, known) = s.value_and_children(
+                    &pos,
+                    solve::Budget {
+                        nodes: None,
+                        time: Some(ctl.remaining()),
+                    },
+                );
+            }
+            let known_value = |c: &Position| {
+                known
+                    .iter()
+                    .find(|k| k.0 == *c)
+                    .map_or(Value::Unknown, |k| k.1)
             };
-            let value = s.value(&pos, sbudget(share));
+            let open = 1 + children
+                .iter()
+                .filter(|&c| known_value(c) == Value::Unknown)
+                .count();
+            let share = Budget {
+                time: ctl.remaining() / open as u32,
+                nodes: budget.nodes / open as u64,
+            };
+            if value == Value::Unknown && !ctl.stop() {
+                value = s.value(&pos, sbudget(share));
+            }
             let values: Vec<(Position, Value)> = children
                 .into_iter()
                 .map(|c| {
-                    let v = if ctl.stop() {
-                        Value::Unknown
-                    } else {
-                        s.value(&c, sbudget(share))
+                    let v = match known_value(&c) {
+                        Value::Unknown if !ctl.stop() => s.value(&c, sbudget(share)),
+                        v => v,
                     };
                     (c, v)
                 })
