@@ -183,10 +183,10 @@ async fn pentago_late_position_is_solved_and_unknown_early() {
 
 #[tokio::test]
 async fn pentago_late_hints_come_from_the_exact_solver() {
-    // A 22-stone position (from a random game) whose children a
-    // 1000-node alpha-beta leaves mostly unknown: the hints must all be
+    // A 22-stone position (from a random game) whose value and children
+    // a 1000-node alpha-beta leaves unknown: the hints must all be
     // decided, by the retrograde solver, and agree with it.
-    let start = "2032004146136823342";
+    let start = "642913157041761117";
     let v = ok(&format!(
         "/api/pentago/hints?start={start}&nodes=1000&time_ms=5000"
     ))
@@ -200,6 +200,13 @@ async fn pentago_late_hints_come_from_the_exact_solver() {
     for (m, (_, kv)) in moves.iter().zip(&kids) {
         assert_eq!(m["value"], name(*kv), "{m}");
     }
+    // The solve and the strong AI are exact there too, whatever the node
+    // budget.
+    let q = format!("start={start}&nodes=1000&time_ms=5000");
+    let solve = ok(&format!("/api/pentago/solve?{q}")).await;
+    assert_eq!(solve["value"], name(value));
+    let ai = ok(&format!("/api/pentago/ai?{q}")).await;
+    assert_eq!(ai["value"], name(value));
 }
 
 #[tokio::test]

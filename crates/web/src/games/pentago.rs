@@ -124,6 +124,18 @@ fn rotation_label(r: u8) -> String {
     format!("{} {dir}", QUADRANTS[(r >> 1) as usize])
 }
 
+/// The node budget of an exact search of `pos`: none for a late position
+/// (at most `mid::MAX_EMPTY` empty cells), where the retrograde solver's
+/// downstream positions, which are not search nodes, would never fit a
+/// node budget sized for the alpha-beta; the time budget bounds it.
+fn exact_nodes(pos: &Position, nodes: u64) -> Option<u64> {
+    if endgame_pentago::mid::cost(pos).is_some() {
+        None
+    } else {
+        Some(nodes)
+    }
+}
+
 fn sbudget(b: Budget) -> solve::Budget {
     solve::Budget {
         nodes: Some(b.nodes),
@@ -155,15 +167,13 @@ pub(crate) async fn hints(
                     .map(|c| pos.place(c))
                     .collect()
             };
-            // Late positions (at most mid::MAX_EMPTY empty cells): the
-            // solver's own value-and-children answers them all at once,
-            // by the retrograde solver when it fits the time budget (its
-            // downstream positions are not search nodes, so the node
-            // budget is left to the alpha-beta). What it leaves unknown
-            // goes on as below with the time left.
+            // Late positions: the solver's own value-and-children answers
+            // them all at once, by the retrograde solver when it fits the
+            // time budget (see `exact_nodes`). What it leaves unknown goes
+            // on as below with the time left.
             let mut known: Vec<(Position, Value)> = Vec::new();
             let mut value = Value::Unknown;
-            if pos.outcome().is_none() && endgame_pentago::mid::cost(&pos).is_some() {
+            if pos.outcome().is_none() && exact_nodes(&pos, 0).is_none() {
                 (value, known) = s.value_and_children(
                     &pos,
                     solve::Budget {
@@ -260,14 +270,14 @@ pub(crate) async fn solve(
             let value_end = std::time::Instant::now() + budget.time * 2 / 3;
             let v = ctl.slices(FIRST_SLICE, |slice| {
                 let left = value_end.saturating_duration_since(std::time::Instant::now());
-                let nodes = budget.nodes.saturating_sub(s.nodes());
-                if left.is_zero() || nodes == 0 {
+                let nodes = exact_nodes(&pos, budget.nodes.saturating_sub(s.nodes()));
+                if left.is_zero() || nodes == Some(0) {
                     return (Value::Unknown, true);
                 }
                 let v = s.value(
                     &pos,
                     solve::Budget {
-                        nodes: Some(nodes),
+                        nodes,
                         time: Some(slice.min(left)),
                     },
                 );
@@ -385,7 +395,7 @@ pub(crate) async fn ai(
                 // (half of it), else the heuristic player.
                 let mut s = Solver::new(TABLE_BITS);
                 let half = solve::Budget {
-                    nodes: Some(budget.nodes / 2),
+                    nodes: exact_nodes(&pos, budget.nodes / 2),
                     time: Some(budget.time / 2),
                 };
                 if let Some((m, v)) = solve::best_move(&mut s, &pos, half) {
