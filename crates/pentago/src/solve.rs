@@ -66,21 +66,20 @@ pub struct Solver {
 }
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
-/// solver's cost in nodes before the retrograde solver takes over (at 18
-/// stones 2.7 million nodes, a few seconds, where the alpha-beta's own
-/// solves of the benchmark positions either needed at most 1.4 million
-/// nodes or more than 9 million; 1/128 sent positions of 1.2 million
-/// nodes to the slower retrograde solve).
-pub const AB_SHARE: u64 = 64;
-
-/// Retrograde costs below this (20 stones and more: about 21 million
-/// positions, against 176 million at 18) halve the alpha-beta's share: the
-/// retrograde solver runs about twice as fast per position there (measured
-/// on an idle machine: 0.27 s for 20.6 million positions, 4.3 s for 176
-/// million), so 1/64 of its cost in alpha-beta nodes (about 0.2 s) was most
-/// of the retrograde time and pushed the hard 20-stone positions past
-/// 0.5 s.
-pub const SMALL_MID_COST: u64 = 100_000_000;
+/// solver's cost in nodes before the retrograde solver takes over, about
+/// a sixteenth of the retrograde solver's own time. An alpha-beta node
+/// costs about 0.45 µs, a retrograde position (of [`mid::cost`]) about
+/// 15 ns at 18 and at 20 stones alike (measured on an idle machine), so
+/// `cost / 512` nodes take about 1/16 of the retrograde time: 344 000
+/// nodes at 18 stones, 40 000 at 20, 4 700 at 22. The share is kept small
+/// because the positions the alpha-beta does not finish within it (most
+/// of those of random games at 18 stones, which are won and need every
+/// child proven) pay it on top of the retrograde solve; the earlier
+/// 1/64 (2.75 million nodes at 18 stones, ~1.2 s) was 40 % of the
+/// retrograde time. Measured on 40 random-game positions at 18 stones
+/// (`mid_times ab 1`): 13 need at most 245 000 nodes, 3 more 0.64–1.2
+/// million, the other 24 more than 1.5 million.
+pub const AB_SHARE: u64 = 512;
 
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
 /// slow side of what was measured on a busy 2-core machine, to decide
@@ -185,11 +184,7 @@ impl Solver {
         };
         let start = Instant::now();
         let nodes0 = self.nodes;
-        let share = if cost < SMALL_MID_COST {
-            cost / (2 * AB_SHARE)
-        } else {
-            cost / AB_SHARE
-        };
+        let share = cost / AB_SHARE;
         let first = Budget {
             nodes: Some(budget.nodes.map_or(share, |n| n.min(share))),
             time: budget.time,
