@@ -350,19 +350,23 @@ pub trait Children<P: Puzzle, K> {
     type Aux: Copy;
     /// Pushes every move of `pos` with its child position.
     fn expand(&self, puzzle: &P, pos: &P::Position, out: &mut Vec<(P::Move, P::Position)>);
-    /// Pushes every move of `pos` as a [`LazyChild`], in the order
-    /// [`Children::expand`] yields them, and returns `true`; or returns
-    /// `false` (the default) and the search uses [`Children::expand`].
-    /// Only used with the score as objective and without
-    /// [`Searcher::ordered`].
+    /// Pushes the moves of `pos` as [`LazyChild`]ren, in the order
+    /// [`Children::expand`] yields them, and returns how many children
+    /// `pos` has; or returns `None` (the default) and the search uses
+    /// [`Children::expand`]. With `skip_pruned` (a goal-only search that
+    /// prunes) the expander may leave out children whose
+    /// [`LazyChild::pruned`] is set (the search would drop them unprobed
+    /// anyway), saving their keys; the count still includes them. Only
+    /// used with the score as objective and without [`Searcher::ordered`].
     #[inline(always)]
     fn expand_lazy(
         &self,
         _puzzle: &P,
         _pos: &P::Position,
         _out: &mut Vec<LazyChild<P::Move, K, Self::Aux>>,
-    ) -> bool {
-        false
+        _skip_pruned: bool,
+    ) -> Option<u64> {
+        None
     }
     /// The position of a lazy child of `pos`.
     #[inline(always)]
@@ -779,7 +783,9 @@ where
             }
             let mut kids = std::mem::take(&mut self.lazy[depth]);
             kids.clear();
-            if self.children.expand_lazy(puzzle, pos, &mut kids) {
+            let skip = self.goal_only && self.prune;
+            if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut kids, skip) {
+                self.generated += count;
                 return self.descend_lazy(pos, depth, best, stop, kids);
             }
             self.lazy[depth] = kids;
@@ -881,7 +887,6 @@ where
         mut kids: Vec<LazyOf<P, K, E>>,
     ) -> Option<u32> {
         let puzzle = self.puzzle;
-        self.generated += kids.len() as u64;
         let goal_only = self.goal_only;
         if let Some(c) = kids
             .iter()

@@ -102,7 +102,7 @@ fn bench(c: &mut Criterion) {
             let mut k = 0u64;
             for p in &positions {
                 out.clear();
-                m.lazy_children4(p, &mut out);
+                m.lazy_children4(p, &mut out, false);
                 for c in &out {
                     k = k.wrapping_add(c.key[0]);
                 }

@@ -103,9 +103,9 @@ impl Children<Martello, [u64; 4]> for Lazy4 {
         m: &Martello,
         s: &State,
         out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
-    ) -> bool {
-        m.lazy_children4(s, out);
-        true
+        skip_pruned: bool,
+    ) -> Option<u64> {
+        Some(m.lazy_children4(s, out, skip_pruned))
     }
     #[inline]
     fn build(&self, m: &Martello, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {

@@ -173,6 +173,12 @@ pub struct Martello {
     swap: [u8; 64],
     /// `symcol[s]`: the stones of symbol `s`.
     symcol: [u64; MAX_N],
+    /// `cshift[id]`: the first bit of stone `id`'s colour row (colour × n).
+    cshift: [u8; 64],
+    /// `sym[id]`: stone `id`'s symbol.
+    sym: [u8; 64],
+    /// Bit 0 of every colour row (`Σ 1 << (c·n)`).
+    rep: u64,
 }
 
 impl Martello {
@@ -192,8 +198,14 @@ impl Martello {
             swap[a] = ((a % n) * n + a / n) as u8;
         }
         let mut symcol = [0u64; MAX_N];
+        let (mut cshift, mut sym, mut rep) = ([0u8; 64], [0u8; 64], 0u64);
         for a in 0..n * n {
             symcol[a % n] |= 1 << a;
+            cshift[a] = (a / n * n) as u8;
+            sym[a] = (a % n) as u8;
+        }
+        for c in 0..n {
+            rep |= 1 << (c * n);
         }
         Ok(Martello {
             n,
@@ -201,6 +213,9 @@ impl Martello {
             compat,
             swap,
             symcol,
+            cshift,
+            sym,
+            rep,
         })
     }
 
@@ -243,20 +258,26 @@ impl Martello {
     #[inline(always)]
     fn still_connected(&self, p: u64, y: u8) -> bool {
         let n = self.n;
-        let (cy, sy) = (y as usize / n, y as usize % n);
+        let (shift, sy) = (
+            self.cshift[y as usize] as usize,
+            self.sym[y as usize] as usize,
+        );
         let low = (1u64 << n) - 1;
-        let syms = (p >> (cy * n)) & low;
+        let syms = (p >> shift) & low;
         let same_sym = p & self.symcol[sy];
         if syms == 0 || same_sym == 0 {
             return true;
         }
-        let mut c = same_sym;
-        while c != 0 {
-            let cc = c.trailing_zeros() as usize / n;
-            if (p >> (cc * n)) & syms != 0 {
-                return true;
-            }
-            c &= c - 1;
+        // A stone (c, s) with colour c among those of `same_sym` and
+        // symbol s among `syms` closes the cycle y's colour – s – c – y's
+        // symbol, so y's removal keeps the class whole. Without a loop:
+        // `same_sym >> sy` has one bit at each such colour's row start,
+        // times `low` fills those rows; `syms` times `rep` repeats the
+        // symbol set in every colour row.
+        let colours = (same_sym >> sy) * low;
+        let symbols = syms * self.rep;
+        if p & colours & symbols != 0 {
+            return true;
         }
         connected_mask(n, p)
     }
@@ -328,9 +349,16 @@ impl Martello {
     /// is the parent's 6-bit rows with the one or two changed rows
     /// replaced, its prune flag is [`State::doomed`] of the child, and
     /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
-    /// child state is built.
+    /// child state is built. With `skip_pruned`, children whose prune flag
+    /// is set are left out (their keys are never made). Returns the number
+    /// of operations, left-out children included.
     #[inline]
-    pub fn lazy_children4(&self, s: &State, out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>) {
+    pub fn lazy_children4(
+        &self,
+        s: &State,
+        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+        skip_pruned: bool,
+    ) -> u64 {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
         let mut lanes = [0u64; 6];
@@ -341,22 +369,22 @@ impl Martello {
         }
         let score = s.stones() - 1;
         let goal = score == 1;
+        let mut count = 0u64;
         let mut one = |x: u8, (rx, ix): (usize, usize), y: u8, (ry, iy): (usize, usize)| {
-            let mut l = lanes;
-            let mut o = occ;
+            count += 1;
             let ny = set_at(rows[ry], iy, x + 1);
-            if rx == ry {
-                l[ry] = lanes6(remove_at(ny, ix));
-            } else {
-                let nx = remove_at(rows[rx], ix);
-                l[ry] = lanes6(ny);
-                l[rx] = lanes6(nx);
-                if nx == 0 {
-                    o &= !(1 << rx);
-                }
-            }
+            // The eater's row after it left (both changes when it is the
+            // eaten stone's row: a horizontal eat leaves a stone there).
+            let nx = remove_at(if rx == ry { ny } else { rows[rx] }, ix);
+            let o = if nx == 0 { occ & !(1 << rx) } else { occ };
             let present = s.present & !(1u64 << y);
             let pruned = s.doomed || split_occ(o) || !self.still_connected(present, y);
+            if pruned && skip_pruned {
+                return;
+            }
+            let mut l = lanes;
+            l[ry] = lanes6(ny);
+            l[rx] = lanes6(nx);
             out.push(LazyChild {
                 mv: Op { eater: x, eaten: y },
                 key: key4_lanes(&l),
@@ -370,6 +398,7 @@ impl Martello {
             one(a, pa, b, pb);
             one(b, pb, a, pa);
         });
+        count
     }
 
     /// The state of a lazy child of `s` (see [`Martello::lazy_children4`]).
@@ -562,35 +591,47 @@ fn split_occ(occ: u32) -> bool {
 /// every class keeps a stone, so the number of classes is a lower
 /// bound on the minimum stone count: more than one, and the goal is
 /// out of reach.
+///
+/// Stone `id` is bit `id` = colour · n + symbol, so colour `c` is the
+/// n-bit lane `c` of `p`: the classes are the components of the bipartite
+/// graph colour – symbol with an edge per stone. The search grows a
+/// component with whole-lane bit operations (no loop over stones):
+/// colours are kept as one bit at the start of their lane.
 #[inline]
 pub fn connected_mask(n: usize, p: u64) -> bool {
     if p == 0 {
         return true;
     }
     let low = (1u64 << n) - 1;
-    let slice = |c: usize| (p >> (c * n)) & low;
-    let mut cols = 1u32 << (p.trailing_zeros() as usize / n);
+    let mut rep = 0u64;
+    for c in 0..n {
+        rep |= 1 << (c * n);
+    }
+    // Lane-wise "is not zero", as a bit at each lane's start: adding the
+    // lane's low n-1 bits to all-ones-but-the-top carries into the top
+    // bit exactly when one of them is set (no carry leaves the lane).
+    let m = rep * (low >> 1);
+    let h = rep << (n - 1);
+    let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
+    let fold = |y: u64| {
+        let mut s = 0u64;
+        for c in 0..n {
+            s |= y >> (c * n);
+        }
+        s & low
+    };
+    let mut cols = 1u64 << (p.trailing_zeros() as usize / n * n);
     let mut syms = 0u64;
     loop {
-        let mut ns = syms;
-        let mut c = cols;
-        while c != 0 {
-            ns |= slice(c.trailing_zeros() as usize);
-            c &= c - 1;
-        }
-        let mut nc = cols;
-        for c in 0..n {
-            if slice(c) & ns != 0 {
-                nc |= 1 << c;
-            }
-        }
+        let ns = fold(p & (cols * low));
+        let nc = nonzero(p & (ns * rep));
         if nc == cols && ns == syms {
             break;
         }
         cols = nc;
         syms = ns;
     }
-    (0..n).all(|c| slice(c) == 0 || cols >> c & 1 != 0)
+    nonzero(p) & !cols == 0
 }
 
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).

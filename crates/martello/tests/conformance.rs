@@ -258,6 +258,29 @@ fn presence_masks_and_connectivity_match_the_slow_way() {
     }
 }
 
+/// The bit-parallel class test against union–find on random stone sets
+/// of every density (sparse sets are often split), n = 1 … 8.
+#[test]
+fn connectivity_matches_union_find_on_random_stone_sets() {
+    use endgame_core::restarts::Rng;
+    use endgame_martello::state::connected_mask;
+    let mut rng = Rng::new(11);
+    let mut split = 0;
+    for n in 1..=8 {
+        for _ in 0..4000 {
+            let keep = rng.below(n * n + 1);
+            let stones: Vec<u8> = (0..(n * n) as u8)
+                .filter(|_| rng.below(n * n) < keep)
+                .collect();
+            let mask = stones.iter().fold(0u64, |a, &z| a | 1 << z);
+            let want = classes(n, &stones) <= 1;
+            split += usize::from(!want);
+            assert_eq!(connected_mask(n, mask), want, "n {n} stones {stones:?}");
+        }
+    }
+    assert!(split > 2000, "only {split} split sets");
+}
+
 #[test]
 fn pruning_never_discards_a_solvable_position() {
     // Whatever the puzzle says cannot reach one stone, the brute force
@@ -295,8 +318,18 @@ fn lazy_children_match_the_built_children() {
             loop {
                 let built = m.children(&s);
                 let mut lazy = Vec::new();
-                m.lazy_children4(&s, &mut lazy);
+                let count = m.lazy_children4(&s, &mut lazy, false);
                 assert_eq!(built.len(), lazy.len(), "n {n} seed {seed}");
+                assert_eq!(count as usize, lazy.len());
+                // Skipping pruned children leaves exactly the unpruned
+                // ones, in order, and still counts them all.
+                let mut kept = Vec::new();
+                assert_eq!(m.lazy_children4(&s, &mut kept, true), count);
+                let want: Vec<_> = lazy.iter().filter(|l| !l.pruned).collect();
+                assert_eq!(kept.len(), want.len());
+                for (k, w) in kept.iter().zip(want) {
+                    assert_eq!((k.mv, k.key, k.aux), (w.mv, w.key, w.aux));
+                }
                 for ((op, c), l) in built.iter().zip(&lazy) {
                     assert_eq!(*op, l.mv);
                     assert_eq!(m.key4(c), l.key);
