@@ -1,6 +1,7 @@
 //! Solves each position read from stdin (one per line), value and every
 //! child, and prints the value, the time and the method, then the median
-//! and maximum time:
+//! and maximum time (each line ends with the children's values, `W`/`D`/`L`,
+//! `?` unknown, to compare methods):
 //! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 seed | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
 //!
 //! `mid` the retrograde solver alone, `ab` the alpha-beta alone (with a
@@ -54,8 +55,18 @@ fn main() {
         };
         let s = t.elapsed().as_secs_f64();
         let unknown = kids.iter().filter(|k| k.1 == Value::Unknown).count();
+        // The children's values in order (W/D/L/?), to compare methods.
+        let sig: String = kids
+            .iter()
+            .map(|k| match k.1 {
+                Value::Win => 'W',
+                Value::Draw => 'D',
+                Value::Loss => 'L',
+                _ => '?',
+            })
+            .collect();
         println!(
-            "{line:>22} {v:>7} {:>3} children ({unknown} unknown) {s:>9.3} s {how}",
+            "{line:>22} {v:>7} {:>3} children ({unknown} unknown) {s:>9.3} s {how} [{sig}]",
             kids.len()
         );
         times.push(s);

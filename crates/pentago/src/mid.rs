@@ -12,15 +12,19 @@
 //! layer `j` (`j` stones placed since the root) stores one bit per such
 //! state, a [`Half`] of 128 bits.
 //!
-//! Two questions are answered, each by its own sweep over the layers:
-//! "does the player to move win?" and "does the player to move avoid
-//! losing?". The mover wins at layer `j` when some move leaves the
-//! opponent a position it does not avoid losing at layer `j + 1`, and
-//! avoids losing when some move leaves a position the opponent does not
-//! win: the win question at the root needs only "not lose" at the odd
-//! layers and "win" at the even ones, so each sweep keeps one bit per
-//! state, and only two layers at a time (16 bytes a node; 510 MB at the
-//! largest pair of layers of an 18-empty root).
+//! Two questions are answered: "does the player to move win?" and "does
+//! the player to move avoid losing?". The mover wins at layer `j` when
+//! some move leaves the opponent a position it does not avoid losing at
+//! layer `j + 1`, and avoids losing when some move leaves a position the
+//! opponent does not win: the win question at the root needs only "not
+//! lose" at the odd layers and "win" at the even ones, so a sweep per
+//! question keeps one bit per state (16 bytes a node). One sweep carrying
+//! both ([`Both`], 32 bytes a node) does the indexing, the fives and the
+//! memory passes once for both questions and is about twice as fast; it
+//! is what [`solve`] uses. Only two layers are kept at a time; at 18
+//! empty cells the largest pairs would take 1.02 GB, so there the gather
+//! moves the pages of the layer it reads, as they stop being read, to the
+//! layer it writes (see [`Space::gather`]; peak about 0.75 GB).
 //!
 //! The fives of one colour for all 256 states come from per-quadrant
 //! tables (which of the 4 turns of a quadrant's content cover a line's
@@ -42,14 +46,26 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 /// The most empty cells the solver takes (18 empties, i.e. 18 stones:
-/// about 0.5 GB; each further empty cell multiplies time and memory by
+/// about 0.75 GB; each further empty cell multiplies time and memory by
 /// about three).
 pub const MAX_EMPTY: u32 = 18;
 
 /// Up to this many empty cells both questions share one sweep (32 bytes
-/// a node: 0.37 GB at 17 empty cells, 1.1 GB at 18, where two sweeps of
-/// 16 bytes a node keep it at 0.5 GB).
-pub const MAX_EMPTY_ONE_SWEEP: u32 = 17;
+/// a node: 0.37 GB at 17 empty cells; at 18, 1.02 GB for the largest
+/// pair of layers, kept to about 0.75 GB by moving pages between the
+/// layers, against 0.5 GB for two sweeps of 16 bytes a node, which took
+/// about 1.8 times as long).
+pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
+
+/// A gather whose two layers take more bytes than this together moves the
+/// pages of the layer it reads, as they stop being read, to the layer it
+/// writes (see [`Space::gather`]): at 18 empty cells with both questions
+/// in one sweep (32 bytes a node) the largest pair of layers would take
+/// 1.02 GB, four pairs more than 0.8 GB.
+const RELEASE_ABOVE: usize = 600 << 20;
+
+/// The windows of a releasing gather.
+const GATHER_WINDOWS: usize = 64;
 
 /// A set of rotation states of one parity: bit `r0 + 4·r1 + 16·r2` of word
 /// `h`, where `r0..r2` are the quarter turns of quadrants 0..2 and the
@@ -93,7 +109,7 @@ fn has(set: &Half, r: State) -> bool {
 /// word; a turn of quadrant 3 moves a state between the two words or
 /// keeps it, the two directions doing one each, so their union is the OR
 /// of the words.
-#[inline]
+#[inline(always)]
 pub fn spread(set: Half) -> Half {
     let both = set[0] | set[1];
     set.map(|w| {
@@ -233,7 +249,7 @@ fn tables() -> &'static Tables {
 /// The colex rank of an 18-bit mask among the masks with as many bits
 /// set (the sum over its bits of C(position, index + 1)), from two
 /// 9-bit tables small enough to stay in the first-level cache.
-#[inline]
+#[inline(always)]
 fn rank(m: u32) -> usize {
     let t = tables();
     let lo = t.rank_lo[(m & 511) as usize];
@@ -302,7 +318,7 @@ trait Entry: Copy + Send + Sync {
 /// The states of layer `j + 1` (parity `pk`) after which the mover at
 /// layer `j` has its answer: `WIN` "wins", else "does not lose"; `t` the
 /// opponent's answer to the other question.
-#[inline]
+#[inline(always)]
 fn after_rotation<const WIN: bool, const FULL: bool>(
     t: Half,
     fm: &Full,
@@ -333,7 +349,7 @@ impl Entry for Half {
         or(self, other)
     }
 
-    #[inline]
+    #[inline(always)]
     fn turned<const WIN: bool, const FULL: bool>(
         self,
         fm: &Full,
@@ -363,7 +379,7 @@ impl Entry for Both {
         Both([or(self.0[0], other.0[0]), or(self.0[1], other.0[1])])
     }
 
-    #[inline]
+    #[inline(always)]
     fn turned<const WIN: bool, const FULL: bool>(
         self,
         fm: &Full,
@@ -399,6 +415,175 @@ fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
     }
 }
 
+/// A layer buffer: `len` entries in 2 MiB regions of their own. On Linux
+/// it is its own anonymous mapping, and a region of one buffer whose
+/// entries are no longer needed can be moved, pages and all, to a region
+/// of another buffer about to be written ([`Buf::move_region`]: a page
+/// table move, no page fault, no zeroing). A releasing gather (see
+/// [`Space::gather`]) so keeps the two largest layers of an 18-empty root
+/// from being whole in memory at once without paying a page fault per
+/// page again (a fault costs about 1.5 µs here, 0.4 s a gigabyte).
+/// Elsewhere it is a plain vector that moves nothing. The entries'
+/// contents are unspecified until written (every implementor of
+/// [`Entry`] is made of `u64` words, valid for any bits).
+struct Buf<E: Entry> {
+    #[cfg(target_os = "linux")]
+    ptr: std::ptr::NonNull<E>,
+    /// The mapping (`ptr` is its first region boundary in it).
+    #[cfg(target_os = "linux")]
+    map: (*mut libc::c_void, usize),
+    #[cfg(not(target_os = "linux"))]
+    vec: Vec<E>,
+    len: usize,
+    /// Per region, whether its pages have been written (are resident).
+    resident: Vec<bool>,
+}
+
+// SAFETY: the buffer owns its entries (plain words) like a `Vec` does.
+unsafe impl<E: Entry> Send for Buf<E> {}
+unsafe impl<E: Entry> Sync for Buf<E> {}
+
+/// The size of a region of a [`Buf`] (a huge page; one page in unit tests,
+/// so that their small layers span many regions and pages really move).
+#[cfg(not(test))]
+const REGION_BYTES: usize = 2 << 20;
+#[cfg(test)]
+const REGION_BYTES: usize = 4096;
+
+impl<E: Entry> Buf<E> {
+    /// Entries per region.
+    const PER: usize = REGION_BYTES / std::mem::size_of::<E>();
+
+    /// A buffer of `len` entries.
+    #[cfg(target_os = "linux")]
+    fn new(len: usize) -> Buf<E> {
+        let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
+        // One region more, so that the entries can start on a region
+        // boundary and every region lies whole inside the mapping.
+        let bytes = (regions + 1) * REGION_BYTES;
+        // SAFETY: a fresh private anonymous mapping, checked below; it is
+        // zero-filled and page-aligned.
+        let p = unsafe {
+            libc::mmap(
+                std::ptr::null_mut(),
+                bytes,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            )
+        };
+        assert!(p != libc::MAP_FAILED, "out of memory for a layer buffer");
+        let offset = (p as usize).next_multiple_of(REGION_BYTES) - p as usize;
+        // SAFETY: `offset < REGION_BYTES`, inside the mapping.
+        let start = unsafe { p.cast::<u8>().add(offset) };
+        Buf {
+            ptr: std::ptr::NonNull::new(start.cast()).expect("mmap gave null"),
+            map: (p, bytes),
+            len,
+            resident: vec![false; regions],
+        }
+    }
+
+    /// A buffer of `len` entries.
+    #[cfg(not(target_os = "linux"))]
+    fn new(len: usize) -> Buf<E> {
+        let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
+        Buf {
+            vec: vec![E::ZERO; len],
+            len,
+            resident: vec![false; regions],
+        }
+    }
+
+    fn as_slice(&self) -> &[E] {
+        #[cfg(target_os = "linux")]
+        // SAFETY: `len` entries of plain words inside the mapping (zero
+        // or written: any bits are valid).
+        return unsafe { std::slice::from_raw_parts(self.ptr.as_ptr(), self.len) };
+        #[cfg(not(target_os = "linux"))]
+        return &self.vec;
+    }
+
+    fn as_mut_slice(&mut self) -> &mut [E] {
+        #[cfg(target_os = "linux")]
+        // SAFETY: as in `as_slice`, borrowed mutably through `self`.
+        return unsafe { std::slice::from_raw_parts_mut(self.ptr.as_ptr(), self.len) };
+        #[cfg(not(target_os = "linux"))]
+        return &mut self.vec;
+    }
+
+    /// Records that entries `from..to` were written.
+    fn mark_written(&mut self, from: usize, to: usize) {
+        if to > from {
+            for r in &mut self.resident[from / Self::PER..(to - 1) / Self::PER + 1] {
+                *r = true;
+            }
+        }
+    }
+
+    /// Moves the pages of region `k` of `self`, whose entries are no
+    /// longer needed, to region `r` of `dst`, whose entries are all about
+    /// to be written; region `k` is left mapped but empty (zero pages on
+    /// demand). Returns whether it moved anything (nothing when region
+    /// `k` holds no pages, `r` already does, or off Linux).
+    fn move_region(&mut self, k: usize, dst: &mut Buf<E>, r: usize) -> bool {
+        if !self.resident[k] || dst.resident[r] {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: both regions lie whole inside their mappings (see
+            // `new`), are region-aligned, and no slice of either buffer
+            // is alive (`&mut self`, `&mut dst`). mremap with FIXED
+            // replaces the (empty) destination; the source hole is mapped
+            // again as fresh anonymous memory at once.
+            unsafe {
+                let src: *mut libc::c_void =
+                    self.ptr.as_ptr().cast::<u8>().add(k * REGION_BYTES).cast();
+                let to: *mut libc::c_void =
+                    dst.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES).cast();
+                let moved = libc::mremap(
+                    src,
+                    REGION_BYTES,
+                    REGION_BYTES,
+                    libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                    to,
+                );
+                if moved == libc::MAP_FAILED {
+                    return false;
+                }
+                let again = libc::mmap(
+                    src,
+                    REGION_BYTES,
+                    libc::PROT_READ | libc::PROT_WRITE,
+                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                    -1,
+                    0,
+                );
+                assert!(again != libc::MAP_FAILED, "remapping a layer region");
+            }
+            self.resident[k] = false;
+            dst.resident[r] = true;
+            true
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (dst, r);
+            false
+        }
+    }
+}
+
+#[cfg(target_os = "linux")]
+impl<E: Entry> Drop for Buf<E> {
+    fn drop(&mut self) {
+        // SAFETY: the range mapped in `new` (however split since), unmapped
+        // once.
+        unsafe { libc::munmap(self.map.0, self.map.1) };
+    }
+}
+
 /// Which question a sweep's layer answers for its player to move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Kind {
@@ -415,7 +600,7 @@ impl Kind {
     }
 }
 
-#[inline]
+#[inline(always)]
 fn or(a: Half, b: Half) -> Half {
     [a[0] | b[0], a[1] | b[1]]
 }
@@ -469,6 +654,9 @@ struct Space {
     second: u64,
     empty: Vec<u8>,
     parity0: usize,
+    /// Gathers whose two layers take more bytes than this move pages
+    /// between the layers ([`RELEASE_ABOVE`]; tests lower it).
+    release_above: usize,
 }
 
 impl Space {
@@ -506,7 +694,7 @@ impl Space {
     }
 
     /// `pdep`: the low bits of `v` placed on the set bits of `m`.
-    #[inline]
+    #[inline(always)]
     fn deposit(&self, mut v: u32, m: u32) -> u32 {
         let t = &tables().deposit;
         let mut out = 0u32;
@@ -529,8 +717,20 @@ impl Space {
 
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
-    /// asks it when any of its children does.
-    fn gather<E: Entry>(&self, j: u32, next: &[E], cur: &mut Vec<E>, stop: &Stop) {
+    /// asks it when any of its children does. With `release`, the blocks
+    /// of `cur` are computed in [`GATHER_WINDOWS`] windows in rank order;
+    /// the regions of `next` that no later block reads become spare after
+    /// each window, and their pages move to the regions of `cur` the next
+    /// window writes ([`Buf::move_region`]), so that the two layers are
+    /// never both whole in memory.
+    fn gather<E: Entry>(
+        &self,
+        j: u32,
+        next: &mut Buf<E>,
+        cur: &mut Buf<E>,
+        stop: &Stop,
+        release: bool,
+    ) {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j % 2 == 0;
@@ -543,53 +743,111 @@ impl Space {
         let xs = subsets(n, x);
         let bs = subsets(n - x, y);
         let free_all = (1u32 << (n - x)) - 1;
-        // Every entry is written below; the buffer is reused between
-        // layers so that its pages are touched once per solve.
-        cur.clear();
-        cur.resize(self.size(j), E::ZERO);
-        cur.par_chunks_mut(block.max(1))
-            .zip(xs.par_iter().enumerate())
-            .for_each(|(out, (ia, &a))| {
-                if ia % 64 == 0 && stop.check() {
-                    return;
+        let len = self.size(j);
+        let next_len = self.size(j + 1);
+        // First mover, releasing: the huge pages of `next` (entries
+        // `k·per..(k + 1)·per`) by the last block of `cur` that reads
+        // them. A child set `a'` is read by every `a'` less one stone, the
+        // last of them in colex order being `a'` less its lowest stone.
+        let per = Buf::<E>::PER;
+        let mut last_reader: Vec<(usize, usize)> = Vec::new();
+        if release && first_moves && child_block > 0 {
+            let mut last = vec![0usize; next_len.div_ceil(per)];
+            for (i, &a) in subsets(n, x + 1).iter().enumerate() {
+                let l = rank(a & a.wrapping_sub(1));
+                let (lo, hi) = (i * child_block / per, ((i + 1) * child_block - 1) / per);
+                for slot in &mut last[lo..=hi] {
+                    *slot = (*slot).max(l);
                 }
-                if first_moves {
-                    // The complement's cells in order, and the rank base of
-                    // the first player's set with each added.
-                    let mut base = [0usize; 32];
-                    let comp = !a & ((1u32 << n) - 1);
-                    for (p, cell) in bits_of(comp as u64).enumerate() {
-                        base[p] = rank(a | 1 << cell) * child_block;
-                    }
-                    // The `b` without `p`, in colex order, are exactly the
-                    // child block's second-player sets in colex order (drop
-                    // the bit `p`), so a counter per `p` gives the rank.
-                    let mut count = [0usize; 32];
-                    for (slot, &b) in out.iter_mut().zip(&bs) {
-                        let mut acc = E::ZERO;
-                        let mut free = free_all & !b;
-                        while free != 0 {
-                            let p = free.trailing_zeros() as usize;
-                            free &= free - 1;
-                            acc = acc.or(next[base[p] + count[p]]);
-                            count[p] += 1;
+            }
+            last_reader = last.into_iter().enumerate().map(|(k, l)| (l, k)).collect();
+            last_reader.sort_unstable();
+        }
+        // Regions of `next` no longer read, whose pages can move to `cur`.
+        let mut spare: Vec<usize> = Vec::new();
+        let mut released = 0;
+        // Regions of `cur` below this are written or provided for.
+        let mut provided = 0;
+        let windows = if release { GATHER_WINDOWS } else { 1 };
+        for w in 0..windows {
+            let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
+            if release {
+                let end = (e * block).div_ceil(per);
+                for r in provided..end {
+                    if !cur.resident[r] {
+                        while let Some(k) = spare.pop() {
+                            if next.move_region(k, cur, r) {
+                                break;
+                            }
                         }
-                        *slot = acc;
-                    }
-                } else {
-                    let base = ia * child_block;
-                    for (slot, &b) in out.iter_mut().zip(&bs) {
-                        let mut acc = E::ZERO;
-                        let mut free = free_all & !b;
-                        while free != 0 {
-                            let p = free.trailing_zeros();
-                            free &= free - 1;
-                            acc = acc.or(next[base + rank(b | 1 << p)]);
-                        }
-                        *slot = acc;
                     }
                 }
-            });
+                provided = provided.max(end);
+            }
+            let next_all = &next.as_slice()[..next_len];
+            cur.as_mut_slice()[s * block..e * block]
+                .par_chunks_mut(block.max(1))
+                .zip(xs[s..e].par_iter().enumerate())
+                .for_each(|(out, (i, &a))| {
+                    let ia = s + i;
+                    if ia % 64 == 0 && stop.check() {
+                        return;
+                    }
+                    if first_moves {
+                        // The complement's cells in order, and the rank base
+                        // of the first player's set with each added.
+                        let mut base = [0usize; 32];
+                        let comp = !a & ((1u32 << n) - 1);
+                        for (p, cell) in bits_of(comp as u64).enumerate() {
+                            base[p] = rank(a | 1 << cell) * child_block;
+                        }
+                        // The `b` without `p`, in colex order, are exactly the
+                        // child block's second-player sets in colex order
+                        // (drop the bit `p`), so a counter per `p` gives the
+                        // rank.
+                        let mut count = [0usize; 32];
+                        for (slot, &b) in out.iter_mut().zip(&bs) {
+                            let mut acc = E::ZERO;
+                            let mut free = free_all & !b;
+                            while free != 0 {
+                                let p = free.trailing_zeros() as usize;
+                                free &= free - 1;
+                                acc = acc.or(next_all[base[p] + count[p]]);
+                                count[p] += 1;
+                            }
+                            *slot = acc;
+                        }
+                    } else {
+                        let base = ia * child_block;
+                        for (slot, &b) in out.iter_mut().zip(&bs) {
+                            let mut acc = E::ZERO;
+                            let mut free = free_all & !b;
+                            while free != 0 {
+                                let p = free.trailing_zeros();
+                                free &= free - 1;
+                                acc = acc.or(next_all[base + rank(b | 1 << p)]);
+                            }
+                            *slot = acc;
+                        }
+                    }
+                });
+            cur.mark_written(s * block, e * block);
+            if !release {
+                continue;
+            }
+            if first_moves {
+                while released < last_reader.len() && last_reader[released].0 < e {
+                    spare.push(last_reader[released].1);
+                    released += 1;
+                }
+            } else {
+                // The second mover's children of block `a` are block `a`.
+                let upto = e * child_block / per;
+                spare.extend(released..upto);
+                released = released.max(upto);
+            }
+        }
+        debug_assert!(len <= cur.len);
     }
 
     /// Turns layer `j + 1` (answers to `kind.other()` for its mover, or
@@ -646,7 +904,7 @@ impl Space {
     fn sweep<E: Entry>(
         &self,
         kind: Kind,
-        bufs: [&mut Vec<E>; 2],
+        bufs: [&mut Buf<E>; 2],
         stop: &Stop,
     ) -> Option<(E, Vec<E>)> {
         let n = self.n();
@@ -654,28 +912,31 @@ impl Space {
             return Some((E::ZERO, Vec::new()));
         }
         let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
-        let [next, cur] = bufs;
-        next.clear();
-        next.resize(self.size(n), E::ZERO);
-        self.turn(n - 1, next, kind_at(n - 1), stop);
+        let [mut next, mut cur] = bufs;
+        let top = self.size(n);
+        next.as_mut_slice()[..top].fill(E::ZERO);
+        next.mark_written(0, top);
+        self.turn(n - 1, &mut next.as_mut_slice()[..top], kind_at(n - 1), stop);
         let mut layer1 = Vec::new();
         for j in (0..n).rev() {
-            self.gather(j, next, cur, stop);
+            let len = self.size(j);
+            let bytes = (len + self.size(j + 1)) * std::mem::size_of::<E>();
+            self.gather(j, next, cur, stop, bytes > self.release_above);
             if stop.check() {
                 return None;
             }
             if j == 1 {
-                layer1 = cur.clone();
+                layer1 = cur.as_slice()[..len].to_vec();
             }
             if j > 0 {
-                self.turn(j - 1, cur, kind_at(j - 1), stop);
+                self.turn(j - 1, &mut cur.as_mut_slice()[..len], kind_at(j - 1), stop);
             }
-            std::mem::swap(next, cur);
+            std::mem::swap(&mut next, &mut cur);
         }
         if stop.check() {
             return None;
         }
-        Some((next[0], layer1))
+        Some((next.as_slice()[0], layer1))
     }
 }
 
@@ -694,6 +955,7 @@ fn space(pos: &Position) -> Space {
         second,
         empty,
         parity0,
+        release_above: RELEASE_ABOVE,
     }
 }
 
@@ -896,14 +1158,17 @@ pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refu
         pos,
         deadline,
         pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
+        RELEASE_ABOVE,
     )
 }
 
-/// [`solve`], both questions in one sweep or not.
+/// [`solve`], both questions in one sweep or not, moving pages between
+/// layers above `release_above` bytes a pair.
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
     one_sweep: bool,
+    release_above: usize,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
@@ -920,7 +1185,8 @@ fn solve_with(
     if pos.outcome().is_some() {
         return Ok(sol);
     }
-    let sp = space(pos);
+    let mut sp = space(pos);
+    sp.release_above = release_above;
     let stop = Stop {
         deadline,
         stopped: AtomicBool::new(false),
@@ -929,8 +1195,8 @@ fn solve_with(
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let (win0, not_lose0, win1, not_lose1) = if one_sweep {
         // Both questions in one sweep: the fives and indices once.
-        let mut a: Vec<Both> = Vec::with_capacity(most);
-        let mut b: Vec<Both> = Vec::with_capacity(most);
+        let mut a: Buf<Both> = Buf::new(most);
+        let mut b: Buf<Both> = Buf::new(most);
         let (e0, e1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -941,8 +1207,8 @@ fn solve_with(
             e1.iter().map(|e| e.0[1]).collect(),
         )
     } else {
-        let mut a: Vec<Half> = Vec::with_capacity(most);
-        let mut b: Vec<Half> = Vec::with_capacity(most);
+        let mut a: Buf<Half> = Buf::new(most);
+        let mut b: Buf<Half> = Buf::new(most);
         let (win0, not_lose1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -997,8 +1263,8 @@ fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<
         stopped: AtomicBool::new(false),
     };
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
-    let mut a: Vec<Half> = Vec::with_capacity(most);
-    let mut b: Vec<Half> = Vec::with_capacity(most);
+    let mut a: Buf<Half> = Buf::new(most);
+    let mut b: Buf<Half> = Buf::new(most);
     for kind in [Kind::Win, Kind::NotLose] {
         let (root, _) = sp
             .sweep(kind, [&mut a, &mut b], &stop)
@@ -1044,11 +1310,19 @@ mod tests {
             .collect();
         assert!(ps.len() > 50);
         for p in &ps {
-            let one = solve_with(p, None, true).unwrap();
-            let two = solve_with(p, None, false).unwrap();
+            let one = solve_with(p, None, true, RELEASE_ABOVE).unwrap();
+            let two = solve_with(p, None, false, RELEASE_ABOVE).unwrap();
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
+            // Every gather moving pages between its layers (at these
+            // sizes none would), in one sweep and in two.
+            for one_sweep in [true, false] {
+                let moved = solve_with(p, None, one_sweep, 0).unwrap();
+                assert_eq!(moved.value(), one.value());
+                assert_eq!(moved.children(), one.children());
+                assert_eq!(moved.move_values(), one.move_values());
+            }
             assert_eq!(value_with(p, None, true), Ok(one.value()));
         }
     }
@@ -1123,6 +1397,7 @@ mod tests {
             second: 0,
             empty: (0..6).collect(),
             parity0: 0,
+            release_above: RELEASE_ABOVE,
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {
