@@ -398,8 +398,14 @@ impl Entry for Both {
 /// [`Space::turn`] on the block of one first-player set `a` (rank `ia`),
 /// specialised on the question (`WIN`, else "not lose"), on whether the
 /// board is then full, and on who placed the last stone.
-#[inline(never)]
-fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
+#[inline(always)]
+fn turn_block_impl<
+    E: Entry,
+    const WIN: bool,
+    const FULL: bool,
+    const FIRST: bool,
+    const FAST: bool,
+>(
     sp: &Space,
     c: &TurnCtx,
     out: &mut [E],
@@ -409,10 +415,177 @@ fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
     let f_a = &c.fx[ia].0;
     let comp = !a & c.mask;
     for (slot, &b) in out.iter_mut().zip(c.bs) {
-        let f_b = &c.fy[rank(sp.deposit(b, comp))].0;
+        let cells = if FAST {
+            pdep(b, comp)
+        } else {
+            sp.deposit(b, comp)
+        };
+        let f_b = &c.fy[rank(cells)].0;
         let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
         *slot = slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk);
     }
+}
+
+/// The BMI2 instruction `pdep` (only reached from code compiled for it).
+#[inline(always)]
+fn pdep(v: u32, m: u32) -> u32 {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: called only with FAST, from functions compiled for BMI2 and
+    // run where it was detected.
+    return unsafe { std::arch::x86_64::_pdep_u32(v, m) };
+    #[cfg(not(target_arch = "x86_64"))]
+    unreachable!("pdep only on x86-64 ({v}, {m})")
+}
+
+/// [`turn_block_impl`] for any machine.
+#[inline(never)]
+fn turn_block<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
+    sp: &Space,
+    c: &TurnCtx,
+    out: &mut [E],
+    ia: usize,
+    a: u32,
+) {
+    turn_block_impl::<E, WIN, FULL, FIRST, false>(sp, c, out, ia, a)
+}
+
+/// [`turn_block_impl`] compiled for AVX2, BMI and POPCNT, with `pdep`;
+/// only call it where [`fast_available`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[inline(never)]
+unsafe fn turn_block_fast<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
+    sp: &Space,
+    c: &TurnCtx,
+    out: &mut [E],
+    ia: usize,
+    a: u32,
+) {
+    turn_block_impl::<E, WIN, FULL, FIRST, true>(sp, c, out, ia, a)
+}
+
+/// A turn of one block.
+type TurnFn<E> = fn(&Space, &TurnCtx, &mut [E], usize, u32);
+
+/// [`turn_block`] or its fast twin.
+fn pick_turn<E: Entry, const WIN: bool, const FULL: bool, const FIRST: bool>(
+    fast: bool,
+) -> TurnFn<E> {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: `fast` only when the features were detected.
+        return |sp, c, out, ia, a| unsafe {
+            turn_block_fast::<E, WIN, FULL, FIRST>(sp, c, out, ia, a)
+        };
+    }
+    let _ = fast;
+    turn_block::<E, WIN, FULL, FIRST>
+}
+
+/// What [`gather_block`] needs of its layers.
+struct GatherCtx<'a, E> {
+    /// Empty cells of the root.
+    n: u32,
+    /// The second player's sets in the complement's frame, colex order.
+    bs: &'a [u32],
+    /// The next layer, turned.
+    next: &'a [E],
+    /// Nodes per block of the next layer.
+    child_block: usize,
+    /// The cells not taken by the block's first-player set.
+    free_all: u32,
+}
+
+/// [`Space::gather`] of the block of one first-player set `a` (rank
+/// `ia`): each node ORs its children, which add one stone of the first
+/// player (`FIRST_MOVES`) or of the second.
+#[inline(always)]
+fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
+    g: &GatherCtx<E>,
+    out: &mut [E],
+    ia: usize,
+    a: u32,
+) {
+    if FIRST_MOVES {
+        // The complement's cells in order, and the rank base
+        // of the first player's set with each added.
+        let mut base = [0usize; 32];
+        let comp = !a & ((1u32 << g.n) - 1);
+        for (p, cell) in bits_of(comp as u64).enumerate() {
+            base[p] = rank(a | 1 << cell) * g.child_block;
+        }
+        // The `b` without `p`, in colex order, are exactly the
+        // child block's second-player sets in colex order
+        // (drop the bit `p`), so a counter per `p` gives the
+        // rank.
+        let mut count = [0usize; 32];
+        for (slot, &b) in out.iter_mut().zip(g.bs) {
+            let mut acc = E::ZERO;
+            let mut free = g.free_all & !b;
+            while free != 0 {
+                let p = free.trailing_zeros() as usize;
+                free &= free - 1;
+                acc = acc.or(g.next[base[p] + count[p]]);
+                count[p] += 1;
+            }
+            *slot = acc;
+        }
+    } else {
+        let base = ia * g.child_block;
+        for (slot, &b) in out.iter_mut().zip(g.bs) {
+            let mut acc = E::ZERO;
+            let mut free = g.free_all & !b;
+            while free != 0 {
+                let p = free.trailing_zeros();
+                free &= free - 1;
+                acc = acc.or(g.next[base + rank(b | 1 << p)]);
+            }
+            *slot = acc;
+        }
+    }
+}
+
+/// [`gather_block_impl`] for any x86-64 or other machine.
+#[inline(never)]
+fn gather_block<E: Entry, const FIRST_MOVES: bool>(
+    g: &GatherCtx<E>,
+    out: &mut [E],
+    ia: usize,
+    a: u32,
+) {
+    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+}
+
+/// [`gather_block_impl`] compiled for AVX2 (a [`Both`] in one register),
+/// BMI and POPCNT; only call it where [`fast_available`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
+#[inline(never)]
+unsafe fn gather_block_fast<E: Entry, const FIRST_MOVES: bool>(
+    g: &GatherCtx<E>,
+    out: &mut [E],
+    ia: usize,
+    a: u32,
+) {
+    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+}
+
+/// Whether this machine runs the code compiled for AVX2, BMI1/2, POPCNT
+/// and LZCNT (checked once).
+pub fn fast_available() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        static FAST: OnceLock<bool> = OnceLock::new();
+        *FAST.get_or_init(|| {
+            std::arch::is_x86_feature_detected!("avx2")
+                && std::arch::is_x86_feature_detected!("bmi1")
+                && std::arch::is_x86_feature_detected!("bmi2")
+                && std::arch::is_x86_feature_detected!("popcnt")
+                && std::arch::is_x86_feature_detected!("lzcnt")
+        })
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    false
 }
 
 /// A layer buffer: `len` entries in 2 MiB regions of their own. On Linux
@@ -657,6 +830,9 @@ struct Space {
     /// Gathers whose two layers take more bytes than this move pages
     /// between the layers ([`RELEASE_ABOVE`]; tests lower it).
     release_above: usize,
+    /// Whether to run the code compiled for AVX2 and BMI2
+    /// ([`fast_available`]; tests compare it with the portable code).
+    fast: bool,
 }
 
 impl Space {
@@ -793,42 +969,24 @@ impl Space {
                     if ia % 64 == 0 && stop.check() {
                         return;
                     }
-                    if first_moves {
-                        // The complement's cells in order, and the rank base
-                        // of the first player's set with each added.
-                        let mut base = [0usize; 32];
-                        let comp = !a & ((1u32 << n) - 1);
-                        for (p, cell) in bits_of(comp as u64).enumerate() {
-                            base[p] = rank(a | 1 << cell) * child_block;
-                        }
-                        // The `b` without `p`, in colex order, are exactly the
-                        // child block's second-player sets in colex order
-                        // (drop the bit `p`), so a counter per `p` gives the
-                        // rank.
-                        let mut count = [0usize; 32];
-                        for (slot, &b) in out.iter_mut().zip(&bs) {
-                            let mut acc = E::ZERO;
-                            let mut free = free_all & !b;
-                            while free != 0 {
-                                let p = free.trailing_zeros() as usize;
-                                free &= free - 1;
-                                acc = acc.or(next_all[base[p] + count[p]]);
-                                count[p] += 1;
-                            }
-                            *slot = acc;
-                        }
-                    } else {
-                        let base = ia * child_block;
-                        for (slot, &b) in out.iter_mut().zip(&bs) {
-                            let mut acc = E::ZERO;
-                            let mut free = free_all & !b;
-                            while free != 0 {
-                                let p = free.trailing_zeros();
-                                free &= free - 1;
-                                acc = acc.or(next_all[base + rank(b | 1 << p)]);
-                            }
-                            *slot = acc;
-                        }
+                    let g = GatherCtx {
+                        n,
+                        bs: &bs,
+                        next: next_all,
+                        child_block,
+                        free_all,
+                    };
+                    match (first_moves, self.fast) {
+                        (true, false) => gather_block::<E, true>(&g, out, ia, a),
+                        (false, false) => gather_block::<E, false>(&g, out, ia, a),
+                        #[cfg(target_arch = "x86_64")]
+                        // SAFETY: `fast` only when the features were detected.
+                        (true, true) => unsafe { gather_block_fast::<E, true>(&g, out, ia, a) },
+                        #[cfg(target_arch = "x86_64")]
+                        // SAFETY: as above.
+                        (false, true) => unsafe { gather_block_fast::<E, false>(&g, out, ia, a) },
+                        #[cfg(not(target_arch = "x86_64"))]
+                        (_, true) => unreachable!("fast code only on x86-64"),
                     }
                 });
             cur.mark_written(s * block, e * block);
@@ -877,15 +1035,16 @@ impl Space {
             pj,
             pk,
         };
+        let f = self.fast;
         let run = match (kind, full, first_moved) {
-            (Kind::Win, false, false) => turn_block::<E, true, false, false>,
-            (Kind::Win, false, true) => turn_block::<E, true, false, true>,
-            (Kind::Win, true, false) => turn_block::<E, true, true, false>,
-            (Kind::Win, true, true) => turn_block::<E, true, true, true>,
-            (Kind::NotLose, false, false) => turn_block::<E, false, false, false>,
-            (Kind::NotLose, false, true) => turn_block::<E, false, false, true>,
-            (Kind::NotLose, true, false) => turn_block::<E, false, true, false>,
-            (Kind::NotLose, true, true) => turn_block::<E, false, true, true>,
+            (Kind::Win, false, false) => pick_turn::<E, true, false, false>(f),
+            (Kind::Win, false, true) => pick_turn::<E, true, false, true>(f),
+            (Kind::Win, true, false) => pick_turn::<E, true, true, false>(f),
+            (Kind::Win, true, true) => pick_turn::<E, true, true, true>(f),
+            (Kind::NotLose, false, false) => pick_turn::<E, false, false, false>(f),
+            (Kind::NotLose, false, true) => pick_turn::<E, false, false, true>(f),
+            (Kind::NotLose, true, false) => pick_turn::<E, false, true, false>(f),
+            (Kind::NotLose, true, true) => pick_turn::<E, false, true, true>(f),
         };
         layer
             .par_chunks_mut(block.max(1))
@@ -956,6 +1115,7 @@ fn space(pos: &Position) -> Space {
         empty,
         parity0,
         release_above: RELEASE_ABOVE,
+        fast: fast_available(),
     }
 }
 
@@ -1159,16 +1319,19 @@ pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refu
         deadline,
         pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
         RELEASE_ABOVE,
+        fast_available(),
     )
 }
 
 /// [`solve`], both questions in one sweep or not, moving pages between
-/// layers above `release_above` bytes a pair.
+/// layers above `release_above` bytes a pair, with the `fast` code or the
+/// portable one.
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
     one_sweep: bool,
     release_above: usize,
+    fast: bool,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
@@ -1187,6 +1350,7 @@ fn solve_with(
     }
     let mut sp = space(pos);
     sp.release_above = release_above;
+    sp.fast = fast && fast_available();
     let stop = Stop {
         deadline,
         stopped: AtomicBool::new(false),
@@ -1310,18 +1474,25 @@ mod tests {
             .collect();
         assert!(ps.len() > 50);
         for p in &ps {
-            let one = solve_with(p, None, true, RELEASE_ABOVE).unwrap();
-            let two = solve_with(p, None, false, RELEASE_ABOVE).unwrap();
+            let one = solve_with(p, None, true, RELEASE_ABOVE, true).unwrap();
+            let two = solve_with(p, None, false, RELEASE_ABOVE, true).unwrap();
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
             // Every gather moving pages between its layers (at these
             // sizes none would), in one sweep and in two.
-            for one_sweep in [true, false] {
-                let moved = solve_with(p, None, one_sweep, 0).unwrap();
-                assert_eq!(moved.value(), one.value());
-                assert_eq!(moved.children(), one.children());
-                assert_eq!(moved.move_values(), one.move_values());
+            // And the portable code (where the machine has AVX2 and BMI2,
+            // the rest of the tests run the fast one).
+            for (one_sweep, release, fast) in [
+                (true, 0, true),
+                (false, 0, true),
+                (true, 0, false),
+                (false, RELEASE_ABOVE, false),
+            ] {
+                let other = solve_with(p, None, one_sweep, release, fast).unwrap();
+                assert_eq!(other.value(), one.value());
+                assert_eq!(other.children(), one.children());
+                assert_eq!(other.move_values(), one.move_values());
             }
             assert_eq!(value_with(p, None, true), Ok(one.value()));
         }
@@ -1398,6 +1569,7 @@ mod tests {
             empty: (0..6).collect(),
             parity0: 0,
             release_above: RELEASE_ABOVE,
+            fast: false,
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {
