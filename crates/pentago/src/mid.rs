@@ -313,6 +313,18 @@ trait Entry: Copy + Send + Sync {
         pj: usize,
         pk: usize,
     ) -> Self;
+    /// [`Entry::turned`] inside code compiled for AVX2 (only called from
+    /// there): by default the same code.
+    #[inline(always)]
+    fn turned_fast<const WIN: bool, const FULL: bool>(
+        self,
+        fm: &Full,
+        fo: &Full,
+        pj: usize,
+        pk: usize,
+    ) -> Self {
+        self.turned::<WIN, FULL>(fm, fo, pj, pk)
+    }
 }
 
 /// The states of layer `j + 1` (parity `pk`) after which the mover at
@@ -393,6 +405,94 @@ impl Entry for Both {
             self.0[0].turned::<false, FULL>(fm, fo, pj, pk),
         ])
     }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn turned_fast<const WIN: bool, const FULL: bool>(
+        self,
+        fm: &Full,
+        fo: &Full,
+        pj: usize,
+        pk: usize,
+    ) -> Both {
+        // SAFETY: only reached from code compiled for AVX2, run where it
+        // was detected.
+        unsafe { both_turned_avx2::<FULL>(&self, fm, fo, pj, pk) }
+    }
+}
+
+/// [`Both::turned`] with the node in one 256-bit register, `[win, not
+/// lose]` as its two 128-bit lanes: the two questions' formulas side by
+/// side, then [`spread`] on all four words at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn both_turned_avx2<const FULL: bool>(
+    x: &Both,
+    fm: &Full,
+    fo: &Full,
+    pj: usize,
+    pk: usize,
+) -> Both {
+    use std::arch::x86_64::*;
+    let v = |h: &Half| _mm256_broadcastsi128_si256(_mm_loadu_si128(h.as_ptr().cast()));
+    let c = |k: u64| _mm256_set1_epi64x(k as i64);
+    let x = _mm256_load_si256((x as *const Both).cast());
+    let (m, o) = (v(&fm[pk]), v(&fo[pk]));
+    // The opponent's answer to the other question in each lane: the
+    // halves swapped.
+    let t = _mm256_permute4x64_epi64::<0x4e>(x);
+    let ones = _mm256_set1_epi64x(-1);
+    let open = if FULL {
+        _mm256_setzero_si256()
+    } else {
+        _mm256_xor_si256(t, ones)
+    };
+    // Win: !o & (m | open); not lose: m | (!o & (FULL ? all : open)).
+    let win = _mm256_andnot_si256(o, _mm256_or_si256(m, open));
+    let not_lose = _mm256_or_si256(m, _mm256_andnot_si256(o, if FULL { ones } else { open }));
+    let w = _mm256_blend_epi32::<0xf0>(win, not_lose);
+    // spread: see the scalar code.
+    let both = _mm256_or_si256(w, _mm256_shuffle_epi32::<0x4e>(w));
+    let and = _mm256_and_si256;
+    let q0 = _mm256_or_si256(
+        _mm256_or_si256(
+            and(_mm256_slli_epi64::<1>(w), c(0xeeee_eeee_eeee_eeee)),
+            and(_mm256_srli_epi64::<3>(w), c(0x1111_1111_1111_1111)),
+        ),
+        _mm256_or_si256(
+            and(_mm256_srli_epi64::<1>(w), c(0x7777_7777_7777_7777)),
+            and(_mm256_slli_epi64::<3>(w), c(0x8888_8888_8888_8888)),
+        ),
+    );
+    let q1 = _mm256_or_si256(
+        _mm256_or_si256(
+            and(_mm256_slli_epi64::<4>(w), c(0xfff0_fff0_fff0_fff0)),
+            and(_mm256_srli_epi64::<12>(w), c(0x000f_000f_000f_000f)),
+        ),
+        _mm256_or_si256(
+            and(_mm256_srli_epi64::<4>(w), c(0x0fff_0fff_0fff_0fff)),
+            and(_mm256_slli_epi64::<12>(w), c(0xf000_f000_f000_f000)),
+        ),
+    );
+    // Rotations of each word by 16 both ways: the 16-bit lanes of a word
+    // rotated, one byte shuffle each.
+    let rl = _mm256_setr_epi8(
+        6, 7, 0, 1, 2, 3, 4, 5, 14, 15, 8, 9, 10, 11, 12, 13, 6, 7, 0, 1, 2, 3, 4, 5, 14, 15, 8, 9,
+        10, 11, 12, 13,
+    );
+    let rr = _mm256_setr_epi8(
+        2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12, 13, 14, 15, 8, 9, 2, 3, 4, 5, 6, 7, 0, 1, 10, 11, 12,
+        13, 14, 15, 8, 9,
+    );
+    let q2 = _mm256_or_si256(_mm256_shuffle_epi8(w, rl), _mm256_shuffle_epi8(w, rr));
+    let out = _mm256_or_si256(
+        _mm256_or_si256(q0, q1),
+        _mm256_or_si256(q2, _mm256_or_si256(both, v(&fm[pj]))),
+    );
+    let mut r = Both::ZERO;
+    _mm256_store_si256((&mut r as *mut Both).cast(), out);
+    r
 }
 
 /// [`Space::turn`] on the block of one first-player set `a` (rank `ia`),
@@ -422,7 +522,11 @@ fn turn_block_impl<
         };
         let f_b = &c.fy[rank(cells)].0;
         let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
-        *slot = slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk);
+        *slot = if FAST {
+            slot.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
+        } else {
+            slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk)
+        };
     }
 }
 
