@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 /// instead of 2^22 saved 10 to 50 % of the nodes.
 const TABLE_BITS: u32 = 25;
 /// From 18 stones, where the alpha-beta only gets a first share before the
-/// retrograde solver (about 0.75 GB at 18 stones) takes over: 2^22 slots
+/// retrograde solver (about 0.62 GB at 18 stones) takes over: 2^22 slots
 /// (64 MiB), keeping the whole under 1 GB.
 const LATE_TABLE_BITS: u32 = 22;
 

@@ -24,7 +24,7 @@
 //! is what [`solve`] uses. Only two layers are kept at a time; at 18
 //! empty cells the largest pairs would take 1.02 GB, so there the gather
 //! moves the pages of the layer it reads, as they stop being read, to the
-//! layer it writes (see [`Space::gather`]; peak about 0.75 GB).
+//! layer it writes (see [`Space::gather`]; peak about 0.62 GB).
 //!
 //! The fives of one colour for all 256 states come from per-quadrant
 //! tables (which of the 4 turns of a quadrant's content cover a line's
@@ -46,13 +46,13 @@ use std::sync::OnceLock;
 use std::time::Instant;
 
 /// The most empty cells the solver takes (18 empties, i.e. 18 stones:
-/// about 0.75 GB; each further empty cell multiplies time and memory by
+/// about 0.62 GB; each further empty cell multiplies time and memory by
 /// about three).
 pub const MAX_EMPTY: u32 = 18;
 
 /// Up to this many empty cells both questions share one sweep (32 bytes
 /// a node: 0.37 GB at 17 empty cells; at 18, 1.02 GB for the largest
-/// pair of layers, kept to about 0.75 GB by moving pages between the
+/// pair of layers, kept to about 0.62 GB by moving pages between the
 /// layers, against 0.5 GB for two sweeps of 16 bytes a node, which took
 /// about 1.8 times as long).
 pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
@@ -61,8 +61,11 @@ pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
 /// pages of the layer it reads, as they stop being read, to the layer it
 /// writes (see [`Space::gather`]): at 18 empty cells with both questions
 /// in one sweep (32 bytes a node) the largest pair of layers would take
-/// 1.02 GB, four pairs more than 0.8 GB.
-const RELEASE_ABOVE: usize = 600 << 20;
+/// 1.02 GB, four pairs more than 0.8 GB. A low threshold costs nothing (a
+/// move is a page-table update) and lowers the peak (measured at 18 empty
+/// cells: 0.74 GB and 186 000 page faults with 600 MiB, 0.62 GB and
+/// 156 000 with 200 MiB).
+const RELEASE_ABOVE: usize = 200 << 20;
 
 /// The windows of a releasing gather.
 const GATHER_WINDOWS: usize = 64;
