@@ -69,17 +69,19 @@ pub struct Solver {
 /// solver's cost in nodes before the retrograde solver takes over, about
 /// a sixteenth of the retrograde solver's own time. An alpha-beta node
 /// costs about 0.45 µs, a retrograde position (of [`mid::cost`]) about
-/// 15 ns at 18 and at 20 stones alike (measured on an idle machine), so
-/// `cost / 512` nodes take about 1/16 of the retrograde time: 344 000
-/// nodes at 18 stones, 40 000 at 20, 4 700 at 22. The share is kept small
-/// because the positions the alpha-beta does not finish within it (most
-/// of those of random games at 18 stones, which are won and need every
-/// child proven) pay it on top of the retrograde solve; the earlier
-/// 1/64 (2.75 million nodes at 18 stones, ~1.2 s) was 40 % of the
-/// retrograde time. Measured on 40 random-game positions at 18 stones
-/// (`mid_times ab 1`): 13 need at most 245 000 nodes, 3 more 0.64–1.2
+/// 6 ns at 18 stones (1.05 s for 173 million, idle machine, two threads),
+/// so `cost / 1024` nodes (169 000 at 18 stones, 20 000 at 20, 2 300 at
+/// 22) take about 0.08 s against 1 s. The share is kept small because
+/// the positions the alpha-beta does not finish within it (most of those
+/// of random games at 18 stones, which are won and need every child
+/// proven) pay it on top of the retrograde solve: the median of a set
+/// where more than half the positions need the retrograde solver is the
+/// share plus the retrograde time. The earlier 1/64 (2.75 million nodes
+/// at 18 stones, ~1.2 s) was 40 % of the then retrograde time. Measured
+/// on 40 random-game positions at 18 stones (`mid_times ab 1`): 10 need
+/// at most 10 000 nodes, 3 more 121 000–245 000, 3 more 0.64–1.2
 /// million, the other 24 more than 1.5 million.
-pub const AB_SHARE: u64 = 512;
+pub const AB_SHARE: u64 = 1024;
 
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
 /// slow side of what was measured on a busy 2-core machine, to decide
