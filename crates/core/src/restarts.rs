@@ -240,6 +240,15 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         }
     }
 
+    /// Calls `f(key, value)` for every entry.
+    pub fn for_each(&self, mut f: impl FnMut(&K, u32)) {
+        for (t, (k, v)) in self.tags.iter().zip(&self.slots) {
+            if *t != 0 {
+                f(k, *v);
+            }
+        }
+    }
+
     /// Sets the value of `k`.
     #[inline]
     pub fn insert(&mut self, k: K, v: u32) {
@@ -267,6 +276,20 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         }
     }
 }
+
+/// Flag on a memo value of a goal-only search (see
+/// [`Searcher::goal_only`]) whose number is *not* the position's exact best
+/// score. Unflagged, a goal-only value is the lowest score in the
+/// position's subtree: the search stops only at a goal (the best score
+/// there is), and the value is the minimum over the position and all its
+/// children, exact unless some child was pruned, a value was clamped above
+/// the goal, or a child's value was itself inexact. So after a failed goal
+/// search (an unreachable goal, where nothing stopped early), the exact
+/// search can start from every unflagged entry: in positions where the
+/// pruning never fires, the second search is free. Never seen outside the
+/// memo ([`Searcher::run`] and [`Searcher::known`] strip it); scores stay
+/// far below it.
+pub const INEXACT: u32 = 1 << 31;
 
 /// A small, fast, seedable generator for child orders (SplitMix64): the
 /// shuffle sits in the hot loop, and reproducibility is all we need.
@@ -668,7 +691,7 @@ where
 
     /// The exact value of `pos` if the memo knows it.
     pub fn known(&self, pos: &P::Position) -> Option<u32> {
-        self.memo.get(&(self.key)(pos))
+        self.memo.get(&(self.key)(pos)).map(|v| v & !INEXACT)
     }
 
     /// Whether `pos` ends the search: a goal in goal-only mode, the
@@ -700,7 +723,37 @@ where
         self.expansions += self.spent;
         let v = v?;
         self.insert(pos, v);
-        Some(v)
+        Some(v & !INEXACT)
+    }
+
+    /// Copies into `other`'s memo every entry of this goal-only search's
+    /// memo that holds a position's exact best score (see [`INEXACT`]):
+    /// a best-score search after a failed goal search starts from them.
+    fn seed_exact<F2, E2>(&self, other: &mut Searcher<'a, P, K, F2, E2, O>)
+    where
+        F2: Fn(&P::Position) -> K,
+        E2: Children<P, K>,
+    {
+        // Room for all first: inserting in this table's slot order (hash
+        // order) into a smaller, growing table would pile the keys into
+        // long probe runs.
+        let mut first = None;
+        let mut exact = 0;
+        self.memo.for_each(|k, v| {
+            if v & INEXACT == 0 {
+                first.get_or_insert(*k);
+                exact += 1;
+            }
+        });
+        let Some(first) = first else {
+            return;
+        };
+        other.memo.reserve(exact.min(other.max_memo_entries), first);
+        self.memo.for_each(|k, v| {
+            if v & INEXACT == 0 && other.memo.len() < other.max_memo_entries {
+                other.memo.insert(*k, v);
+            }
+        });
     }
 
     fn insert(&mut self, pos: &P::Position, v: u32) {
@@ -729,7 +782,7 @@ where
 
     /// Searches a child not in the memo (reached by `m`, key `k` with hash
     /// `h`) and memoises its value while there is room; `None` when the
-    /// budget ran out below it.
+    /// budget ran out below it. The value keeps its [`INEXACT`] flag.
     #[inline]
     fn search_child(
         &mut self,
@@ -763,13 +816,19 @@ where
         if self.terminal(pos, best, stop) {
             return Some(best);
         }
+        // `INEXACT` when the value below is not the exact best score (see
+        // [`INEXACT`]): a goal-only search's clamped or pruned values.
+        let mut inexact = 0;
         if self.goal_only {
             // A dead end of the goal search is worth more than any goal.
-            best = best.max(stop + 1);
+            if best <= stop {
+                best = stop + 1;
+                inexact = INEXACT;
+            }
             // Children were filtered before the descent: only the run's
             // root needs the (possibly costly) test here.
             if depth == 0 && self.prune && puzzle.cannot_reach_goal(pos) {
-                return Some(best);
+                return Some(best | INEXACT);
             }
         }
         if self.spent >= self.limit {
@@ -786,7 +845,7 @@ where
             let skip = self.goal_only && self.prune;
             if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut kids, skip) {
                 self.generated += count;
-                return self.descend_lazy(pos, depth, best, stop, kids);
+                return self.descend_lazy(pos, depth, (best, inexact), stop, (kids, count));
             }
             self.lazy[depth] = kids;
         }
@@ -809,7 +868,11 @@ where
         }
         if self.goal_only && self.prune {
             // Pruned children cost neither a memo probe nor an entry.
+            let all = moves.len();
             moves.retain(|(_, c)| !puzzle.cannot_reach_goal(c));
+            if moves.len() < all {
+                inexact = INEXACT;
+            }
         }
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut moves);
@@ -862,6 +925,8 @@ where
                     }
                 },
             };
+            inexact |= v & INEXACT;
+            let v = v & !INEXACT;
             if v < best {
                 best = v;
                 result = Some(best);
@@ -872,7 +937,7 @@ where
         }
         self.keys[depth] = keys;
         self.buffers[depth] = moves;
-        result
+        result.map(|v| v | inexact)
     }
 
     /// The rest of [`Searcher::dfs`] on lazy children: the same steps in
@@ -882,9 +947,9 @@ where
         &mut self,
         pos: &P::Position,
         depth: usize,
-        mut best: u32,
+        (mut best, mut inexact): (u32, u32),
         stop: u32,
-        mut kids: Vec<LazyOf<P, K, E>>,
+        (mut kids, count): (Vec<LazyOf<P, K, E>>, u64),
     ) -> Option<u32> {
         let puzzle = self.puzzle;
         let goal_only = self.goal_only;
@@ -899,6 +964,9 @@ where
         }
         if goal_only && self.prune {
             kids.retain(|c| !c.pruned);
+            if (kids.len() as u64) < count {
+                inexact = INEXACT;
+            }
         }
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut kids);
@@ -935,6 +1003,8 @@ where
                     }
                 }
             };
+            inexact |= v & INEXACT;
+            let v = v & !INEXACT;
             if v < best {
                 best = v;
                 result = Some(best);
@@ -945,7 +1015,7 @@ where
         }
         self.keys[depth] = hashes;
         self.lazy[depth] = kids;
-        result
+        result.map(|v| v | inexact)
     }
 
     /// A line of moves from `pos` to a position with `pos`'s value (a goal
@@ -1074,6 +1144,7 @@ where
     let mut runs = 0;
     let mut spent = 0;
     let mut generated = 0;
+    let mut goal = None;
     if opts.goal_first {
         let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
             .goal_only()
@@ -1088,12 +1159,17 @@ where
                 return report(puzzle, start, &mut s, true, runs, (spent, generated))
             }
             None => return report(puzzle, start, &mut s, false, runs, (spent, generated)),
-            Some(_) => {}
+            Some(_) => goal = Some(s),
         }
     }
     let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
         .ordered(opts.ordered)
         .prefetch(opts.prefetch);
+    if let Some(g) = goal {
+        // The failed goal search's exact values (see `INEXACT`) spare the
+        // best-score search their subtrees.
+        g.seed_exact(&mut s);
+    }
     let schedule = if opts.goal_first {
         &[][..]
     } else {

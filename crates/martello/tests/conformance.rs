@@ -258,6 +258,59 @@ fn presence_masks_and_connectivity_match_the_slow_way() {
     }
 }
 
+/// On unsolvable starts the best-score search begins from the failed goal
+/// search's exact values (`restarts::INEXACT`): it must find what a
+/// best-score search alone finds, with a legal line, with a roomy or a
+/// tiny memo.
+#[test]
+fn unsolvable_starts_agree_with_the_exact_search_alone() {
+    let mut unsolvable = 0;
+    for (n, games) in [(4, 600), (5, 600), (6, 300)] {
+        for i in 0..games {
+            let b = Board::random(n, 9_000 + i).unwrap();
+            let m = Martello::new(n, State::from_board(&b)).unwrap();
+            let first = solver::solve(&m, &SolveOptions::default());
+            if first.solvable {
+                continue;
+            }
+            unsolvable += 1;
+            let alone = solver::solve(
+                &m,
+                &SolveOptions {
+                    goal_first: false,
+                    ..Default::default()
+                },
+            );
+            // A tiny memo (re-exploring all the time) only where that
+            // stays cheap.
+            let memos: &[usize] = if n == 4 {
+                &[1 << 30, 1 << 14]
+            } else {
+                &[1 << 30]
+            };
+            for &memo in memos {
+                let r = solver::solve(
+                    &m,
+                    &SolveOptions {
+                        max_memo_bytes: memo,
+                        schedule: Schedule::seed(),
+                        seed: i,
+                        ..Default::default()
+                    },
+                );
+                assert!(r.complete);
+                assert_eq!(r.min_stones, alone.min_stones, "n {n} board {b}");
+                let end = r
+                    .ops
+                    .iter()
+                    .fold(m.start(), |s, &op| m.play(&s, op).expect("legal line"));
+                assert_eq!(m.score(&end), r.min_stones);
+            }
+        }
+    }
+    assert!(unsolvable >= 5, "only {unsolvable} unsolvable starts");
+}
+
 /// The bit-parallel class test against union–find on random stone sets
 /// of every density (sparse sets are often split), n = 1 … 8.
 #[test]
