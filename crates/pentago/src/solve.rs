@@ -83,6 +83,13 @@ pub struct Solver {
 /// million, the other 24 more than 1.5 million.
 pub const AB_SHARE: u64 = 1024;
 
+/// The alpha-beta's first share is at least this many nodes (about 9 ms):
+/// from 22 stones `cost / AB_SHARE` is only a few thousand nodes, which
+/// sent most positions to the retrograde solver (35 ms at 22 stones)
+/// that the alpha-beta settles in 10 000 nodes (22-stone seed-AI set:
+/// median 34 ms with `cost / 1024` alone).
+pub const MIN_AB_SHARE: u64 = 20_000;
+
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
 /// slow side of what was measured on a busy 2-core machine, to decide
 /// whether the retrograde solver fits a time budget.
@@ -186,7 +193,7 @@ impl Solver {
         };
         let start = Instant::now();
         let nodes0 = self.nodes;
-        let share = cost / AB_SHARE;
+        let share = (cost / AB_SHARE).max(MIN_AB_SHARE);
         let first = Budget {
             nodes: Some(budget.nodes.map_or(share, |n| n.min(share))),
             time: budget.time,
