@@ -1090,6 +1090,10 @@ pub struct RestartOptions {
     /// Prefetch the memo slots of all children (see
     /// [`Searcher::prefetch`]).
     pub prefetch: bool,
+    /// Memo entries reserved before the first run (see
+    /// [`Searcher::reserve`]), sparing a typical search the rehashing of
+    /// its early growth.
+    pub reserve: usize,
 }
 
 impl Default for RestartOptions {
@@ -1102,6 +1106,7 @@ impl Default for RestartOptions {
             goal_first: false,
             ordered: false,
             prefetch: false,
+            reserve: 0,
         }
     }
 }
@@ -1150,6 +1155,9 @@ where
             .goal_only()
             .ordered(opts.ordered)
             .prefetch(opts.prefetch);
+        if opts.reserve > 0 {
+            s.reserve(opts.reserve, start);
+        }
         let value = run_schedule(&mut s, start, opts, cap);
         runs += s.runs;
         spent += s.expansions;

@@ -113,6 +113,10 @@ impl Children<Martello, [u64; 4]> for Lazy4 {
     }
 }
 
+/// Memo entries the goal search reserves up front (about the median
+/// random 6×6 game's expansions).
+const RESERVE: usize = 4096;
+
 fn entries_for<K>(bytes: usize) -> usize {
     // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
     // count, one tag byte per slot; growth doubles, so budget for the
@@ -185,6 +189,7 @@ fn solve_impl(m: &Martello, opts: &SolveOptions, lazy: bool) -> Solution {
             goal_first: opts.goal_first,
             ordered: false,
             prefetch: true,
+            reserve: RESERVE,
         };
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
