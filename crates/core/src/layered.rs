@@ -762,8 +762,14 @@ fn merge_runs<T: Copy + Ord, V: Copy>(
     out
 }
 
-/// Most coarse buckets (write streams while scattering children).
-const COARSE: usize = 64;
+/// Most coarse buckets (write streams while scattering children). Up to
+/// this many buckets a gather is one level: the children go straight to
+/// the buckets they are de-duplicated in, without a second pass that
+/// splits them. 256 streams a worker cost no more to write than 64 on this
+/// project's machine (2-core AMD EPYC, 48 KiB L1d, 1 MiB L2 a core), and
+/// every English layer then fits one level: the full English count took
+/// 12-16 % less CPU than with 64 (one thread, alternated runs).
+const COARSE: usize = 256;
 
 /// Rounds a wanted bucket count to one that splits as `coarse * fine`.
 fn round_buckets(nb: usize) -> usize {
