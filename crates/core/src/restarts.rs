@@ -507,6 +507,7 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
+    hashes: Vec<Vec<u64>>,
     lazy: Vec<Vec<LazyOf<P, K, E>>>,
     goal_only: bool,
     prune: bool,
@@ -561,6 +562,7 @@ where
             buffers: Vec::new(),
             scratch: Vec::new(),
             keys: Vec::new(),
+            hashes: Vec::new(),
             lazy: Vec::new(),
             goal_only: false,
             prune: true,
@@ -598,6 +600,7 @@ where
             buffers: self.buffers,
             scratch: self.scratch,
             keys: self.keys,
+            hashes: self.hashes,
             lazy: self.lazy,
             goal_only: self.goal_only,
             prune: self.prune,
@@ -971,22 +974,22 @@ where
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut kids);
         }
-        if self.keys.len() <= depth {
-            self.keys.push(Vec::new());
+        if self.hashes.len() <= depth {
+            self.hashes.push(Vec::new());
         }
-        let mut hashes = std::mem::take(&mut self.keys[depth]);
+        let mut hashes = std::mem::take(&mut self.hashes[depth]);
         hashes.clear();
         if self.prefetch {
             for c in &kids {
                 let h = Memo::hash(&c.key);
                 self.memo.prefetch(h);
-                hashes.push((c.key, h));
+                hashes.push(h);
             }
         }
         let mut result = Some(best);
         for (i, c) in kids.iter().enumerate() {
             let h = if self.prefetch {
-                hashes[i].1
+                hashes[i]
             } else {
                 Memo::hash(&c.key)
             };
@@ -1013,7 +1016,7 @@ where
                 }
             }
         }
-        self.keys[depth] = hashes;
+        self.hashes[depth] = hashes;
         self.lazy[depth] = kids;
         result.map(|v| v | inexact)
     }

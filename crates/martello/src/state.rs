@@ -208,6 +208,33 @@ impl State {
     }
 }
 
+/// What the move generator needs of every row: its length, and as bit
+/// masks the rows that hold a stone and those that hold two or more.
+#[derive(Clone, Copy, Debug)]
+struct RowInfo {
+    lens: [usize; MAX_N],
+    occ: u32,
+    multi: u32,
+}
+
+impl RowInfo {
+    #[inline(always)]
+    fn of(n: usize, s: &State) -> RowInfo {
+        let mut info = RowInfo {
+            lens: [0; MAX_N],
+            occ: 0,
+            multi: 0,
+        };
+        for r in 0..n {
+            let row = s.rows[r];
+            info.lens[r] = row_len(row);
+            info.occ |= u32::from(row != 0) << r;
+            info.multi |= u32::from(row > 0x7F) << r;
+        }
+        info
+    }
+}
+
 /// The Martello puzzle on an n-board from a given start.
 #[derive(Clone, Debug)]
 pub struct Martello {
@@ -215,6 +242,11 @@ pub struct Martello {
     start: State,
     /// `symcol[s]`: the stones of symbol `s`.
     symcol: [u64; MAX_N],
+    /// `ids[v & 63]`: the id of the stone in lane `v`.
+    ids: [u8; 64],
+    /// `cshift[v & 63]`: the first bit of the colour row of the stone in
+    /// lane `v` (colour · n).
+    cshift: [u8; 64],
     /// Bit 0 of every colour row (`Σ 1 << (c·n)`).
     rep: u64,
 }
@@ -239,10 +271,20 @@ impl Martello {
         for c in 0..n {
             rep |= 1 << (c * n);
         }
+        let (mut ids, mut cshift) = ([0u8; 64], [0u8; 64]);
+        for c in 0..n {
+            for y in 0..n {
+                let v = (code(c, y) & 63) as usize;
+                ids[v] = (c * n + y) as u8;
+                cshift[v] = (c * n) as u8;
+            }
+        }
         Ok(Martello {
             n,
             start,
             symcol,
+            ids,
+            cshift,
             rep,
         })
     }
@@ -258,6 +300,12 @@ impl Martello {
         self.n
     }
 
+    /// The id of the stone in lane `v`.
+    #[inline(always)]
+    fn id(&self, v: u64) -> u8 {
+        self.ids[(v & 63) as usize]
+    }
+
     /// Plays an operation with the positions of both stones known, keeping
     /// `present` and `doomed` up to date.
     #[inline(always)]
@@ -265,7 +313,7 @@ impl Martello {
         let mut t = *s;
         let x = lane(t.rows[rx], ix);
         let y = lane(t.rows[ry], iy);
-        t.present &= !(1u64 << id_of(self.n, y));
+        t.present &= !(1u64 << self.id(y));
         t.rows[ry] = set_at(t.rows[ry], iy, x);
         t.rows[rx] = remove_at(t.rows[rx], ix);
         if !t.doomed {
@@ -282,7 +330,7 @@ impl Martello {
     #[inline(always)]
     fn still_connected(&self, p: u64, y: u64) -> bool {
         let n = self.n;
-        let (shift, sy) = ((y >> 3 & 7) as usize * n, (y & 7) as usize);
+        let (shift, sy) = (self.cshift[(y & 63) as usize] as usize, (y & 7) as usize);
         let low = (1u64 << n) - 1;
         let syms = (p >> shift) & low;
         let same_sym = p & self.symcol[sy];
@@ -318,14 +366,14 @@ impl Martello {
     fn for_each_pair(
         &self,
         s: &State,
+        info: &RowInfo,
         mut f: impl FnMut(u64, (usize, usize), u64, (usize, usize)),
     ) {
-        let n = self.n;
-        let mut lens = [0usize; MAX_N];
-        for r in 0..n {
-            lens[r] = row_len(s.rows[r]);
-        }
-        for r in 0..n {
+        let RowInfo { lens, occ, multi } = *info;
+        let mut long = multi;
+        while long != 0 {
+            let r = long.trailing_zeros() as usize;
+            long &= long - 1;
             let row = s.rows[r];
             let mut pairs = compatible_neighbours(row);
             while pairs != 0 {
@@ -342,19 +390,23 @@ impl Martello {
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
         // over a row of at most one stone), in column 0 (first stones) and
         // column n-1 (last stones; the same pair again when both rows hold
-        // a lone stone).
-        for r in 0..n {
-            if lens[r] == 0 {
-                continue;
-            }
+        // a lone stone). Bit r of `near` / `jump`: rows r and r+1 / r+2
+        // meet; `multi`: rows of two stones or more.
+        let near = occ & occ >> 1;
+        let jump = occ & occ >> 2 & !multi >> 1;
+        let mut rows = near | jump;
+        while rows != 0 {
+            let r = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
             for d in 1..=2 {
-                let t = r + d;
-                if t >= n || lens[t] == 0 || (d == 2 && lens[r + 1] > 1) {
+                let meet = if d == 1 { near } else { jump };
+                if meet >> r & 1 == 0 {
                     continue;
                 }
+                let t = r + d;
                 let (ra, rb) = (s.rows[r], s.rows[t]);
                 pair(ra & 0x7F, (r, 0), rb & 0x7F, (t, 0));
-                if lens[r] > 1 || lens[t] > 1 {
+                if (multi >> r | multi >> t) & 1 != 0 {
                     let (ia, ib) = (lens[r] - 1, lens[t] - 1);
                     pair(lane(ra, ia), (r, ia), lane(rb, ib), (t, ib));
                 }
@@ -367,9 +419,8 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        let n = self.n;
-        self.for_each_pair(s, |a, pa, b, pb| {
-            let (ia, ib) = (id_of(n, a), id_of(n, b));
+        self.for_each_pair(s, &RowInfo::of(self.n, s), |a, pa, b, pb| {
+            let (ia, ib) = (self.id(a), self.id(b));
             f(
                 Op {
                     eater: ia,
@@ -403,49 +454,58 @@ impl Martello {
         skip_pruned: bool,
     ) -> u64 {
         debug_assert!(self.n <= 6);
-        let n = self.n;
         let rows = &s.rows;
-        let mut occ = 0u32;
-        for r in 0..6 {
-            occ |= u32::from(rows[r] != 0) << r;
-        }
-        let halves = key4_halves(rows);
+        let info = RowInfo::of(6, s);
+        let parent_key = key4_rows(rows);
         let score = s.stones() - 1;
         let goal = score == 1;
         let mut count = 0u64;
+        // Stones whose removal was tested for the class bound, and those
+        // of them whose removal keeps one class (a stone is often eaten by
+        // several neighbours).
+        let (mut tested, mut whole) = (0u64, 0u64);
         let mut one = |x: u64, (rx, ix): (usize, usize), y: u64, (ry, iy): (usize, usize)| {
             count += 1;
+            let eaten = self.id(y);
+            let bit = 1u64 << eaten;
+            // A row that keeps a stone changes no split: only the eater's
+            // row, left by its lone stone, can cut a state that was not
+            // doomed.
+            let pruned = s.doomed
+                || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx)))
+                || {
+                    if tested & bit == 0 {
+                        tested |= bit;
+                        if self.still_connected(s.present & !bit, y) {
+                            whole |= bit;
+                        }
+                    }
+                    whole & bit == 0
+                };
+            if pruned && skip_pruned {
+                return;
+            }
             let ny = set_at(rows[ry], iy, x);
             // The eater's row after it left (both changes when it is the
             // eaten stone's row: a horizontal eat leaves a stone there).
             let old_x = if rx == ry { ny } else { rows[rx] };
             let nx = remove_at(old_x, ix);
-            let eaten = id_of(n, y);
-            let present = s.present & !(1u64 << eaten);
-            // A row that keeps a stone changes no split: only an emptied
-            // one can cut a state that was not doomed.
-            let pruned = s.doomed
-                || (nx == 0 && split_occ(occ & !(1 << rx)))
-                || !self.still_connected(present, y);
-            if pruned && skip_pruned {
-                return;
-            }
-            let mut h = halves;
-            patch_half(&mut h, ry, rows[ry] ^ ny);
-            patch_half(&mut h, rx, old_x ^ nx);
+            let mut key = parent_key;
+            patch_key(&mut key, ry, rows[ry] ^ ny);
+            patch_key(&mut key, rx, old_x ^ nx);
             out.push(LazyChild {
                 mv: Op {
-                    eater: id_of(n, x),
+                    eater: self.id(x),
                     eaten,
                 },
-                key: key4_of_halves(h),
+                key,
                 score,
                 goal,
                 pruned,
                 aux: [rx as u8, ix as u8, ry as u8, iy as u8],
             });
         };
-        self.for_each_pair(s, |a, pa, b, pb| {
+        self.for_each_pair(s, &info, |a, pa, b, pb| {
             one(a, pa, b, pb);
             one(b, pb, a, pa);
         });
@@ -537,12 +597,12 @@ impl Martello {
     }
 
     /// Key of `s` without symmetry for n ≤ 6: the rows' lanes (42 bits a
-    /// row) side by side in 4 words (each lane ends its row's stones with
+    /// row) in 4 words (see [`key4_rows`]; each row ends its stones with
     /// zero lanes, so the key is injective).
     #[inline(always)]
     pub fn key4(&self, s: &State) -> [u64; 4] {
         debug_assert!(self.n <= 6);
-        key4_of_halves(key4_halves(&s.rows))
+        key4_rows(&s.rows)
     }
 
     /// Key of `s` without symmetry for any n (7 words: eight rows of 56
@@ -591,26 +651,32 @@ impl Martello {
     }
 }
 
-/// [`Martello::key4`] as two 126-bit halves: rows 0–2 and rows 3–5, row
-/// `r` at bit 42·(r mod 3) of its half.
+/// [`Martello::key4`] of rows `r`: rows 0–3 in the low 42 bits of words
+/// 0–3, row 4 in the high 22 bits of words 0 and 1 (its low 22 bits, then
+/// the rest), row 5 likewise in words 2 and 3.
 #[inline(always)]
-fn key4_halves(r: &[u64; MAX_N]) -> [u128; 2] {
+fn key4_rows(r: &[u64; MAX_N]) -> [u64; 4] {
     [
-        u128::from(r[0]) | u128::from(r[1]) << 42 | u128::from(r[2]) << 84,
-        u128::from(r[3]) | u128::from(r[4]) << 42 | u128::from(r[5]) << 84,
+        r[0] | r[4] << 42,
+        r[1] | (r[4] >> 22) << 42,
+        r[2] | r[5] << 42,
+        r[3] | (r[5] >> 22) << 42,
     ]
 }
 
-/// Flips the bits `delta` of row `r` in [`key4_halves`].
-#[inline(always)]
-fn patch_half(h: &mut [u128; 2], r: usize, delta: u64) {
-    h[r / 3] ^= u128::from(delta) << (42 * (r % 3));
-}
+/// Where row `r` stands in [`key4_rows`]: the word of its low bits, their
+/// shift, the word of its high bits and whether it has any (rows 4, 5).
+const KEY_LOW_WORD: [usize; 8] = [0, 1, 2, 3, 0, 2, 0, 0];
+const KEY_LOW_SHIFT: [u32; 8] = [0, 0, 0, 0, 42, 42, 0, 0];
+const KEY_HIGH_WORD: [usize; 8] = [0, 1, 2, 3, 1, 3, 0, 0];
+const KEY_HIGH_ON: [u64; 8] = [0, 0, 0, 0, !0, !0, 0, 0];
 
-/// The key words of [`key4_halves`].
+/// Flips the bits `delta` of row `r` (< 6) in a [`key4_rows`] key.
 #[inline(always)]
-fn key4_of_halves([a, b]: [u128; 2]) -> [u64; 4] {
-    [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]
+fn patch_key(k: &mut [u64; 4], r: usize, delta: u64) {
+    let r = r & 7;
+    k[KEY_LOW_WORD[r]] ^= delta << KEY_LOW_SHIFT[r];
+    k[KEY_HIGH_WORD[r]] ^= ((delta >> 22) << 42) & KEY_HIGH_ON[r];
 }
 
 /// Whether two consecutive empty rows separate stones. Rows never
