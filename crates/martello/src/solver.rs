@@ -3,7 +3,9 @@
 //! states survives budgeted restarts).
 
 use crate::state::{Martello, Op, Spots, State};
-use endgame_core::restarts::{self, Children, LazyChild, RestartOptions, Schedule, Searcher};
+use endgame_core::restarts::{
+    self, Children, LazyChild, MemoPool, RestartOptions, Schedule, Searcher,
+};
 use endgame_core::Rules;
 use serde::{Deserialize, Serialize};
 
@@ -169,16 +171,27 @@ macro_rules! with_key {
 /// Expands lazily ([`Lazy4`]) where the key allows it (no symmetry,
 /// n ≤ 6).
 pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
-    solve_impl(m, opts, true)
+    solve_impl(m, opts, true, &mut Pool::default())
+}
+
+/// Spare memo tables of the lazy search (no symmetry, n ≤ 6), reused by
+/// one search after another (see [`MemoPool`]).
+pub type Pool = MemoPool<[u64; 4]>;
+
+/// [`solve`] taking its memo tables from `pool` and leaving them there
+/// (the same search): a thread solving many games in a row spares the
+/// allocations, page faults and filler writes of fresh tables.
+pub fn solve_pooled(m: &Martello, opts: &SolveOptions, pool: &mut Pool) -> Solution {
+    solve_impl(m, opts, true, pool)
 }
 
 /// [`solve`] building every child state (no lazy expansion): the same
 /// search step for step, kept to cross-check and measure the lazy one.
 pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
-    solve_impl(m, opts, false)
+    solve_impl(m, opts, false, &mut Pool::default())
 }
 
-fn solve_impl(m: &Martello, opts: &SolveOptions, lazy: bool) -> Solution {
+fn solve_impl(m: &Martello, opts: &SolveOptions, lazy: bool, pool: &mut Pool) -> Solution {
     let start = m.start();
     let r = with_key!(m, opts.symmetry, |key, K| {
         let ro = RestartOptions {
@@ -193,7 +206,7 @@ fn solve_impl(m: &Martello, opts: &SolveOptions, lazy: bool) -> Solution {
         };
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
-            restarts::solve_with(m, &start, |s: &State| m.key4(s), Lazy4, &ro)
+            restarts::solve_pooled(m, &start, |s: &State| m.key4(s), Lazy4, &ro, pool)
         } else {
             restarts::solve_with(m, &start, key, children, &ro)
         }

@@ -290,10 +290,12 @@ pub fn solve_games(
     board(n, seed, 0)?;
     Ok((0..games)
         .into_par_iter()
-        .map(|i| {
+        // Memo tables reused from game to game within each rayon job
+        // (dropped with the job).
+        .map_init(solver::Pool::default, |pool, i| {
             let m = board(n, seed, i).expect("size checked");
             let t = Instant::now();
-            let s = solver::solve(&m, &solve_options(opts, &opts.main_schedule, n, i));
+            let s = solver::solve_pooled(&m, &solve_options(opts, &opts.main_schedule, n, i), pool);
             progress.advance(1);
             GameResult {
                 index: i,
