@@ -442,7 +442,14 @@ fn pooled_solves_equal_fresh_ones() {
             };
             let fresh = solver::solve(&m, &opts);
             let pooled = solver::solve_pooled(&m, &opts, &mut pool);
-            assert_eq!(fresh, pooled, "n {n} game {i}");
+            // The pooled solve reserves a bigger table: only the memo's
+            // size in bytes may differ.
+            assert!(pooled.memo_bytes >= fresh.memo_bytes);
+            let same_size = solver::Solution {
+                memo_bytes: fresh.memo_bytes,
+                ..pooled
+            };
+            assert_eq!(fresh, same_size, "n {n} game {i}");
             unsolvable += usize::from(!fresh.solvable);
         }
     }
