@@ -115,13 +115,105 @@ pub struct RestartReport<M> {
 /// and prefetch its slot before probing, so the probes of a position's
 /// children (each a likely cache miss on a big memo) overlap in memory.
 pub struct Memo<K> {
-    /// 0: empty; otherwise `0x80 |` seven bits of the hash.
+    /// 0: empty; otherwise `0x80 |` seven bits of the hash. Its length is
+    /// the table's capacity.
     tags: Vec<u8>,
-    /// Valid where the tag is not 0 (others hold a copy of some key).
+    /// Valid where the tag is not 0 (others hold a copy of some key). At
+    /// least as long as `tags` (a reused buffer may be longer; the slots
+    /// past the capacity are never read).
     slots: Vec<(K, u32)>,
     len: usize,
     /// `64 - log2(capacity)`: the slot index is the hash's top bits.
     shift: u32,
+    /// Tables to build the next ones from (see [`MemoPool`]).
+    spare: MemoPool<K>,
+}
+
+/// Spare memo tables, so that a run of searches (the study's games, one
+/// thread each) reuses its tables instead of allocating fresh ones for
+/// every search: no page faults, and no filler writes into the slots (a
+/// reused slot buffer already holds valid keys; the zeroed tags mark
+/// every slot empty). Hand one to [`solve_pooled`] and take it back.
+pub struct MemoPool<K> {
+    tags: Vec<Vec<u8>>,
+    slots: Vec<Vec<(K, u32)>>,
+}
+
+impl<K> Default for MemoPool<K> {
+    fn default() -> Self {
+        MemoPool {
+            tags: Vec::new(),
+            slots: Vec::new(),
+        }
+    }
+}
+
+impl<K> MemoPool<K> {
+    /// Buffers kept of each kind (the largest ones).
+    const KEEP: usize = 4;
+
+    /// Bytes the pool holds.
+    pub fn bytes(&self) -> usize {
+        self.tags.iter().map(Vec::capacity).sum::<usize>()
+            + self
+                .slots
+                .iter()
+                .map(|v| v.capacity() * std::mem::size_of::<(K, u32)>())
+                .sum::<usize>()
+    }
+
+    /// Keeps `tags` and `slots` for later tables.
+    fn give(&mut self, tags: Vec<u8>, slots: Vec<(K, u32)>) {
+        if tags.capacity() > 0 {
+            self.tags.push(tags);
+            self.tags.sort_by_key(|v| std::cmp::Reverse(v.capacity()));
+            self.tags.truncate(Self::KEEP);
+        }
+        if !slots.is_empty() {
+            self.slots.push(slots);
+            self.slots.sort_by_key(|v| std::cmp::Reverse(v.len()));
+            self.slots.truncate(Self::KEEP);
+        }
+    }
+
+    /// Moves every buffer of `other` into this pool.
+    fn absorb(&mut self, other: MemoPool<K>) {
+        for t in other.tags {
+            self.give(t, Vec::new());
+        }
+        for s in other.slots {
+            self.give(Vec::new(), s);
+        }
+    }
+
+    /// A zeroed tag table of `cap` entries.
+    fn take_tags(&mut self, cap: usize) -> Vec<u8> {
+        let mut t = if self.tags.is_empty() {
+            Vec::new()
+        } else {
+            self.tags.remove(0)
+        };
+        t.clear();
+        t.resize(cap, 0);
+        t
+    }
+
+    /// A slot table of at least `cap` entries (`filler` extends a short
+    /// one).
+    fn take_slots(&mut self, cap: usize, filler: K) -> Vec<(K, u32)>
+    where
+        K: Copy,
+    {
+        let mut s = if self.slots.is_empty() {
+            Vec::new()
+        } else {
+            self.slots.remove(0)
+        };
+        if s.len() < cap {
+            s.resize(cap, (filler, 0));
+        }
+        s
+    }
 }
 
 impl<K: Hash + Eq + Copy> Default for Memo<K> {
@@ -131,6 +223,7 @@ impl<K: Hash + Eq + Copy> Default for Memo<K> {
             slots: Vec::new(),
             len: 0,
             shift: 64,
+            spare: MemoPool::default(),
         }
     }
 }
@@ -263,17 +356,36 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         }
     }
 
-    /// Rehashes into `cap` slots (`filler` fills the unused ones).
+    /// Rehashes into `cap` slots (`filler` fills the unused ones of a
+    /// fresh slot buffer), taking the new tables from the spare ones.
     fn grow(&mut self, filler: K, cap: usize) {
-        let old_tags = std::mem::replace(&mut self.tags, vec![0; cap]);
-        let old_slots = std::mem::replace(&mut self.slots, vec![(filler, 0); cap]);
+        let tags = self.spare.take_tags(cap);
+        let slots = self.spare.take_slots(cap, filler);
+        let old_tags = std::mem::replace(&mut self.tags, tags);
+        let old_slots = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - cap.trailing_zeros();
         self.len = 0;
-        for (t, (k, v)) in old_tags.into_iter().zip(old_slots) {
+        for (&t, &(k, v)) in old_tags.iter().zip(&old_slots) {
             if t != 0 {
                 self.insert_hashed(k, Self::hash(&k), v);
             }
         }
+        self.spare.give(old_tags, old_slots);
+    }
+
+    /// A memo whose tables will come from `pool`.
+    pub fn with_pool(pool: MemoPool<K>) -> Self {
+        Memo {
+            spare: pool,
+            ..Memo::default()
+        }
+    }
+
+    /// Empties the memo, returning its tables and spares.
+    pub fn into_pool(self) -> MemoPool<K> {
+        let mut pool = self.spare;
+        pool.give(self.tags, self.slots);
+        pool
     }
 }
 
@@ -507,6 +619,7 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
+    hashes: Vec<Vec<u64>>,
     lazy: Vec<Vec<LazyOf<P, K, E>>>,
     goal_only: bool,
     prune: bool,
@@ -561,6 +674,7 @@ where
             buffers: Vec::new(),
             scratch: Vec::new(),
             keys: Vec::new(),
+            hashes: Vec::new(),
             lazy: Vec::new(),
             goal_only: false,
             prune: true,
@@ -598,6 +712,7 @@ where
             buffers: self.buffers,
             scratch: self.scratch,
             keys: self.keys,
+            hashes: self.hashes,
             lazy: self.lazy,
             goal_only: self.goal_only,
             prune: self.prune,
@@ -687,6 +802,19 @@ where
     pub fn reserve(&mut self, entries: usize, pos: &P::Position) {
         let k = (self.key)(pos);
         self.memo.reserve(entries.min(self.max_memo_entries), k);
+    }
+
+    /// Takes its memo tables from `pool` (see [`MemoPool`]). Call before
+    /// any run.
+    pub fn with_memo_pool(mut self, pool: MemoPool<K>) -> Self {
+        assert!(self.memo.is_empty(), "with_memo_pool before any run");
+        self.memo = Memo::with_pool(pool);
+        self
+    }
+
+    /// Empties the memo and returns its tables for reuse.
+    pub fn take_memo_pool(&mut self) -> MemoPool<K> {
+        std::mem::take(&mut self.memo).into_pool()
     }
 
     /// The exact value of `pos` if the memo knows it.
@@ -971,22 +1099,22 @@ where
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut kids);
         }
-        if self.keys.len() <= depth {
-            self.keys.push(Vec::new());
+        if self.hashes.len() <= depth {
+            self.hashes.push(Vec::new());
         }
-        let mut hashes = std::mem::take(&mut self.keys[depth]);
+        let mut hashes = std::mem::take(&mut self.hashes[depth]);
         hashes.clear();
         if self.prefetch {
             for c in &kids {
                 let h = Memo::hash(&c.key);
                 self.memo.prefetch(h);
-                hashes.push((c.key, h));
+                hashes.push(h);
             }
         }
         let mut result = Some(best);
         for (i, c) in kids.iter().enumerate() {
             let h = if self.prefetch {
-                hashes[i].1
+                hashes[i]
             } else {
                 Memo::hash(&c.key)
             };
@@ -1013,7 +1141,7 @@ where
                 }
             }
         }
-        self.keys[depth] = hashes;
+        self.hashes[depth] = hashes;
         self.lazy[depth] = kids;
         result.map(|v| v | inexact)
     }
@@ -1144,6 +1272,25 @@ where
     F: Fn(&P::Position) -> K,
     E: Children<P, K> + Clone,
 {
+    solve_pooled(puzzle, start, key, children, opts, &mut MemoPool::default())
+}
+
+/// [`solve_with`] building its memos from the tables of `pool` and
+/// leaving them there at the end (see [`MemoPool`]): the same search.
+pub fn solve_pooled<P, K, F, E>(
+    puzzle: &P,
+    start: &P::Position,
+    key: F,
+    children: E,
+    opts: &RestartOptions,
+    pool: &mut MemoPool<K>,
+) -> RestartReport<P::Move>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K,
+    E: Children<P, K> + Clone,
+{
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
     let bound = puzzle.score_bound();
     let mut runs = 0;
@@ -1154,7 +1301,8 @@ where
         let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
             .goal_only()
             .ordered(opts.ordered)
-            .prefetch(opts.prefetch);
+            .prefetch(opts.prefetch)
+            .with_memo_pool(std::mem::take(pool));
         if opts.reserve > 0 {
             s.reserve(opts.reserve, start);
         }
@@ -1162,18 +1310,28 @@ where
         runs += s.runs;
         spent += s.expansions;
         generated += s.generated;
-        match value {
-            Some(v) if v <= bound => {
-                return report(puzzle, start, &mut s, true, runs, (spent, generated))
-            }
-            None => return report(puzzle, start, &mut s, false, runs, (spent, generated)),
-            Some(_) => goal = Some(s),
+        let done = match value {
+            Some(v) if v <= bound => Some(true),
+            None => Some(false),
+            Some(_) => None,
+        };
+        if let Some(complete) = done {
+            let r = report(puzzle, start, &mut s, complete, runs, (spent, generated));
+            *pool = s.take_memo_pool();
+            return r;
         }
+        goal = Some(s);
     }
+    // The goal search's spare tables (its own are still read below).
+    let spare = goal
+        .as_mut()
+        .map(|g| std::mem::take(&mut g.memo.spare))
+        .unwrap_or_else(|| std::mem::take(pool));
     let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
         .ordered(opts.ordered)
-        .prefetch(opts.prefetch);
-    if let Some(g) = goal {
+        .prefetch(opts.prefetch)
+        .with_memo_pool(spare);
+    if let Some(g) = &goal {
         // The failed goal search's exact values (see `INEXACT`) spare the
         // best-score search their subtrees.
         g.seed_exact(&mut s);
@@ -1193,14 +1351,19 @@ where
     runs += s.runs;
     spent += s.expansions;
     generated += s.generated;
-    report(
+    let r = report(
         puzzle,
         start,
         &mut s,
         value.is_some(),
         runs,
         (spent, generated),
-    )
+    );
+    *pool = s.take_memo_pool();
+    if let Some(mut g) = goal {
+        pool.absorb(g.take_memo_pool());
+    }
+    r
 }
 
 /// Runs the budgeted runs of `opts.schedule`, then an unbounded one,
@@ -1414,6 +1577,51 @@ mod tests {
         assert_eq!(big.bytes(), cap, "reserve avoids growth");
         assert_eq!(big.get(&[999, 0, 999, 1]), Some(999));
         assert_eq!(big.get(&[999, 0, 999, 2]), None);
+    }
+
+    /// Tables handed from memo to memo through a pool hold stale keys:
+    /// the reused memos must still agree with fresh ones, and whole
+    /// solves with one pool must equal solves without.
+    #[test]
+    fn pooled_memos_agree_with_fresh_ones() {
+        let mut pool = MemoPool::default();
+        let mut rng = Rng::new(9);
+        for round in 0..6u64 {
+            let mut memo = Memo::with_pool(pool);
+            let mut map = std::collections::HashMap::new();
+            if round % 2 == 0 {
+                memo.reserve(64, 0u64);
+            }
+            for i in 0..(3_000 * (round + 1)) as u32 {
+                let k = rng.next_u64() % 5_000;
+                memo.insert(k, i);
+                map.insert(k, i);
+            }
+            assert_eq!(memo.len(), map.len());
+            for k in 0..6_000u64 {
+                assert_eq!(memo.get(&k), map.get(&k).copied(), "round {round} key {k}");
+            }
+            pool = memo.into_pool();
+            assert!(pool.bytes() > 0);
+        }
+        let mut pool = MemoPool::default();
+        for start in 1u32..(1 << 10) {
+            let l = Line(10, start);
+            for (sched, goal_first) in [(Schedule::plain(), true), (Schedule::seed(), true)] {
+                let opts = RestartOptions {
+                    schedule: sched,
+                    seed: u64::from(start),
+                    goal_first,
+                    reserve: 8,
+                    ..Default::default()
+                };
+                let key = |p: &u32| *p;
+                let fresh = solve(&l, &start, key, &opts);
+                let pooled =
+                    solve_pooled(&l, &start, key, children_by_moves::<Line>, &opts, &mut pool);
+                assert_eq!(fresh, pooled, "start {start:b}");
+            }
+        }
     }
 
     #[test]

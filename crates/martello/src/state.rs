@@ -10,8 +10,11 @@
 //! re-packing) is named by its eater and eaten stone: the eater leaves its
 //! row and takes the eaten stone's place.
 //!
-//! A row is one `u64`, stone `id` stored as byte `id + 1` from the low
-//! byte, zero bytes after the last stone.
+//! A row is one `u64` of 7-bit lanes, first stone in the low lane, zero
+//! lanes after the last stone. A stone of colour `c` and symbol `s` is
+//! the lane `0x40 | c << 3 | s` (see [`code`]): the set bit 6 marks a
+//! stone, and "shares colour or symbol" is a test of the lanes' two 3-bit
+//! fields, done for all neighbours of a row at once.
 
 use crate::board::{stone_name, Board, MartelloError, EMPTY, MAX_N};
 use endgame_core::restarts::LazyChild;
@@ -23,11 +26,14 @@ pub type Spots = [u8; 4];
 /// A normalised state: the stone sequence of each row.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug, Default)]
 pub struct State {
-    /// Row `r` packed as bytes `id + 1`, first stone in the low byte.
+    /// Row `r` as 7-bit lanes (stone codes, see [`code`]), first stone in
+    /// the low lane.
     pub rows: [u64; MAX_N],
     /// Bit `id` set for every stone on the board (derived from `rows`,
     /// kept for the connectivity bound).
     pub present: u64,
+    /// The board side (stone ids are `colour · n + symbol`).
+    pub n: u8,
     /// Derived from `rows`: the state provably cannot reach one stone (its
     /// stones fall into several classes, or two empty rows cut the board).
     /// Kept up to date incrementally by every operation.
@@ -43,48 +49,81 @@ pub struct Op {
     pub eaten: u8,
 }
 
+/// Bits of one lane.
+const LANE: usize = 7;
+/// Bit 6 of each of the eight lanes (the stone marks).
+const MARKS: u64 = 0x0081_0204_0810_2040;
+/// The colour fields (bits 3–5) of the eight lanes.
+const COLOURS: u64 = 0x0070_E1C3_870E_1C38;
+/// The symbol fields (bits 0–2) of the eight lanes.
+const SYMBOLS: u64 = 0x000E_1C38_70E1_C387;
+/// Bit 3 of each lane.
+const BIT3: u64 = MARKS >> 3;
+
+/// The lane of the stone of colour `c` and symbol `s`.
+#[inline(always)]
+pub fn code(c: usize, s: usize) -> u64 {
+    0x40 | (c as u64) << 3 | s as u64
+}
+
+/// The id (`colour · n + symbol`) of the stone in lane `v`.
+#[inline(always)]
+fn id_of(n: usize, v: u64) -> u8 {
+    ((v >> 3 & 7) as usize * n + (v & 7) as usize) as u8
+}
+
+/// The lane of stone `id`.
+#[inline(always)]
+fn code_of(n: usize, id: u8) -> u64 {
+    code(id as usize / n, id as usize % n)
+}
+
 /// Number of stones in a packed row.
 #[inline(always)]
 pub fn row_len(row: u64) -> usize {
-    (71 - row.leading_zeros() as usize) / 8
+    (64 - row.leading_zeros() as usize) / LANE
 }
 
+/// Lane `i` of `row`.
 #[inline(always)]
-fn byte(row: u64, i: usize) -> u8 {
-    (row >> (8 * i)) as u8
+fn lane(row: u64, i: usize) -> u64 {
+    (row >> (LANE * i)) & 0x7F
 }
 
 /// The row with the stone at index `i` removed.
 #[inline(always)]
 fn remove_at(row: u64, i: usize) -> u64 {
-    let low_mask = (1u64 << (8 * i)).wrapping_sub(1);
-    let low = row & low_mask;
-    let high = if i >= 7 {
-        0
-    } else {
-        (row >> (8 * (i + 1))) << (8 * i)
-    };
+    let low = row & ((1u64 << (LANE * i)) - 1);
+    // i ≤ 7, so the shift is at most 56.
+    let high = (row >> (LANE * (i + 1))) << (LANE * i);
     low | high
 }
 
-/// The row with the byte at index `i` set to `v`.
+/// The row with lane `i` set to `v`.
 #[inline(always)]
-fn set_at(row: u64, i: usize, v: u8) -> u64 {
-    (row & !(0xFFu64 << (8 * i))) | (u64::from(v) << (8 * i))
+fn set_at(row: u64, i: usize, v: u64) -> u64 {
+    (row & !(0x7Fu64 << (LANE * i))) | (v << (LANE * i))
 }
 
-/// Index of byte value `b` (non-zero) in `row`, if present.
+/// Whether the stones in lanes `a` and `b` share colour or symbol.
 #[inline(always)]
-fn find_in(row: u64, b: u8) -> Option<usize> {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let x = row ^ (LO * u64::from(b));
-    let z = x.wrapping_sub(LO) & !x & HI;
-    if z == 0 {
-        None
-    } else {
-        Some(z.trailing_zeros() as usize / 8)
-    }
+fn lanes_compatible(a: u64, b: u64) -> bool {
+    let x = a ^ b;
+    x & 0x38 == 0 || x & 7 == 0
+}
+
+/// Bit 3 of lane `i` set when stones `i` and `i + 1` of `row` share
+/// colour or symbol (whole-lane bit operations, no loop).
+#[inline(always)]
+fn compatible_neighbours(row: u64) -> u64 {
+    let next = row >> LANE;
+    let x = row ^ next;
+    // Adding 7 to a 3-bit field carries out of it exactly when the field
+    // is not zero (no carry leaves the lane: bit 6 of `x & COLOURS` is 0).
+    let colour_differs = ((x & COLOURS) + COLOURS) & MARKS;
+    let symbol_differs = ((x & SYMBOLS) + SYMBOLS) & BIT3;
+    let both = (row & next & MARKS) >> 3;
+    both & !((colour_differs >> 3) & symbol_differs)
 }
 
 impl State {
@@ -92,13 +131,16 @@ impl State {
     /// right).
     pub fn from_board(b: &Board) -> State {
         let n = b.n();
-        let mut s = State::default();
+        let mut s = State {
+            n: n as u8,
+            ..State::default()
+        };
         for r in 0..n {
             let mut k = 0;
             for c in 0..n {
                 let v = b.get(r, c);
                 if v != EMPTY {
-                    s.rows[r] |= u64::from(v + 1) << (8 * k);
+                    s.rows[r] |= code_of(n, v) << (LANE * k);
                     s.present |= 1 << v;
                     k += 1;
                 }
@@ -129,10 +171,12 @@ impl State {
         Ok((b.n(), State::from_board(&b)))
     }
 
-    /// The stones of row `r`, in order.
+    /// The stones (ids) of row `r`, in order.
     pub fn row(&self, r: usize) -> Vec<u8> {
         let row = self.rows[r];
-        (0..row_len(row)).map(|i| byte(row, i) - 1).collect()
+        (0..row_len(row))
+            .map(|i| id_of(self.n as usize, lane(row, i)))
+            .collect()
     }
 
     /// Number of stones in row `r`.
@@ -155,10 +199,39 @@ impl State {
     /// Row and index of stone `id`.
     #[inline]
     pub fn find(&self, id: u8) -> Option<(usize, usize)> {
-        self.rows
-            .iter()
-            .enumerate()
-            .find_map(|(r, &row)| find_in(row, id + 1).map(|i| (r, i)))
+        let v = code_of(self.n as usize, id);
+        self.rows.iter().enumerate().find_map(|(r, &row)| {
+            (0..row_len(row))
+                .find(|&i| lane(row, i) == v)
+                .map(|i| (r, i))
+        })
+    }
+}
+
+/// What the move generator needs of every row: its length, and as bit
+/// masks the rows that hold a stone and those that hold two or more.
+#[derive(Clone, Copy, Debug)]
+struct RowInfo {
+    lens: [usize; MAX_N],
+    occ: u32,
+    multi: u32,
+}
+
+impl RowInfo {
+    #[inline(always)]
+    fn of(n: usize, s: &State) -> RowInfo {
+        let mut info = RowInfo {
+            lens: [0; MAX_N],
+            occ: 0,
+            multi: 0,
+        };
+        for r in 0..n {
+            let row = s.rows[r];
+            info.lens[r] = row_len(row);
+            info.occ |= u32::from(row != 0) << r;
+            info.multi |= u32::from(row > 0x7F) << r;
+        }
+        info
     }
 }
 
@@ -167,16 +240,13 @@ impl State {
 pub struct Martello {
     n: usize,
     start: State,
-    /// `compat[a]` has bit `b` set when stones `a` and `b` share colour or
-    /// symbol.
-    compat: [u64; 64],
-    swap: [u8; 64],
     /// `symcol[s]`: the stones of symbol `s`.
     symcol: [u64; MAX_N],
-    /// `cshift[id]`: the first bit of stone `id`'s colour row (colour × n).
+    /// `ids[v & 63]`: the id of the stone in lane `v`.
+    ids: [u8; 64],
+    /// `cshift[v & 63]`: the first bit of the colour row of the stone in
+    /// lane `v` (colour · n).
     cshift: [u8; 64],
-    /// `sym[id]`: stone `id`'s symbol.
-    sym: [u8; 64],
     /// Bit 0 of every colour row (`Σ 1 << (c·n)`).
     rep: u64,
 }
@@ -187,34 +257,34 @@ impl Martello {
         if !(1..=MAX_N).contains(&n) {
             return Err(MartelloError::SizeOutOfRange(n));
         }
-        let mut compat = [0u64; 64];
-        let mut swap = [0u8; 64];
-        for a in 0..n * n {
-            for b in 0..n * n {
-                if a != b && (a / n == b / n || a % n == b % n) {
-                    compat[a] |= 1 << b;
-                }
-            }
-            swap[a] = ((a % n) * n + a / n) as u8;
+        if usize::from(start.n) != n {
+            return Err(MartelloError::Impossible(format!(
+                "a {0}×{0} state given for a {n}×{n} game",
+                start.n
+            )));
         }
         let mut symcol = [0u64; MAX_N];
-        let (mut cshift, mut sym, mut rep) = ([0u8; 64], [0u8; 64], 0u64);
         for a in 0..n * n {
             symcol[a % n] |= 1 << a;
-            cshift[a] = (a / n * n) as u8;
-            sym[a] = (a % n) as u8;
         }
+        let mut rep = 0u64;
         for c in 0..n {
             rep |= 1 << (c * n);
+        }
+        let (mut ids, mut cshift) = ([0u8; 64], [0u8; 64]);
+        for c in 0..n {
+            for y in 0..n {
+                let v = (code(c, y) & 63) as usize;
+                ids[v] = (c * n + y) as u8;
+                cshift[v] = (c * n) as u8;
+            }
         }
         Ok(Martello {
             n,
             start,
-            compat,
-            swap,
             symcol,
+            ids,
             cshift,
-            sym,
             rep,
         })
     }
@@ -230,38 +300,37 @@ impl Martello {
         self.n
     }
 
+    /// The id of the stone in lane `v`.
+    #[inline(always)]
+    fn id(&self, v: u64) -> u8 {
+        self.ids[(v & 63) as usize]
+    }
+
     /// Plays an operation with the positions of both stones known, keeping
     /// `present` and `doomed` up to date.
     #[inline(always)]
-    fn apply_at(
-        &self,
-        s: &State,
-        eater: u8,
-        (rx, ix): (usize, usize),
-        (ry, iy): (usize, usize),
-    ) -> State {
+    fn apply_at(&self, s: &State, (rx, ix): (usize, usize), (ry, iy): (usize, usize)) -> State {
         let mut t = *s;
-        let eaten = byte(t.rows[ry], iy) - 1;
-        t.present &= !(1u64 << eaten);
-        t.rows[ry] = set_at(t.rows[ry], iy, eater + 1);
+        let x = lane(t.rows[rx], ix);
+        let y = lane(t.rows[ry], iy);
+        t.present &= !(1u64 << self.id(y));
+        t.rows[ry] = set_at(t.rows[ry], iy, x);
         t.rows[rx] = remove_at(t.rows[rx], ix);
         if !t.doomed {
-            t.doomed = split(&t) || !self.still_connected(t.present, eaten);
+            t.doomed = split(&t) || !self.still_connected(t.present, y);
         }
         t
     }
 
-    /// Whether the stones `p` are still one class after `y` was removed
-    /// from a connected set: quick certificates first (`y` was the last of
-    /// its colour or of its symbol, or a stone of its colour and one of its
-    /// symbol share a third link), the full test otherwise.
+    /// Whether the stones `p` are still one class after the stone in lane
+    /// `y` was removed from a connected set: quick certificates first (`y`
+    /// was the last of its colour or of its symbol, or a stone of its
+    /// colour and one of its symbol share a third link), the full test
+    /// otherwise.
     #[inline(always)]
-    fn still_connected(&self, p: u64, y: u8) -> bool {
+    fn still_connected(&self, p: u64, y: u64) -> bool {
         let n = self.n;
-        let (shift, sy) = (
-            self.cshift[y as usize] as usize,
-            self.sym[y as usize] as usize,
-        );
+        let (shift, sy) = (self.cshift[(y & 63) as usize] as usize, (y & 7) as usize);
         let low = (1u64 << n) - 1;
         let syms = (p >> shift) & low;
         let same_sym = p & self.symcol[sy];
@@ -285,49 +354,61 @@ impl Martello {
     /// Whether stones `a` and `b` share colour or symbol.
     #[inline(always)]
     pub fn compatible(&self, a: u8, b: u8) -> bool {
-        self.compat[a as usize] >> b & 1 != 0
+        let n = self.n;
+        a != b && (a as usize / n == b as usize / n || a as usize % n == b as usize % n)
     }
 
     /// Calls `f(a, pos_a, b, pos_b)` for every pair of stones that can eat
-    /// each other (either way), with their (row, index) places: horizontal
-    /// neighbours, vertical neighbours in both white columns, double jumps.
-    /// Each pair once.
+    /// each other (either way), with their lanes and (row, index) places:
+    /// horizontal neighbours, vertical neighbours in both white columns,
+    /// double jumps. Each pair once.
     #[inline(always)]
-    fn for_each_pair(&self, s: &State, mut f: impl FnMut(u8, (usize, usize), u8, (usize, usize))) {
-        let n = self.n;
-        let mut lens = [0usize; MAX_N];
-        for r in 0..n {
-            lens[r] = row_len(s.rows[r]);
+    fn for_each_pair(
+        &self,
+        s: &State,
+        info: &RowInfo,
+        mut f: impl FnMut(u64, (usize, usize), u64, (usize, usize)),
+    ) {
+        let RowInfo { lens, occ, multi } = *info;
+        let mut long = multi;
+        while long != 0 {
+            let r = long.trailing_zeros() as usize;
+            long &= long - 1;
+            let row = s.rows[r];
+            let mut pairs = compatible_neighbours(row);
+            while pairs != 0 {
+                let i = pairs.trailing_zeros() as usize / LANE;
+                pairs &= pairs - 1;
+                f(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
+            }
         }
-        let mut pair = |a: u8, pa: (usize, usize), b: u8, pb: (usize, usize)| {
-            if self.compatible(a, b) {
+        let mut pair = |a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)| {
+            if lanes_compatible(a, b) {
                 f(a, pa, b, pb);
             }
         };
-        for r in 0..n {
-            let row = s.rows[r];
-            for i in 1..lens[r] {
-                pair(byte(row, i - 1) - 1, (r, i - 1), byte(row, i) - 1, (r, i));
-            }
-        }
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
         // over a row of at most one stone), in column 0 (first stones) and
         // column n-1 (last stones; the same pair again when both rows hold
-        // a lone stone).
-        for r in 0..n {
-            if lens[r] == 0 {
-                continue;
-            }
+        // a lone stone). Bit r of `near` / `jump`: rows r and r+1 / r+2
+        // meet; `multi`: rows of two stones or more.
+        let near = occ & occ >> 1;
+        let jump = occ & occ >> 2 & !multi >> 1;
+        let mut rows = near | jump;
+        while rows != 0 {
+            let r = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
             for d in 1..=2 {
-                let t = r + d;
-                if t >= n || lens[t] == 0 || (d == 2 && lens[r + 1] > 1) {
+                let meet = if d == 1 { near } else { jump };
+                if meet >> r & 1 == 0 {
                     continue;
                 }
+                let t = r + d;
                 let (ra, rb) = (s.rows[r], s.rows[t]);
-                pair(byte(ra, 0) - 1, (r, 0), byte(rb, 0) - 1, (t, 0));
-                if lens[r] > 1 || lens[t] > 1 {
+                pair(ra & 0x7F, (r, 0), rb & 0x7F, (t, 0));
+                if (multi >> r | multi >> t) & 1 != 0 {
                     let (ia, ib) = (lens[r] - 1, lens[t] - 1);
-                    pair(byte(ra, ia) - 1, (r, ia), byte(rb, ib) - 1, (t, ib));
+                    pair(lane(ra, ia), (r, ia), lane(rb, ib), (t, ib));
                 }
             }
         }
@@ -338,20 +419,33 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        self.for_each_pair(s, |a, pa, b, pb| {
-            f(Op { eater: a, eaten: b }, self.apply_at(s, a, pa, pb));
-            f(Op { eater: b, eaten: a }, self.apply_at(s, b, pb, pa));
+        self.for_each_pair(s, &RowInfo::of(self.n, s), |a, pa, b, pb| {
+            let (ia, ib) = (self.id(a), self.id(b));
+            f(
+                Op {
+                    eater: ia,
+                    eaten: ib,
+                },
+                self.apply_at(s, pa, pb),
+            );
+            f(
+                Op {
+                    eater: ib,
+                    eaten: ia,
+                },
+                self.apply_at(s, pb, pa),
+            );
         });
     }
 
     /// The operations of `s` as lazy children keyed by [`Martello::key4`]
     /// (n ≤ 6), in [`Martello::for_each_child`]'s order: each child's key
-    /// is the parent's 6-bit rows with the one or two changed rows
-    /// replaced, its prune flag is [`State::doomed`] of the child, and
-    /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
-    /// child state is built. With `skip_pruned`, children whose prune flag
-    /// is set are left out (their keys are never made). Returns the number
-    /// of operations, left-out children included.
+    /// is the parent's with the one or two changed rows replaced, its
+    /// prune flag is [`State::doomed`] of the child, and `aux` holds the
+    /// stones' places for [`Martello::build_lazy`]. No child state is
+    /// built. With `skip_pruned`, children whose prune flag is set are
+    /// left out (their keys are never made). Returns the number of
+    /// operations, left-out children included.
     #[inline]
     pub fn lazy_children4(
         &self,
@@ -361,40 +455,59 @@ impl Martello {
     ) -> u64 {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
-        let mut lanes = [0u64; 6];
-        let mut occ = 0u32;
-        for r in 0..6 {
-            lanes[r] = lanes6(rows[r]);
-            occ |= u32::from(rows[r] != 0) << r;
-        }
+        let info = RowInfo::of(6, s);
         let score = s.stones() - 1;
         let goal = score == 1;
         let mut count = 0u64;
-        let mut one = |x: u8, (rx, ix): (usize, usize), y: u8, (ry, iy): (usize, usize)| {
+        // Stones whose removal was tested for the class bound, and those
+        // of them whose removal keeps one class (a stone is often eaten by
+        // several neighbours).
+        let (mut tested, mut whole) = (0u64, 0u64);
+        let mut one = |x: u64, (rx, ix): (usize, usize), y: u64, (ry, iy): (usize, usize)| {
             count += 1;
-            let ny = set_at(rows[ry], iy, x + 1);
-            // The eater's row after it left (both changes when it is the
-            // eaten stone's row: a horizontal eat leaves a stone there).
-            let nx = remove_at(if rx == ry { ny } else { rows[rx] }, ix);
-            let o = if nx == 0 { occ & !(1 << rx) } else { occ };
-            let present = s.present & !(1u64 << y);
-            let pruned = s.doomed || split_occ(o) || !self.still_connected(present, y);
+            let eaten = self.id(y);
+            let bit = 1u64 << eaten;
+            // A row that keeps a stone changes no split: only the eater's
+            // row, left by its lone stone, can cut a state that was not
+            // doomed.
+            let pruned = s.doomed
+                || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx)))
+                || {
+                    if tested & bit == 0 {
+                        tested |= bit;
+                        if self.still_connected(s.present & !bit, y) {
+                            whole |= bit;
+                        }
+                    }
+                    whole & bit == 0
+                };
             if pruned && skip_pruned {
                 return;
             }
-            let mut l = lanes;
-            l[ry] = lanes6(ny);
-            l[rx] = lanes6(nx);
+            let ny = set_at(rows[ry], iy, x);
+            // The eater's row after it left (both changes when it is the
+            // eaten stone's row: a horizontal eat leaves a stone there).
+            let old_x = if rx == ry { ny } else { rows[rx] };
+            let nx = remove_at(old_x, ix);
+            // The key from the child's rows (fewer instructions than
+            // patching the parent's key words through index tables).
+            let mut child = *rows;
+            child[ry] = ny;
+            child[rx] = nx;
+            let key = key4_rows(&child);
             out.push(LazyChild {
-                mv: Op { eater: x, eaten: y },
-                key: key4_lanes(&l),
+                mv: Op {
+                    eater: self.id(x),
+                    eaten,
+                },
+                key,
                 score,
                 goal,
                 pruned,
                 aux: [rx as u8, ix as u8, ry as u8, iy as u8],
             });
         };
-        self.for_each_pair(s, |a, pa, b, pb| {
+        self.for_each_pair(s, &info, |a, pa, b, pb| {
             one(a, pa, b, pb);
             one(b, pb, a, pa);
         });
@@ -409,7 +522,7 @@ impl Martello {
         // `apply_at` without its bound test: the lazy child carries it.
         let mut t = *s;
         t.present &= !(1u64 << c.mv.eaten);
-        t.rows[ry] = set_at(t.rows[ry], iy, c.mv.eater + 1);
+        t.rows[ry] = set_at(t.rows[ry], iy, lane(s.rows[rx], ix));
         t.rows[rx] = remove_at(t.rows[rx], ix);
         t.doomed = c.pruned;
         t
@@ -468,11 +581,7 @@ impl Martello {
         let mut t = *s;
         for r in 0..self.n {
             let row = s.rows[r];
-            let mut out = 0u64;
-            for i in 0..row_len(row) {
-                out |= u64::from(self.swap[(byte(row, i) - 1) as usize] + 1) << (8 * i);
-            }
-            t.rows[r] = out;
+            t.rows[r] = (row & MARKS) | (row & COLOURS) >> 3 | (row & SYMBOLS) << 3;
         }
         t.present = present_of(self.n, &t);
         t
@@ -489,28 +598,28 @@ impl Martello {
         connected_mask(self.n, s.present)
     }
 
-    /// Key of `s` without symmetry: the state packed into 4 words for
-    /// n ≤ 6 (6 bits a stone, 3 bits a row length).
-    /// (Each row's bytes `id + 1 < 64` squeezed to 6-bit lanes, 36 bits a
-    /// row; the first empty lane ends the row.)
+    /// Key of `s` without symmetry for n ≤ 6: the rows' lanes (42 bits a
+    /// row) in 4 words (see [`key4_rows`]; each row ends its stones with
+    /// zero lanes, so the key is injective).
     #[inline(always)]
     pub fn key4(&self, s: &State) -> [u64; 4] {
         debug_assert!(self.n <= 6);
-        let r = &s.rows;
-        key4_lanes(&[
-            lanes6(r[0]),
-            lanes6(r[1]),
-            lanes6(r[2]),
-            lanes6(r[3]),
-            lanes6(r[4]),
-            lanes6(r[5]),
-        ])
+        key4_rows(&s.rows)
     }
 
-    /// Key of `s` without symmetry for any n (7 words).
+    /// Key of `s` without symmetry for any n (7 words: eight rows of 56
+    /// bits).
     #[inline(always)]
     pub fn key7(&self, s: &State) -> [u64; 7] {
-        pack::<7>(self.n, s)
+        let mut out = [0u64; 7];
+        for (r, &row) in s.rows.iter().enumerate() {
+            let (bit, w) = (56 * r % 64, 56 * r / 64);
+            out[w] |= row << bit;
+            if bit > 8 {
+                out[w + 1] |= row >> (64 - bit);
+            }
+        }
+        out
     }
 
     /// The state's canonical form under the board's mirrors (left–right:
@@ -544,20 +653,17 @@ impl Martello {
     }
 }
 
-/// [`Martello::key4`] from the rows' 6-bit lanes.
+/// [`Martello::key4`] of rows `r`: rows 0–3 in the low 42 bits of words
+/// 0–3, row 4 in the high 22 bits of words 0 and 1 (its low 22 bits, then
+/// the rest), row 5 likewise in words 2 and 3.
 #[inline(always)]
-fn key4_lanes(l: &[u64; 6]) -> [u64; 4] {
-    let a = u128::from(l[0]) | u128::from(l[1]) << 36 | u128::from(l[2]) << 72;
-    let b = u128::from(l[3]) | u128::from(l[4]) << 36 | u128::from(l[5]) << 72;
-    [a as u64, (a >> 64) as u64, b as u64, (b >> 64) as u64]
-}
-
-/// Squeezes eight 8-bit lanes holding values below 64 into 6-bit lanes.
-#[inline(always)]
-fn lanes6(x: u64) -> u64 {
-    let y = (x & 0x00FF_00FF_00FF_00FF) | ((x & 0xFF00_FF00_FF00_FF00) >> 2);
-    let z = (y & 0x0000_FFFF_0000_FFFF) | ((y & 0xFFFF_0000_FFFF_0000) >> 4);
-    (z & 0xFFFF_FFFF) | ((z >> 32) << 24)
+fn key4_rows(r: &[u64; MAX_N]) -> [u64; 4] {
+    [
+        r[0] | r[4] << 42,
+        r[1] | (r[4] >> 22) << 42,
+        r[2] | r[5] << 42,
+        r[3] | (r[5] >> 22) << 42,
+    ]
 }
 
 /// Whether two consecutive empty rows separate stones. Rows never
@@ -585,7 +691,6 @@ fn split_occ(occ: u32) -> bool {
     let z = !occ & span;
     z & (z >> 1) != 0
 }
-
 /// Whether the stones left form one class under "shares colour or
 /// symbol" (transitively). Stones of different classes never meet, and
 /// every class keeps a stone, so the number of classes is a lower
@@ -638,6 +743,7 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
 pub fn mirror(n: usize, s: &State, i: usize) -> State {
     let mut t = State {
         present: s.present,
+        n: s.n,
         doomed: s.doomed,
         ..State::default()
     };
@@ -645,11 +751,11 @@ pub fn mirror(n: usize, s: &State, i: usize) -> State {
         let mut row = s.rows[r];
         if i & 1 != 0 {
             let k = row_len(row);
-            row = if k == 0 {
-                0
-            } else {
-                row.swap_bytes() >> (8 * (8 - k))
-            };
+            let mut rev = 0u64;
+            for j in 0..k {
+                rev |= lane(row, j) << (LANE * (k - 1 - j));
+            }
+            row = rev;
         }
         let tr = if i & 2 != 0 { n - 1 - r } else { r };
         t.rows[tr] = row;
@@ -663,6 +769,7 @@ fn relabel(n: usize, s: &State) -> State {
     let mut smap = [u8::MAX; MAX_N];
     let (mut nc, mut ns) = (0u8, 0u8);
     let mut t = State {
+        n: s.n,
         doomed: s.doomed,
         ..State::default()
     };
@@ -670,8 +777,8 @@ fn relabel(n: usize, s: &State) -> State {
         let row = s.rows[r];
         let mut out = 0u64;
         for i in 0..row_len(row) {
-            let id = (byte(row, i) - 1) as usize;
-            let (c, y) = (id / n, id % n);
+            let v = lane(row, i);
+            let (c, y) = ((v >> 3 & 7) as usize, (v & 7) as usize);
             if cmap[c] == u8::MAX {
                 cmap[c] = nc;
                 nc += 1;
@@ -680,9 +787,9 @@ fn relabel(n: usize, s: &State) -> State {
                 smap[y] = ns;
                 ns += 1;
             }
-            let nid = cmap[c] as usize * n + smap[y] as usize;
-            out |= ((nid + 1) as u64) << (8 * i);
-            t.present |= 1 << nid;
+            let (nc_, ny) = (cmap[c] as usize, smap[y] as usize);
+            out |= code(nc_, ny) << (LANE * i);
+            t.present |= 1 << (nc_ * n + ny);
         }
         t.rows[r] = out;
     }
@@ -695,49 +802,10 @@ fn present_of(n: usize, s: &State) -> u64 {
     for r in 0..n {
         let row = s.rows[r];
         for i in 0..row_len(row) {
-            p |= 1 << (byte(row, i) - 1);
+            p |= 1 << id_of(n, lane(row, i));
         }
     }
     p
-}
-
-/// Packs a state into `W` words: per row its length (4 bits) then its
-/// stones (6 bits each). Injective when the bits fit (n ≤ 6 in 4 words,
-/// n ≤ 8 in 7).
-#[inline(always)]
-fn pack<const W: usize>(n: usize, s: &State) -> [u64; W] {
-    let mut out = [0u64; W];
-    let mut acc: u128 = 0;
-    let mut bits = 0u32;
-    let mut w = 0;
-    let mut push = |v: u64, nb: u32, acc: &mut u128, bits: &mut u32| {
-        *acc |= u128::from(v) << *bits;
-        *bits += nb;
-        if *bits >= 64 {
-            out[w] = *acc as u64;
-            w += 1;
-            *acc >>= 64;
-            *bits -= 64;
-        }
-    };
-    for r in 0..n {
-        let row = s.rows[r];
-        let k = row_len(row);
-        // Stones as 6-bit ids: subtract 1 from every byte, then compress
-        // 8-bit lanes to 6-bit ones.
-        let mut v = 0u64;
-        for i in 0..k {
-            v |= u64::from(byte(row, i) - 1) << (6 * i);
-        }
-        push(k as u64, 4, &mut acc, &mut bits);
-        if k > 0 {
-            push(v, 6 * k as u32, &mut acc, &mut bits);
-        }
-    }
-    if bits > 0 && w < W {
-        out[w] = acc as u64;
-    }
-    out
 }
 
 impl endgame_core::Rules for Martello {
@@ -756,7 +824,7 @@ impl endgame_core::Rules for Martello {
     fn play_unchecked(&self, pos: &State, op: Op) -> State {
         let px = pos.find(op.eater).expect("eater on the board");
         let py = pos.find(op.eaten).expect("eaten stone on the board");
-        self.apply_at(pos, op.eater, px, py)
+        self.apply_at(pos, px, py)
     }
 
     fn is_legal(&self, pos: &State, op: Op) -> bool {
@@ -825,31 +893,59 @@ impl endgame_core::Notation for Martello {
 mod tests {
     use super::*;
 
-    #[test]
-    fn row_bit_tricks() {
-        let row = 0x0005_0403_0201_u64;
-        assert_eq!(row_len(row), 5);
-        assert_eq!(row_len(0), 0);
-        assert_eq!(remove_at(row, 0), 0x0504_0302);
-        assert_eq!(remove_at(row, 4), 0x0403_0201);
-        assert_eq!(remove_at(row, 2), 0x0504_0201);
-        assert_eq!(set_at(row, 1, 9), 0x0005_0403_0901);
-        assert_eq!(find_in(row, 4), Some(3));
-        assert_eq!(find_in(row, 7), None);
-        let full = 0x0807_0605_0403_0201u64;
-        assert_eq!(row_len(full), 8);
-        assert_eq!(remove_at(full, 7), 0x0007_0605_0403_0201);
+    /// A row of the given (colour, symbol) stones.
+    fn row_of(stones: &[(usize, usize)]) -> u64 {
+        stones
+            .iter()
+            .enumerate()
+            .fold(0, |r, (i, &(c, s))| r | code(c, s) << (LANE * i))
     }
 
     #[test]
-    fn lanes_squeeze() {
-        assert_eq!(lanes6(0x2423_2221_0403_0201), {
-            let mut v = 0u64;
-            for (i, b) in [1u64, 2, 3, 4, 0x21, 0x22, 0x23, 0x24].iter().enumerate() {
-                v |= b << (6 * i);
+    fn row_bit_tricks() {
+        let st = [(0, 1), (2, 3), (4, 5), (6, 7), (1, 0)];
+        let row = row_of(&st);
+        assert_eq!(row_len(row), 5);
+        assert_eq!(row_len(0), 0);
+        assert_eq!(remove_at(row, 0), row_of(&st[1..]));
+        assert_eq!(remove_at(row, 4), row_of(&st[..4]));
+        assert_eq!(remove_at(row, 2), row_of(&[(0, 1), (2, 3), (6, 7), (1, 0)]));
+        assert_eq!(
+            set_at(row, 1, code(5, 5)),
+            row_of(&[(0, 1), (5, 5), (4, 5), (6, 7), (1, 0)])
+        );
+        let full: Vec<_> = (0..8).map(|i| (i, 7 - i)).collect();
+        let full_row = row_of(&full);
+        assert_eq!(row_len(full_row), 8);
+        assert_eq!(remove_at(full_row, 7), row_of(&full[..7]));
+        assert_eq!(remove_at(full_row, 0), row_of(&full[1..]));
+        assert_eq!(lane(full_row, 7), code(7, 0));
+    }
+
+    /// The whole-row neighbour test against the pair test, on random rows
+    /// of every length (colours and symbols 0 … 7).
+    #[test]
+    fn compatible_neighbours_match_the_pair_test() {
+        let mut rng = endgame_core::restarts::Rng::new(11);
+        for _ in 0..20_000 {
+            let k = rng.below(9);
+            let st: Vec<_> = (0..k).map(|_| (rng.below(8), rng.below(8))).collect();
+            let row = row_of(&st);
+            let mut want = 0u64;
+            for i in 1..k {
+                if lanes_compatible(lane(row, i - 1), lane(row, i)) {
+                    want |= 8 << (LANE * (i - 1));
+                }
             }
-            v
-        });
+            assert_eq!(compatible_neighbours(row), want, "{st:?}");
+            for i in 1..k {
+                let (a, b) = (st[i - 1], st[i]);
+                assert_eq!(
+                    lanes_compatible(lane(row, i - 1), lane(row, i)),
+                    a.0 == b.0 || a.1 == b.1
+                );
+            }
+        }
     }
 
     #[test]
@@ -859,6 +955,10 @@ mod tests {
             let s = State::from_board(&b);
             assert_eq!(s.to_board(n), b, "a full board is normalised");
             assert_eq!(s.stones() as usize, n * n);
+            for id in 0..(n * n) as u8 {
+                let (r, i) = s.find(id).unwrap();
+                assert_eq!(s.row(r)[i], id);
+            }
         }
         let (n, s) = State::parse("..b/d.f/ghi").unwrap();
         assert_eq!(s.to_board(n).to_board_string(), "b..d.fghi");
@@ -885,6 +985,27 @@ mod tests {
                 }
             }
             frontier = next;
+        }
+    }
+
+    /// key7 keeps every row whole, n = 8 included.
+    #[test]
+    fn key7_holds_every_row() {
+        let m = Martello::new(8, State::from_board(&Board::random(8, 5).unwrap())).unwrap();
+        let s = m.start;
+        let k = m.key7(&s);
+        let mut bits = [0u8; 448];
+        for (w, word) in k.iter().enumerate() {
+            for b in 0..64 {
+                bits[64 * w + b] = (word >> b & 1) as u8;
+            }
+        }
+        for r in 0..8 {
+            let mut row = 0u64;
+            for b in 0..56 {
+                row |= u64::from(bits[56 * r + b]) << b;
+            }
+            assert_eq!(row, s.rows[r]);
         }
     }
 }

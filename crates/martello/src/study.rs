@@ -288,12 +288,15 @@ pub fn solve_games(
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
     board(n, seed, 0)?;
-    Ok((0..games)
+    let results = (0..games)
         .into_par_iter()
         .map(|i| {
             let m = board(n, seed, i).expect("size checked");
             let t = Instant::now();
-            let s = solver::solve(&m, &solve_options(opts, &opts.main_schedule, n, i));
+            let s = POOL.with(|pool| {
+                let opts = solve_options(opts, &opts.main_schedule, n, i);
+                solver::solve_pooled(&m, &opts, &mut pool.borrow_mut())
+            });
             progress.advance(1);
             GameResult {
                 index: i,
@@ -303,7 +306,18 @@ pub fn solve_games(
                 memo_bytes: s.memo_bytes,
             }
         })
-        .collect())
+        .collect();
+    // The threads outlive the study: free the tables they kept.
+    rayon::broadcast(|_| POOL.with(|pool| pool.take()));
+    Ok(results)
+}
+
+thread_local! {
+    /// Memo tables reused from game to game by each thread of
+    /// [`solve_games`] (a pool per rayon job instead cost each new job
+    /// fresh tables: 75,600 page faults in 2000 games on 2 threads against
+    /// 42,365 on one); emptied when it returns.
+    static POOL: std::cell::RefCell<solver::Pool> = std::cell::RefCell::default();
 }
 
 /// Solver options for game `i` of size `n` with restart `schedule`.

@@ -423,3 +423,35 @@ fn lazy_search_equals_the_built_search() {
         }
     }
 }
+
+/// Solves that reuse memo tables through one pool (stale keys in every
+/// reused slot) equal fresh solves, games one after another, unsolvable
+/// ones (two searches, the second built from the first's spares)
+/// included.
+#[test]
+fn pooled_solves_equal_fresh_ones() {
+    let mut pool = solver::Pool::default();
+    let mut unsolvable = 0;
+    for (n, games) in [(6, 240), (5, 200), (6, 60)] {
+        for i in 0..games {
+            let m = game(n, 9_000 + i);
+            let opts = SolveOptions {
+                schedule: endgame_martello::study::better_schedule(),
+                seed: i,
+                ..Default::default()
+            };
+            let fresh = solver::solve(&m, &opts);
+            let pooled = solver::solve_pooled(&m, &opts, &mut pool);
+            // The pooled solve reserves a bigger table: only the memo's
+            // size in bytes may differ.
+            assert!(pooled.memo_bytes >= fresh.memo_bytes);
+            let same_size = solver::Solution {
+                memo_bytes: fresh.memo_bytes,
+                ..pooled
+            };
+            assert_eq!(fresh, same_size, "n {n} game {i}");
+            unsolvable += usize::from(!fresh.solvable);
+        }
+    }
+    assert!(unsolvable >= 3, "{unsolvable} unsolvable games");
+}
