@@ -730,6 +730,9 @@ struct Buf<E: Entry> {
     len: usize,
     /// Per region, whether its pages have been written (are resident).
     resident: Vec<bool>,
+    /// Where its resident regions go when it is dropped, and where
+    /// regions about to be written come from ([`Buf::provide`]).
+    pool: &'static Pool,
 }
 
 // SAFETY: the buffer owns its entries (plain words) like a `Vec` does.
@@ -747,9 +750,9 @@ impl<E: Entry> Buf<E> {
     /// Entries per region.
     const PER: usize = REGION_BYTES / std::mem::size_of::<E>();
 
-    /// A buffer of `len` entries.
+    /// A buffer of `len` entries, drawing on and returning to `pool`.
     #[cfg(target_os = "linux")]
-    fn new(len: usize) -> Buf<E> {
+    fn new(len: usize, pool: &'static Pool) -> Buf<E> {
         let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
         // One region more, so that the entries can start on a region
         // boundary and every region lies whole inside the mapping.
@@ -775,17 +778,19 @@ impl<E: Entry> Buf<E> {
             map: (p, bytes),
             len,
             resident: vec![false; regions],
+            pool,
         }
     }
 
-    /// A buffer of `len` entries.
+    /// A buffer of `len` entries (`pool` unused off Linux).
     #[cfg(not(target_os = "linux"))]
-    fn new(len: usize) -> Buf<E> {
+    fn new(len: usize, pool: &'static Pool) -> Buf<E> {
         let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
         Buf {
             vec: vec![E::ZERO; len],
             len,
             resident: vec![false; regions],
+            pool,
         }
     }
 
@@ -829,8 +834,10 @@ impl<E: Entry> Buf<E> {
             // SAFETY: both regions lie whole inside their mappings (see
             // `new`), are region-aligned, and no slice of either buffer
             // is alive (`&mut self`, `&mut dst`). mremap with FIXED
-            // replaces the (empty) destination; the source hole is mapped
-            // again as fresh anonymous memory at once.
+            // replaces the destination region inside `dst`'s mapping;
+            // with DONTUNMAP the source stays mapped (empty: zero pages on
+            // demand), so no hole opens that another thread's mmap could
+            // take.
             unsafe {
                 let src: *mut libc::c_void =
                     self.ptr.as_ptr().cast::<u8>().add(k * REGION_BYTES).cast();
@@ -840,21 +847,12 @@ impl<E: Entry> Buf<E> {
                     src,
                     REGION_BYTES,
                     REGION_BYTES,
-                    libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                    libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP,
                     to,
                 );
                 if moved == libc::MAP_FAILED {
                     return false;
                 }
-                let again = libc::mmap(
-                    src,
-                    REGION_BYTES,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                    -1,
-                    0,
-                );
-                assert!(again != libc::MAP_FAILED, "remapping a layer region");
             }
             self.resident[k] = false;
             dst.resident[r] = true;
@@ -868,13 +866,197 @@ impl<E: Entry> Buf<E> {
     }
 }
 
+impl<E: Entry> Buf<E> {
+    /// Makes region `r`, about to be written, resident with a region of
+    /// the pool when it is not yet and the pool has one (no page fault,
+    /// no zeroing: its entries are unspecified until written). Returns
+    /// whether it took one.
+    fn provide(&mut self, r: usize) -> bool {
+        if self.resident[r] {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: region `r` lies whole inside the mapping (see `new`)
+            // and is region-aligned; no slice of the buffer is alive
+            // (`&mut self`).
+            let to = unsafe { self.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES) };
+            if self.pool.take_into(to.cast()) {
+                self.resident[r] = true;
+                return true;
+            }
+        }
+        false
+    }
+}
+
 #[cfg(target_os = "linux")]
 impl<E: Entry> Drop for Buf<E> {
     fn drop(&mut self) {
+        // Resident regions go to the pool while it has room (the next
+        // solve writes them without page faults).
+        for r in 0..self.resident.len() {
+            if self.resident[r] {
+                // SAFETY: as in `provide`; the buffer is being dropped.
+                let from = unsafe { self.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES) };
+                if !self.pool.give(from.cast()) {
+                    break;
+                }
+            }
+        }
         // SAFETY: the range mapped in `new` (however split since), unmapped
-        // once.
+        // once; regions given to the pool left empty mappings behind
+        // (DONTUNMAP), never holes another mapping could have taken.
         unsafe { libc::munmap(self.map.0, self.map.1) };
     }
+}
+
+/// A reserve of resident regions (each an anonymous mapping of
+/// [`REGION_BYTES`] whose pages are in memory) that layer buffers return
+/// when dropped and take before writing, so that a process solving one
+/// position after another pays the page faults and the kernel's zeroing
+/// of about 0.6 GB (0.3-0.5 s of system time at 18 empty cells) once,
+/// not at every solve. Bounded by its limit; the process-wide one is
+/// [`set_pool_limit`], [`free_pool`], [`pool_bytes`].
+pub(crate) struct Pool {
+    inner: std::sync::Mutex<PoolInner>,
+}
+
+struct PoolInner {
+    /// Addresses of the regions held (Linux only; empty elsewhere).
+    regions: Vec<usize>,
+    /// The most bytes held.
+    limit: usize,
+    /// Regions handed out since the pool was made.
+    taken: u64,
+}
+
+/// The process-wide pool's default limit: about what one solve at 18
+/// empty cells keeps resident at its peak, so holding it does not raise
+/// the process's peak memory.
+pub const DEFAULT_POOL_BYTES: usize = 640 << 20;
+
+static POOL: Pool = Pool::new(DEFAULT_POOL_BYTES);
+
+impl Pool {
+    const fn new(limit: usize) -> Pool {
+        Pool {
+            inner: std::sync::Mutex::new(PoolInner {
+                regions: Vec::new(),
+                limit,
+                taken: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolInner> {
+        // The pool's state stays consistent whatever panicked: use it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the pages of the region at `from` (a region-aligned region
+    /// of a live mapping, whose contents are no longer needed) into the
+    /// pool when it has room; the mapping at `from` stays, empty.
+    #[cfg(target_os = "linux")]
+    fn give(&self, from: *mut libc::c_void) -> bool {
+        let mut p = self.lock();
+        if (p.regions.len() + 1) * REGION_BYTES > p.limit {
+            return false;
+        }
+        // SAFETY: `from` is a whole region of a private anonymous mapping
+        // (caller); the pages move to a new mapping the kernel places,
+        // the source stays mapped (DONTUNMAP) with no pages. With
+        // DONTUNMAP the kernel reads the new address as a hint (it must be
+        // page-aligned): null, no preference.
+        let to = unsafe {
+            libc::mremap(
+                from,
+                REGION_BYTES,
+                REGION_BYTES,
+                libc::MREMAP_MAYMOVE | libc::MREMAP_DONTUNMAP,
+                std::ptr::null_mut::<libc::c_void>(),
+            )
+        };
+        if to == libc::MAP_FAILED {
+            return false;
+        }
+        p.regions.push(to as usize);
+        true
+    }
+
+    /// Moves a held region, pages and all, onto the region at `to`
+    /// (region-aligned, inside a live private anonymous mapping, its
+    /// contents not needed); false when the pool is empty.
+    #[cfg(target_os = "linux")]
+    fn take_into(&self, to: *mut libc::c_void) -> bool {
+        let mut p = self.lock();
+        let Some(from) = p.regions.pop() else {
+            return false;
+        };
+        // SAFETY: `from` is a whole mapping of REGION_BYTES the pool owns
+        // (made by `give`); it replaces the region at `to` (caller), and
+        // its own range is unmapped by the move.
+        let moved = unsafe {
+            libc::mremap(
+                from as *mut libc::c_void,
+                REGION_BYTES,
+                REGION_BYTES,
+                libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                to,
+            )
+        };
+        if moved == libc::MAP_FAILED {
+            // SAFETY: the pool's own mapping, dropped.
+            unsafe { libc::munmap(from as *mut libc::c_void, REGION_BYTES) };
+            return false;
+        }
+        p.taken += 1;
+        true
+    }
+
+    /// Sets the limit and frees what is above it.
+    fn set_limit(&self, bytes: usize) {
+        let mut p = self.lock();
+        p.limit = bytes;
+        while p.regions.len() * REGION_BYTES > bytes {
+            let Some(_r) = p.regions.pop() else { break };
+            #[cfg(target_os = "linux")]
+            // SAFETY: a mapping of REGION_BYTES the pool owns, dropped.
+            unsafe {
+                libc::munmap(_r as *mut libc::c_void, REGION_BYTES)
+            };
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.lock().regions.len() * REGION_BYTES
+    }
+
+    #[cfg(test)]
+    fn taken(&self) -> u64 {
+        self.lock().taken
+    }
+}
+
+/// Sets how many bytes of layer memory the process keeps between
+/// retrograde solves (default [`DEFAULT_POOL_BYTES`]; 0 keeps none) and
+/// frees what is held above it. The kept pages are written by the next
+/// solve without page faults; they count in the process's memory until
+/// freed.
+pub fn set_pool_limit(bytes: usize) {
+    POOL.set_limit(bytes);
+}
+
+/// Frees the layer memory kept between solves (the limit stays).
+pub fn free_pool() {
+    let limit = POOL.lock().limit;
+    POOL.set_limit(0);
+    POOL.set_limit(limit);
+}
+
+/// Bytes of layer memory kept between solves now.
+pub fn pool_bytes() -> usize {
+    POOL.bytes()
 }
 
 /// Which question a sweep's layer answers for its player to move.
@@ -1067,19 +1249,20 @@ impl Space {
         let windows = if release { GATHER_WINDOWS } else { 1 };
         for w in 0..windows {
             let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
-            if release {
-                let end = (e * block).div_ceil(per);
-                for r in provided..end {
-                    if !cur.resident[r] {
-                        while let Some(k) = spare.pop() {
-                            if next.move_region(k, cur, r) {
-                                break;
-                            }
+            // The regions this window writes: pages of `next` no longer
+            // read first, else the pool's, else fresh ones on demand.
+            let end = (e * block).div_ceil(per);
+            for r in provided..end {
+                if !cur.resident[r] {
+                    while let Some(k) = spare.pop() {
+                        if next.move_region(k, cur, r) {
+                            break;
                         }
                     }
+                    cur.provide(r);
                 }
-                provided = provided.max(end);
             }
+            provided = provided.max(end);
             let next_all = &next.as_slice()[..next_len];
             cur.as_mut_slice()[s * block..e * block]
                 .par_chunks_mut(block.max(1))
@@ -1193,6 +1376,9 @@ impl Space {
         let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
         let [mut next, mut cur] = bufs;
         let top = self.size(n);
+        for r in 0..top.div_ceil(Buf::<E>::PER) {
+            next.provide(r);
+        }
         next.as_mut_slice()[..top].fill(E::ZERO);
         next.mark_written(0, top);
         self.turn(n - 1, &mut next.as_mut_slice()[..top], kind_at(n - 1), stop);
@@ -1440,18 +1626,20 @@ pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refu
         pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
         RELEASE_ABOVE,
         fast_available(),
+        &POOL,
     )
 }
 
 /// [`solve`], both questions in one sweep or not, moving pages between
 /// layers above `release_above` bytes a pair, with the `fast` code or the
-/// portable one.
+/// portable one, the layers' regions drawn from and returned to `pool`.
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
     one_sweep: bool,
     release_above: usize,
     fast: bool,
+    pool: &'static Pool,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
@@ -1479,8 +1667,8 @@ fn solve_with(
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let (win0, not_lose0, win1, not_lose1) = if one_sweep {
         // Both questions in one sweep: the fives and indices once.
-        let mut a: Buf<Both> = Buf::new(most);
-        let mut b: Buf<Both> = Buf::new(most);
+        let mut a: Buf<Both> = Buf::new(most, pool);
+        let mut b: Buf<Both> = Buf::new(most, pool);
         let (e0, e1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -1491,8 +1679,8 @@ fn solve_with(
             e1.iter().map(|e| e.0[1]).collect(),
         )
     } else {
-        let mut a: Buf<Half> = Buf::new(most);
-        let mut b: Buf<Half> = Buf::new(most);
+        let mut a: Buf<Half> = Buf::new(most, pool);
+        let mut b: Buf<Half> = Buf::new(most, pool);
         let (win0, not_lose1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -1547,8 +1735,8 @@ fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<
         stopped: AtomicBool::new(false),
     };
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
-    let mut a: Buf<Half> = Buf::new(most);
-    let mut b: Buf<Half> = Buf::new(most);
+    let mut a: Buf<Half> = Buf::new(most, &POOL);
+    let mut b: Buf<Half> = Buf::new(most, &POOL);
     for kind in [Kind::Win, Kind::NotLose] {
         let (root, _) = sp
             .sweep(kind, [&mut a, &mut b], &stop)
@@ -1594,8 +1782,8 @@ mod tests {
             .collect();
         assert!(ps.len() > 50);
         for p in &ps {
-            let one = solve_with(p, None, true, RELEASE_ABOVE, true).unwrap();
-            let two = solve_with(p, None, false, RELEASE_ABOVE, true).unwrap();
+            let one = solve_with(p, None, true, RELEASE_ABOVE, true, &POOL).unwrap();
+            let two = solve_with(p, None, false, RELEASE_ABOVE, true, &POOL).unwrap();
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
@@ -1609,13 +1797,50 @@ mod tests {
                 (true, 0, false),
                 (false, RELEASE_ABOVE, false),
             ] {
-                let other = solve_with(p, None, one_sweep, release, fast).unwrap();
+                let other = solve_with(p, None, one_sweep, release, fast, &POOL).unwrap();
                 assert_eq!(other.value(), one.value());
                 assert_eq!(other.children(), one.children());
                 assert_eq!(other.move_values(), one.move_values());
             }
             assert_eq!(value_with(p, None, true), Ok(one.value()));
         }
+    }
+
+    #[test]
+    fn pooled_regions_give_the_same_solutions() {
+        use endgame_core::conformance::random_game_positions;
+        let ps: Vec<Position> = random_game_positions(&crate::Pentago, 5, 12)
+            .into_iter()
+            .filter(|p| (20..=24).contains(&p.stones()) && p.outcome().is_none())
+            .take(12)
+            .collect();
+        assert!(ps.len() >= 8);
+        // A pool of its own (the tests run in parallel on the global one),
+        // and one kept empty: every region from a fresh mapping.
+        let pool: &'static Pool = Box::leak(Box::new(Pool::new(64 << 20)));
+        let none: &'static Pool = Box::leak(Box::new(Pool::new(0)));
+        for (i, p) in ps.iter().enumerate() {
+            // Moving pages between layers at every gather, or never; with
+            // both questions in one sweep, or two.
+            let (one_sweep, release) = [(true, 0), (true, RELEASE_ABOVE), (false, 0)][i % 3];
+            let fresh = solve_with(p, None, one_sweep, release, true, none).unwrap();
+            let before = pool.taken();
+            let pooled = solve_with(p, None, one_sweep, release, true, pool).unwrap();
+            if i > 0 {
+                // The previous solve's regions were written over.
+                assert!(pool.taken() > before, "no region taken from the pool");
+            }
+            assert!(pool.bytes() > 0 && pool.bytes() <= 64 << 20);
+            assert_eq!(none.bytes(), 0);
+            assert_eq!(pooled.value(), fresh.value());
+            assert_eq!(pooled.children(), fresh.children());
+            assert_eq!(pooled.move_values(), fresh.move_values());
+        }
+        // A lower limit frees what is above it.
+        pool.set_limit(REGION_BYTES * 3);
+        assert_eq!(pool.bytes(), REGION_BYTES * 3);
+        pool.set_limit(0);
+        assert_eq!(pool.bytes(), 0);
     }
 
     #[test]
