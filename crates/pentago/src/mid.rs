@@ -518,18 +518,35 @@ fn turn_block_impl<
     let f_a = &c.fx[ia].0;
     let comp = !a & c.mask;
     for (slot, &b) in out.iter_mut().zip(c.bs) {
-        let cells = if FAST {
-            pdep(b, comp)
-        } else {
-            sp.deposit(b, comp)
-        };
-        let f_b = &c.fy[rank(cells)].0;
-        let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
-        *slot = if FAST {
-            slot.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
-        } else {
-            slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk)
-        };
+        *slot = turn_node::<E, WIN, FULL, FAST>(sp, c, f_a, comp, b, FIRST, *slot);
+    }
+}
+
+/// [`Entry::turned`] of the node `b` (second player's set in the frame
+/// of `comp`, the cells the block's first-player set leaves) of a block
+/// whose first player's fives are `f_a`; `first`: the first player placed
+/// the node's last stone.
+#[inline(always)]
+fn turn_node<E: Entry, const WIN: bool, const FULL: bool, const FAST: bool>(
+    sp: &Space,
+    c: &TurnCtx,
+    f_a: &Full,
+    comp: u32,
+    b: u32,
+    first: bool,
+    e: E,
+) -> E {
+    let cells = if FAST {
+        pdep(b, comp)
+    } else {
+        sp.deposit(b, comp)
+    };
+    let f_b = &c.fy[rank(cells)].0;
+    let (fm, fo) = if first { (f_a, f_b) } else { (f_b, f_a) };
+    if FAST {
+        e.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
+    } else {
+        e.turned::<WIN, FULL>(fm, fo, c.pj, c.pk)
     }
 }
 
@@ -604,23 +621,45 @@ struct GatherCtx<'a, E> {
     child_block: usize,
     /// The cells not taken by the block's first-player set.
     free_all: u32,
+    /// The turn of the layer gathered, done as each node is gathered
+    /// (one pass over the layer, not two) when `TURN`.
+    turn: Option<&'a TurnCtx<'a>>,
+    sp: &'a Space,
 }
 
 /// [`Space::gather`] of the block of one first-player set `a` (rank
 /// `ia`): each node ORs its children, which add one stone of the first
-/// player (`FIRST_MOVES`) or of the second.
+/// player (`FIRST_MOVES`) or of the second; with `TURN` the node is then
+/// turned at once ([`Space::turn`] for question `WIN` of the layer
+/// before, never a full board), with the `FAST` deposit.
 #[inline(always)]
-fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
+fn gather_block_impl<
+    E: Entry,
+    const FIRST_MOVES: bool,
+    const TURN: bool,
+    const WIN: bool,
+    const FAST: bool,
+>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
+    // The turn: the node's last stone was placed by the player who does
+    // not move at this layer.
+    let tc = if TURN { g.turn } else { None };
+    let f_a = tc.map(|c| &c.fx[ia].0);
+    let comp = !a & ((1u32 << g.n) - 1);
+    let finish = |b: u32, acc: E| match (tc, f_a) {
+        (Some(c), Some(f_a)) if TURN => {
+            turn_node::<E, WIN, false, FAST>(g.sp, c, f_a, comp, b, !FIRST_MOVES, acc)
+        }
+        _ => acc,
+    };
     if FIRST_MOVES {
         // The complement's cells in order, and the rank base
         // of the first player's set with each added.
         let mut base = [0usize; 32];
-        let comp = !a & ((1u32 << g.n) - 1);
         for (p, cell) in bits_of(comp as u64).enumerate() {
             base[p] = rank(a | 1 << cell) * g.child_block;
         }
@@ -648,7 +687,7 @@ fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
                 acc = acc.or(g.next[i]);
                 count[p] += 1;
             }
-            *slot = acc;
+            *slot = finish(b, acc);
         }
     } else {
         let base = ia * g.child_block;
@@ -660,34 +699,57 @@ fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
                 free &= free - 1;
                 acc = acc.or(g.next[base + rank(b | 1 << p)]);
             }
-            *slot = acc;
+            *slot = finish(b, acc);
         }
     }
 }
 
+/// A gather of one block.
+type GatherFn<E> = fn(&GatherCtx<E>, &mut [E], usize, u32);
+
 /// [`gather_block_impl`] for any x86-64 or other machine.
 #[inline(never)]
-fn gather_block<E: Entry, const FIRST_MOVES: bool>(
+fn gather_block<E: Entry, const FIRST_MOVES: bool, const TURN: bool, const WIN: bool>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
-    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+    gather_block_impl::<E, FIRST_MOVES, TURN, WIN, false>(g, out, ia, a)
 }
 
 /// [`gather_block_impl`] compiled for AVX2 (a [`Both`] in one register),
-/// BMI and POPCNT; only call it where [`fast_available`].
+/// BMI and POPCNT, with `pdep`; only call it where [`fast_available`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 #[inline(never)]
-unsafe fn gather_block_fast<E: Entry, const FIRST_MOVES: bool>(
+unsafe fn gather_block_fast<
+    E: Entry,
+    const FIRST_MOVES: bool,
+    const TURN: bool,
+    const WIN: bool,
+>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
-    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+    gather_block_impl::<E, FIRST_MOVES, TURN, WIN, true>(g, out, ia, a)
+}
+
+/// [`gather_block`] or its fast twin.
+fn pick_gather<E: Entry, const FIRST_MOVES: bool, const TURN: bool, const WIN: bool>(
+    fast: bool,
+) -> GatherFn<E> {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: `fast` only when the features were detected.
+        return |g, out, ia, a| unsafe {
+            gather_block_fast::<E, FIRST_MOVES, TURN, WIN>(g, out, ia, a)
+        };
+    }
+    let _ = fast;
+    gather_block::<E, FIRST_MOVES, TURN, WIN>
 }
 
 /// Whether this machine runs the code compiled for AVX2, BMI1/2, POPCNT
@@ -1135,6 +1197,9 @@ struct Space {
     /// Whether to run the code compiled for AVX2 and BMI2
     /// ([`fast_available`]; tests compare it with the portable code).
     fast: bool,
+    /// Whether a gather turns its nodes as it writes them (else a pass of
+    /// its own; tests compare the two).
+    fuse_turn: bool,
 }
 
 impl Space {
@@ -1193,6 +1258,34 @@ impl Space {
             .collect()
     }
 
+    /// The fives of the first and second players' stone sets at layer
+    /// `k` (by colex rank), and the second player's sets in the frame of
+    /// the cells the first's leave.
+    fn fives_at(&self, k: u32) -> (Vec<Line>, Vec<Line>, Vec<u32>) {
+        let n = self.n();
+        let (x, y) = self.counts(k);
+        (
+            self.fives_of(self.first, x),
+            self.fives_of(self.second, y),
+            subsets(n - x, y),
+        )
+    }
+
+    /// What turning layer `j + 1` into answers of layer `j` needs, from
+    /// [`Space::fives_at`]`(j + 1)`.
+    fn turn_ctx<'a>(&self, j: u32, fx: &'a [Line], fy: &'a [Line], bs: &'a [u32]) -> TurnCtx<'a> {
+        // The parities of layer j and j + 1.
+        let pj = (self.parity0 + j as usize) & 1;
+        TurnCtx {
+            fx,
+            fy,
+            bs,
+            mask: (1u32 << self.n()) - 1,
+            pj,
+            pk: pj ^ 1,
+        }
+    }
+
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
     /// asks it when any of its children does. With `release`, the blocks
@@ -1200,7 +1293,9 @@ impl Space {
     /// the regions of `next` that no later block reads become spare after
     /// each window, and their pages move to the regions of `cur` the next
     /// window writes ([`Buf::move_region`]), so that the two layers are
-    /// never both whole in memory.
+    /// never both whole in memory. With `turn`, each node is turned as it
+    /// is gathered ([`Space::turn`] of layer `j - 1` for that question),
+    /// one pass over the layer instead of two.
     fn gather<E: Entry>(
         &self,
         j: u32,
@@ -1208,10 +1303,24 @@ impl Space {
         cur: &mut Buf<E>,
         stop: &Stop,
         release: bool,
+        turn: Option<Kind>,
     ) {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j % 2 == 0;
+        let fives = turn.map(|_| self.fives_at(j));
+        let turn_ctx = fives
+            .as_ref()
+            .map(|(fx, fy, bs)| self.turn_ctx(j - 1, fx, fy, bs));
+        let f = self.fast;
+        let run: GatherFn<E> = match (first_moves, turn) {
+            (true, None) => pick_gather::<E, true, false, false>(f),
+            (false, None) => pick_gather::<E, false, false, false>(f),
+            (true, Some(Kind::Win)) => pick_gather::<E, true, true, true>(f),
+            (false, Some(Kind::Win)) => pick_gather::<E, false, true, true>(f),
+            (true, Some(Kind::NotLose)) => pick_gather::<E, true, true, false>(f),
+            (false, Some(Kind::NotLose)) => pick_gather::<E, false, true, false>(f),
+        };
         let block = self.binom(n - x, y);
         let child_block = if first_moves {
             self.binom(n - x - 1, y)
@@ -1278,19 +1387,10 @@ impl Space {
                         next: next_all,
                         child_block,
                         free_all,
+                        turn: turn_ctx.as_ref(),
+                        sp: self,
                     };
-                    match (first_moves, self.fast) {
-                        (true, false) => gather_block::<E, true>(&g, out, ia, a),
-                        (false, false) => gather_block::<E, false>(&g, out, ia, a),
-                        #[cfg(target_arch = "x86_64")]
-                        // SAFETY: `fast` only when the features were detected.
-                        (true, true) => unsafe { gather_block_fast::<E, true>(&g, out, ia, a) },
-                        #[cfg(target_arch = "x86_64")]
-                        // SAFETY: as above.
-                        (false, true) => unsafe { gather_block_fast::<E, false>(&g, out, ia, a) },
-                        #[cfg(not(target_arch = "x86_64"))]
-                        (_, true) => unreachable!("fast code only on x86-64"),
-                    }
+                    run(&g, out, ia, a);
                 });
             cur.mark_written(s * block, e * block);
             if !release {
@@ -1323,21 +1423,9 @@ impl Space {
         let (x, y) = self.counts(j + 1);
         let block = self.binom(n - x, y);
         let xs = subsets(n, x);
-        let bs = subsets(n - x, y);
-        let fx = self.fives_of(self.first, x);
-        let fy = self.fives_of(self.second, y);
-        // The parities of layer j and j + 1.
-        let pj = (self.parity0 + j as usize) & 1;
-        let pk = pj ^ 1;
+        let (fx, fy, bs) = self.fives_at(j + 1);
         let first_moved = j % 2 == 0;
-        let ctx = TurnCtx {
-            fx: &fx,
-            fy: &fy,
-            bs: &bs,
-            mask: (1u32 << n) - 1,
-            pj,
-            pk,
-        };
+        let ctx = self.turn_ctx(j, &fx, &fy, &bs);
         let f = self.fast;
         let run = match (kind, full, first_moved) {
             (Kind::Win, false, false) => pick_turn::<E, true, false, false>(f),
@@ -1386,14 +1474,17 @@ impl Space {
         for j in (0..n).rev() {
             let len = self.size(j);
             let bytes = (len + self.size(j + 1)) * std::mem::size_of::<E>();
-            self.gather(j, next, cur, stop, bytes > self.release_above);
+            // The turn into layer `j - 1` in the same pass, but for layer
+            // 1, which the solution keeps unturned.
+            let fused = (j >= 2 && self.fuse_turn).then(|| kind_at(j - 1));
+            self.gather(j, next, cur, stop, bytes > self.release_above, fused);
             if stop.check() {
                 return None;
             }
             if j == 1 {
                 layer1 = cur.as_slice()[..len].to_vec();
             }
-            if j > 0 {
+            if j > 0 && fused.is_none() {
                 self.turn(j - 1, &mut cur.as_mut_slice()[..len], kind_at(j - 1), stop);
             }
             std::mem::swap(&mut next, &mut cur);
@@ -1422,6 +1513,7 @@ fn space(pos: &Position) -> Space {
         parity0,
         release_above: RELEASE_ABOVE,
         fast: fast_available(),
+        fuse_turn: true,
     }
 }
 
@@ -1620,26 +1712,43 @@ impl Solution {
 /// Solves `pos` and everything one move away by the retrograde solver;
 /// `deadline`: give up when it passes.
 pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
-    solve_with(
-        pos,
-        deadline,
-        pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
-        RELEASE_ABOVE,
-        fast_available(),
-        &POOL,
-    )
+    solve_with(pos, deadline, Options::of(pos))
 }
 
-/// [`solve`], both questions in one sweep or not, moving pages between
-/// layers above `release_above` bytes a pair, with the `fast` code or the
-/// portable one, the layers' regions drawn from and returned to `pool`.
+/// How [`solve_with`] runs (what [`solve`] uses, or variants the tests
+/// compare with it).
+#[derive(Clone, Copy)]
+struct Options {
+    /// Both questions in one sweep.
+    one_sweep: bool,
+    /// Move pages between layers whose pair takes more bytes.
+    release_above: usize,
+    /// The code compiled for AVX2 and BMI2, where available.
+    fast: bool,
+    /// Turn each node as it is gathered.
+    fuse_turn: bool,
+    /// Where the layers' regions come from and return to.
+    pool: &'static Pool,
+}
+
+impl Options {
+    /// What [`solve`] uses for `pos`.
+    fn of(pos: &Position) -> Options {
+        Options {
+            one_sweep: pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
+            release_above: RELEASE_ABOVE,
+            fast: fast_available(),
+            fuse_turn: true,
+            pool: &POOL,
+        }
+    }
+}
+
+/// [`solve`] as `opt` says.
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
-    one_sweep: bool,
-    release_above: usize,
-    fast: bool,
-    pool: &'static Pool,
+    opt: Options,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
@@ -1657,8 +1766,10 @@ fn solve_with(
         return Ok(sol);
     }
     let mut sp = space(pos);
-    sp.release_above = release_above;
-    sp.fast = fast && fast_available();
+    sp.release_above = opt.release_above;
+    sp.fast = opt.fast && fast_available();
+    sp.fuse_turn = opt.fuse_turn;
+    let (one_sweep, pool) = (opt.one_sweep, opt.pool);
     let stop = Stop {
         deadline,
         stopped: AtomicBool::new(false),
@@ -1782,22 +1893,41 @@ mod tests {
             .collect();
         assert!(ps.len() > 50);
         for p in &ps {
-            let one = solve_with(p, None, true, RELEASE_ABOVE, true, &POOL).unwrap();
-            let two = solve_with(p, None, false, RELEASE_ABOVE, true, &POOL).unwrap();
+            let base = Options::of(p);
+            let one = solve_with(p, None, base).unwrap();
+            let two = solve_with(
+                p,
+                None,
+                Options {
+                    one_sweep: false,
+                    ..base
+                },
+            )
+            .unwrap();
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
             // Every gather moving pages between its layers (at these
             // sizes none would), in one sweep and in two.
             // And the portable code (where the machine has AVX2 and BMI2,
-            // the rest of the tests run the fast one).
-            for (one_sweep, release, fast) in [
-                (true, 0, true),
-                (false, 0, true),
-                (true, 0, false),
-                (false, RELEASE_ABOVE, false),
+            // the rest of the tests run the fast one), and the turns in
+            // passes of their own.
+            for (one_sweep, release_above, fast, fuse_turn) in [
+                (true, 0, true, true),
+                (false, 0, true, true),
+                (true, 0, false, true),
+                (false, RELEASE_ABOVE, false, true),
+                (true, RELEASE_ABOVE, true, false),
+                (false, 0, false, false),
             ] {
-                let other = solve_with(p, None, one_sweep, release, fast, &POOL).unwrap();
+                let opt = Options {
+                    one_sweep,
+                    release_above,
+                    fast,
+                    fuse_turn,
+                    ..base
+                };
+                let other = solve_with(p, None, opt).unwrap();
                 assert_eq!(other.value(), one.value());
                 assert_eq!(other.children(), one.children());
                 assert_eq!(other.move_values(), one.move_values());
@@ -1823,9 +1953,14 @@ mod tests {
             // Moving pages between layers at every gather, or never; with
             // both questions in one sweep, or two.
             let (one_sweep, release) = [(true, 0), (true, RELEASE_ABOVE), (false, 0)][i % 3];
-            let fresh = solve_with(p, None, one_sweep, release, true, none).unwrap();
+            let opt = Options {
+                one_sweep,
+                release_above: release,
+                ..Options::of(p)
+            };
+            let fresh = solve_with(p, None, Options { pool: none, ..opt }).unwrap();
             let before = pool.taken();
-            let pooled = solve_with(p, None, one_sweep, release, true, pool).unwrap();
+            let pooled = solve_with(p, None, Options { pool, ..opt }).unwrap();
             if i > 0 {
                 // The previous solve's regions were written over.
                 assert!(pool.taken() > before, "no region taken from the pool");
@@ -1915,6 +2050,7 @@ mod tests {
             parity0: 0,
             release_above: RELEASE_ABOVE,
             fast: false,
+            fuse_turn: true,
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {
