@@ -619,8 +619,13 @@ struct GatherCtx<'a, E> {
     next: &'a [E],
     /// Nodes per block of the next layer.
     child_block: usize,
-    /// The cells not taken by the block's first-player set.
-    free_all: u32,
+    /// Per node of a block, where its children are, `kids` each (the same
+    /// for every block): when the second player moves, their offsets in
+    /// the block's child block; when the first does, the child's cell
+    /// (its index among the free cells, bits 16..) and its offset in the
+    /// child block of the first player's set with that cell added.
+    offs: &'a [u32],
+    kids: usize,
     /// The turn of the layer gathered, done as each node is gathered
     /// (one pass over the layer, not two) when `TURN`.
     turn: Option<&'a TurnCtx<'a>>,
@@ -663,18 +668,10 @@ fn gather_block_impl<
         for (p, cell) in bits_of(comp as u64).enumerate() {
             base[p] = rank(a | 1 << cell) * g.child_block;
         }
-        // The `b` without `p`, in colex order, are exactly the
-        // child block's second-player sets in colex order
-        // (drop the bit `p`), so a counter per `p` gives the
-        // rank.
-        let mut count = [0usize; 32];
-        for (slot, &b) in out.iter_mut().zip(g.bs) {
+        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
-            let mut free = g.free_all & !b;
-            while free != 0 {
-                let p = free.trailing_zeros() as usize;
-                free &= free - 1;
-                let i = base[p] + count[p];
+            for &o in offs {
+                let i = base[(o >> 16) as usize] + (o & 0xffff) as usize;
                 // Each cell's children are read in order, one stream per
                 // cell, a dozen streams: fetch ahead of each.
                 #[cfg(target_arch = "x86_64")]
@@ -685,19 +682,17 @@ fn gather_block_impl<
                     _mm_prefetch::<_MM_HINT_T0>(g.next.as_ptr().wrapping_add(i + PREFETCH).cast());
                 }
                 acc = acc.or(g.next[i]);
-                count[p] += 1;
             }
             *slot = finish(b, acc);
         }
     } else {
-        let base = ia * g.child_block;
-        for (slot, &b) in out.iter_mut().zip(g.bs) {
+        // The children of block `a` are block `a` of the next layer, at
+        // offsets that depend on the node only.
+        let kids = &g.next[ia * g.child_block..(ia + 1) * g.child_block];
+        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
-            let mut free = g.free_all & !b;
-            while free != 0 {
-                let p = free.trailing_zeros();
-                free &= free - 1;
-                acc = acc.or(g.next[base + rank(b | 1 << p)]);
+            for &o in offs {
+                acc = acc.or(kids[o as usize]);
             }
             *slot = finish(b, acc);
         }
@@ -1330,6 +1325,27 @@ impl Space {
         let xs = subsets(n, x);
         let bs = subsets(n - x, y);
         let free_all = (1u32 << (n - x)) - 1;
+        // Where each node's children are ([`GatherCtx::offs`]).
+        let kids = (n - x - y) as usize;
+        assert!(child_block <= 1 << 16, "child offsets in 16 bits");
+        let mut offs: Vec<u32> = Vec::with_capacity(bs.len() * kids);
+        if first_moves {
+            // The `b` without `p`, in colex order, are exactly the child
+            // block's second-player sets in colex order (drop the bit
+            // `p`), so a counter per `p` gives the offset.
+            let mut count = [0u32; 32];
+            for &b in &bs {
+                for p in bits_of((free_all & !b) as u64) {
+                    offs.push((p as u32) << 16 | count[p as usize]);
+                    count[p as usize] += 1;
+                }
+            }
+        } else {
+            // The ranks of the node's set with each free cell added.
+            for &b in &bs {
+                offs.extend(bits_of((free_all & !b) as u64).map(|p| rank(b | 1 << p) as u32));
+            }
+        }
         let len = self.size(j);
         let next_len = self.size(j + 1);
         // First mover, releasing: the huge pages of `next` (entries
@@ -1386,7 +1402,8 @@ impl Space {
                         bs: &bs,
                         next: next_all,
                         child_block,
-                        free_all,
+                        offs: &offs,
+                        kids,
                         turn: turn_ctx.as_ref(),
                         sp: self,
                     };
