@@ -67,6 +67,11 @@ pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
 /// 156 000 with 200 MiB).
 const RELEASE_ABOVE: usize = 200 << 20;
 
+/// A gather writing a layer of more bytes than this (with the AVX2 code)
+/// uses non-temporal stores: such a layer is read back from memory by the
+/// next gather anyway, and the stores skip reading the lines they replace.
+const STREAM_ABOVE: usize = 64 << 20;
+
 /// The windows of a releasing gather.
 const GATHER_WINDOWS: usize = 64;
 
@@ -328,6 +333,25 @@ trait Entry: Copy + Send + Sync {
     ) -> Self {
         self.turned::<WIN, FULL>(fm, fo, pj, pk)
     }
+    /// Writes `self` to `slot` inside code compiled for AVX2 (only called
+    /// from there) bypassing the caches where the entry allows it (a
+    /// non-temporal store, which spares the read of the line it replaces;
+    /// [`stream_fence`] before others read it): by default a plain store.
+    #[inline(always)]
+    fn stream_fast(self, slot: &mut Self) {
+        *slot = self;
+    }
+}
+
+/// Orders the non-temporal stores of [`Entry::stream_fast`] before what
+/// follows (only called from code compiled for AVX2).
+#[inline(always)]
+fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// The states of layer `j + 1` (parity `pk`) after which the mover at
@@ -421,6 +445,19 @@ impl Entry for Both {
         // SAFETY: only reached from code compiled for AVX2, run where it
         // was detected.
         unsafe { both_turned_avx2::<FULL>(&self, fm, fo, pj, pk) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn stream_fast(self, slot: &mut Both) {
+        use std::arch::x86_64::*;
+        // SAFETY: only reached from code compiled for AVX2, run where it
+        // was detected; `slot` is a valid, 32-byte aligned `Both` (its
+        // alignment), written whole.
+        unsafe {
+            let v = _mm256_load_si256((&self as *const Both).cast());
+            _mm256_stream_si256((slot as *mut Both).cast(), v);
+        }
     }
 }
 
@@ -626,6 +663,10 @@ struct GatherCtx<'a, E> {
     /// child block of the first player's set with that cell added.
     offs: &'a [u32],
     kids: usize,
+    /// Whether to write the layer with non-temporal stores (with `FAST`;
+    /// for layers much larger than the last-level cache, read back from
+    /// memory anyway).
+    stream: bool,
     /// The turn of the layer gathered, done as each node is gathered
     /// (one pass over the layer, not two) when `TURN`.
     turn: Option<&'a TurnCtx<'a>>,
@@ -683,7 +724,12 @@ fn gather_block_impl<
                 }
                 acc = acc.or(g.next[i]);
             }
-            *slot = finish(b, acc);
+            let e = finish(b, acc);
+            if FAST && g.stream {
+                e.stream_fast(slot);
+            } else {
+                *slot = e;
+            }
         }
     } else {
         // The children of block `a` are block `a` of the next layer, at
@@ -694,8 +740,16 @@ fn gather_block_impl<
             for &o in offs {
                 acc = acc.or(kids[o as usize]);
             }
-            *slot = finish(b, acc);
+            let e = finish(b, acc);
+            if FAST && g.stream {
+                e.stream_fast(slot);
+            } else {
+                *slot = e;
+            }
         }
+    }
+    if FAST && g.stream {
+        stream_fence();
     }
 }
 
@@ -1195,6 +1249,9 @@ struct Space {
     /// Whether a gather turns its nodes as it writes them (else a pass of
     /// its own; tests compare the two).
     fuse_turn: bool,
+    /// Layers of more bytes are written with non-temporal stores
+    /// ([`STREAM_ABOVE`]; tests lower it).
+    stream_above: usize,
 }
 
 impl Space {
@@ -1348,6 +1405,7 @@ impl Space {
         }
         let len = self.size(j);
         let next_len = self.size(j + 1);
+        let stream = len * std::mem::size_of::<E>() > self.stream_above;
         // First mover, releasing: the huge pages of `next` (entries
         // `k·per..(k + 1)·per`) by the last block of `cur` that reads
         // them. A child set `a'` is read by every `a'` less one stone, the
@@ -1404,6 +1462,7 @@ impl Space {
                         child_block,
                         offs: &offs,
                         kids,
+                        stream,
                         turn: turn_ctx.as_ref(),
                         sp: self,
                     };
@@ -1531,6 +1590,7 @@ fn space(pos: &Position) -> Space {
         release_above: RELEASE_ABOVE,
         fast: fast_available(),
         fuse_turn: true,
+        stream_above: STREAM_ABOVE,
     }
 }
 
@@ -1744,6 +1804,8 @@ struct Options {
     fast: bool,
     /// Turn each node as it is gathered.
     fuse_turn: bool,
+    /// Write layers of more bytes with non-temporal stores.
+    stream_above: usize,
     /// Where the layers' regions come from and return to.
     pool: &'static Pool,
 }
@@ -1756,6 +1818,7 @@ impl Options {
             release_above: RELEASE_ABOVE,
             fast: fast_available(),
             fuse_turn: true,
+            stream_above: STREAM_ABOVE,
             pool: &POOL,
         }
     }
@@ -1786,6 +1849,7 @@ fn solve_with(
     sp.release_above = opt.release_above;
     sp.fast = opt.fast && fast_available();
     sp.fuse_turn = opt.fuse_turn;
+    sp.stream_above = opt.stream_above;
     let (one_sweep, pool) = (opt.one_sweep, opt.pool);
     let stop = Stop {
         deadline,
@@ -1927,21 +1991,25 @@ mod tests {
             // Every gather moving pages between its layers (at these
             // sizes none would), in one sweep and in two.
             // And the portable code (where the machine has AVX2 and BMI2,
-            // the rest of the tests run the fast one), and the turns in
-            // passes of their own.
-            for (one_sweep, release_above, fast, fuse_turn) in [
-                (true, 0, true, true),
-                (false, 0, true, true),
-                (true, 0, false, true),
-                (false, RELEASE_ABOVE, false, true),
-                (true, RELEASE_ABOVE, true, false),
-                (false, 0, false, false),
+            // the rest of the tests run the fast one), the turns in
+            // passes of their own, and every layer written with
+            // non-temporal stores (at these sizes none would).
+            for (one_sweep, release_above, fast, fuse_turn, stream_above) in [
+                (true, 0, true, true, STREAM_ABOVE),
+                (false, 0, true, true, STREAM_ABOVE),
+                (true, 0, false, true, STREAM_ABOVE),
+                (false, RELEASE_ABOVE, false, true, STREAM_ABOVE),
+                (true, RELEASE_ABOVE, true, false, STREAM_ABOVE),
+                (false, 0, false, false, STREAM_ABOVE),
+                (true, 0, true, true, 0),
+                (false, RELEASE_ABOVE, true, false, 0),
             ] {
                 let opt = Options {
                     one_sweep,
                     release_above,
                     fast,
                     fuse_turn,
+                    stream_above,
                     ..base
                 };
                 let other = solve_with(p, None, opt).unwrap();
@@ -2068,6 +2136,7 @@ mod tests {
             release_above: RELEASE_ABOVE,
             fast: false,
             fuse_turn: true,
+            stream_above: STREAM_ABOVE,
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {
