@@ -999,6 +999,34 @@ impl<E: Entry> Buf<E> {
         }
         false
     }
+
+    /// Makes `regions`, about to be written and not resident, resident
+    /// with fresh pages, filled by the kernel in one call a region, the
+    /// regions split over the threads, rather than one page fault a page
+    /// as they are first written (Linux 5.14 and later; elsewhere, or
+    /// when refused, the pages come on demand as before).
+    fn populate(&mut self, regions: &[usize]) {
+        #[cfg(target_os = "linux")]
+        {
+            let base = self.ptr.as_ptr() as usize;
+            regions.par_iter().for_each(|&r| {
+                // SAFETY: region `r` lies whole inside the private
+                // anonymous mapping (see `new`); populating only maps
+                // pages (zeroed, or leaves them as they are), and no slice
+                // of the buffer is alive (`&mut self`).
+                unsafe {
+                    libc::madvise(
+                        (base + r * REGION_BYTES) as *mut libc::c_void,
+                        REGION_BYTES,
+                        libc::MADV_POPULATE_WRITE,
+                    )
+                };
+            });
+        }
+        for &r in regions {
+            self.resident[r] = true;
+        }
+    }
 }
 
 #[cfg(target_os = "linux")]
@@ -1433,8 +1461,9 @@ impl Space {
         for w in 0..windows {
             let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
             // The regions this window writes: pages of `next` no longer
-            // read first, else the pool's, else fresh ones on demand.
+            // read first, else the pool's, else fresh ones.
             let end = (e * block).div_ceil(per);
+            let mut fresh = Vec::new();
             for r in provided..end {
                 if !cur.resident[r] {
                     while let Some(k) = spare.pop() {
@@ -1442,9 +1471,12 @@ impl Space {
                             break;
                         }
                     }
-                    cur.provide(r);
+                    if !cur.resident[r] && !cur.provide(r) {
+                        fresh.push(r);
+                    }
                 }
             }
+            cur.populate(&fresh);
             provided = provided.max(end);
             let next_all = &next.as_slice()[..next_len];
             cur.as_mut_slice()[s * block..e * block]
