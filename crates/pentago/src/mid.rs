@@ -712,7 +712,9 @@ fn gather_block_impl<
         for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
             for &o in offs {
-                let i = base[(o >> 16) as usize] + (o & 0xffff) as usize;
+                // SAFETY: the cell index is below the free cells' count
+                // (checked in `Space::gather`), at most 31.
+                let i = unsafe { *base.get_unchecked((o >> 16) as usize) } + (o & 0xffff) as usize;
                 // Each cell's children are read in order, one stream per
                 // cell, a dozen streams: fetch ahead of each.
                 #[cfg(target_arch = "x86_64")]
@@ -722,7 +724,12 @@ fn gather_block_impl<
                     use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                     _mm_prefetch::<_MM_HINT_T0>(g.next.as_ptr().wrapping_add(i + PREFETCH).cast());
                 }
-                acc = acc.or(g.next[i]);
+                // SAFETY: `offs` was checked in `Space::gather`: cell
+                // index below the free cells' count, offset below
+                // `child_block`; `base[p]` is a rank among the first
+                // player's sets one larger times `child_block`, so `i` is
+                // below the next layer's size, `g.next`'s length.
+                acc = acc.or(unsafe { *g.next.get_unchecked(i) });
             }
             let e = finish(b, acc);
             if FAST && g.stream {
@@ -738,7 +745,9 @@ fn gather_block_impl<
         for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
             for &o in offs {
-                acc = acc.or(kids[o as usize]);
+                // SAFETY: offsets are below `child_block`, the length of
+                // `kids` (checked in `Space::gather`).
+                acc = acc.or(unsafe { *kids.get_unchecked(o as usize) });
             }
             let e = finish(b, acc);
             if FAST && g.stream {
@@ -1431,6 +1440,12 @@ impl Space {
                 offs.extend(bits_of((free_all & !b) as u64).map(|p| rank(b | 1 << p) as u32));
             }
         }
+        // What the gather's unchecked reads rely on: offsets inside a child
+        // block, cells among the free ones.
+        assert_eq!(offs.len(), bs.len() * kids);
+        assert!(offs
+            .iter()
+            .all(|&o| ((o & 0xffff) as usize) < child_block && (o >> 16) < n - x));
         let len = self.size(j);
         let next_len = self.size(j + 1);
         let stream = len * std::mem::size_of::<E>() > self.stream_above;
