@@ -42,7 +42,7 @@ use crate::game::{Move, Position};
 use endgame_core::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// The most empty cells the solver takes (18 empties, i.e. 18 stones:
@@ -1289,7 +1289,12 @@ struct Space {
     /// Layers of more bytes are written with non-temporal stores
     /// ([`STREAM_ABOVE`]; tests lower it).
     stream_above: usize,
+    /// The last fives computed per player ([`Space::fives_kept`]).
+    fives_kept: std::sync::Mutex<[Option<KeptFives>; 2]>,
 }
+
+/// A player's stone count and the fives of its sets of that count.
+type KeptFives = (u32, Arc<Vec<Line>>);
 
 impl Space {
     fn n(&self) -> u32 {
@@ -1350,14 +1355,31 @@ impl Space {
     /// The fives of the first and second players' stone sets at layer
     /// `k` (by colex rank), and the second player's sets in the frame of
     /// the cells the first's leave.
-    fn fives_at(&self, k: u32) -> (Vec<Line>, Vec<Line>, Vec<u32>) {
+    fn fives_at(&self, k: u32) -> (Arc<Vec<Line>>, Arc<Vec<Line>>, Vec<u32>) {
         let n = self.n();
         let (x, y) = self.counts(k);
         (
-            self.fives_of(self.first, x),
-            self.fives_of(self.second, y),
+            self.fives_kept(0, x),
+            self.fives_kept(1, y),
             subsets(n - x, y),
         )
+    }
+
+    /// [`Space::fives_of`] the first (`who` 0) or second player's sets of
+    /// `k` stones, the last of each player kept: going down the layers one
+    /// of the two counts stays the same from one to the next, so each is
+    /// computed once, not twice.
+    fn fives_kept(&self, who: usize, k: u32) -> Arc<Vec<Line>> {
+        let mut kept = self.fives_kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kk, f)) = &kept[who] {
+            if *kk == k {
+                return Arc::clone(f);
+            }
+        }
+        let base = if who == 0 { self.first } else { self.second };
+        let f = Arc::new(self.fives_of(base, k));
+        kept[who] = Some((k, Arc::clone(&f)));
+        f
     }
 
     /// What turning layer `j + 1` into answers of layer `j` needs, from
@@ -1638,6 +1660,7 @@ fn space(pos: &Position) -> Space {
         fast: fast_available(),
         fuse_turn: true,
         stream_above: STREAM_ABOVE,
+        fives_kept: Default::default(),
     }
 }
 
@@ -2184,6 +2207,7 @@ mod tests {
             fast: false,
             fuse_turn: true,
             stream_above: STREAM_ABOVE,
+            fives_kept: Default::default(),
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {
