@@ -957,7 +957,8 @@ impl<E: Entry> Buf<E> {
             // replaces the destination region inside `dst`'s mapping;
             // with DONTUNMAP the source stays mapped (empty: zero pages on
             // demand), so no hole opens that another thread's mmap could
-            // take.
+            // take. Without it (old kernels) the hole is mapped again at
+            // once, as fresh anonymous memory.
             unsafe {
                 let src: *mut libc::c_void =
                     self.ptr.as_ptr().cast::<u8>().add(k * REGION_BYTES).cast();
@@ -971,7 +972,27 @@ impl<E: Entry> Buf<E> {
                     to,
                 );
                 if moved == libc::MAP_FAILED {
-                    return false;
+                    // Kernels before 5.7 know no DONTUNMAP: move the
+                    // region and map the hole it leaves again at once.
+                    let moved = libc::mremap(
+                        src,
+                        REGION_BYTES,
+                        REGION_BYTES,
+                        libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                        to,
+                    );
+                    if moved == libc::MAP_FAILED {
+                        return false;
+                    }
+                    let again = libc::mmap(
+                        src,
+                        REGION_BYTES,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    );
+                    assert!(again != libc::MAP_FAILED, "remapping a layer region");
                 }
             }
             self.resident[k] = false;
