@@ -42,7 +42,7 @@ use crate::game::{Move, Position};
 use endgame_core::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
 /// The most empty cells the solver takes (18 empties, i.e. 18 stones:
@@ -66,6 +66,11 @@ pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
 /// cells: 0.74 GB and 186 000 page faults with 600 MiB, 0.62 GB and
 /// 156 000 with 200 MiB).
 const RELEASE_ABOVE: usize = 200 << 20;
+
+/// A gather writing a layer of more bytes than this (with the AVX2 code)
+/// uses non-temporal stores: such a layer is read back from memory by the
+/// next gather anyway, and the stores skip reading the lines they replace.
+const STREAM_ABOVE: usize = 64 << 20;
 
 /// The windows of a releasing gather.
 const GATHER_WINDOWS: usize = 64;
@@ -328,6 +333,25 @@ trait Entry: Copy + Send + Sync {
     ) -> Self {
         self.turned::<WIN, FULL>(fm, fo, pj, pk)
     }
+    /// Writes `self` to `slot` inside code compiled for AVX2 (only called
+    /// from there) bypassing the caches where the entry allows it (a
+    /// non-temporal store, which spares the read of the line it replaces;
+    /// [`stream_fence`] before others read it): by default a plain store.
+    #[inline(always)]
+    fn stream_fast(self, slot: &mut Self) {
+        *slot = self;
+    }
+}
+
+/// Orders the non-temporal stores of [`Entry::stream_fast`] before what
+/// follows (only called from code compiled for AVX2).
+#[inline(always)]
+fn stream_fence() {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: SSE is part of x86-64.
+    unsafe {
+        std::arch::x86_64::_mm_sfence()
+    };
 }
 
 /// The states of layer `j + 1` (parity `pk`) after which the mover at
@@ -421,6 +445,19 @@ impl Entry for Both {
         // SAFETY: only reached from code compiled for AVX2, run where it
         // was detected.
         unsafe { both_turned_avx2::<FULL>(&self, fm, fo, pj, pk) }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[inline(always)]
+    fn stream_fast(self, slot: &mut Both) {
+        use std::arch::x86_64::*;
+        // SAFETY: only reached from code compiled for AVX2, run where it
+        // was detected; `slot` is a valid, 32-byte aligned `Both` (its
+        // alignment), written whole.
+        unsafe {
+            let v = _mm256_load_si256((&self as *const Both).cast());
+            _mm256_stream_si256((slot as *mut Both).cast(), v);
+        }
     }
 }
 
@@ -518,18 +555,35 @@ fn turn_block_impl<
     let f_a = &c.fx[ia].0;
     let comp = !a & c.mask;
     for (slot, &b) in out.iter_mut().zip(c.bs) {
-        let cells = if FAST {
-            pdep(b, comp)
-        } else {
-            sp.deposit(b, comp)
-        };
-        let f_b = &c.fy[rank(cells)].0;
-        let (fm, fo) = if FIRST { (f_a, f_b) } else { (f_b, f_a) };
-        *slot = if FAST {
-            slot.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
-        } else {
-            slot.turned::<WIN, FULL>(fm, fo, c.pj, c.pk)
-        };
+        *slot = turn_node::<E, WIN, FULL, FAST>(sp, c, f_a, comp, b, FIRST, *slot);
+    }
+}
+
+/// [`Entry::turned`] of the node `b` (second player's set in the frame
+/// of `comp`, the cells the block's first-player set leaves) of a block
+/// whose first player's fives are `f_a`; `first`: the first player placed
+/// the node's last stone.
+#[inline(always)]
+fn turn_node<E: Entry, const WIN: bool, const FULL: bool, const FAST: bool>(
+    sp: &Space,
+    c: &TurnCtx,
+    f_a: &Full,
+    comp: u32,
+    b: u32,
+    first: bool,
+    e: E,
+) -> E {
+    let cells = if FAST {
+        pdep(b, comp)
+    } else {
+        sp.deposit(b, comp)
+    };
+    let f_b = &c.fy[rank(cells)].0;
+    let (fm, fo) = if first { (f_a, f_b) } else { (f_b, f_a) };
+    if FAST {
+        e.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
+    } else {
+        e.turned::<WIN, FULL>(fm, fo, c.pj, c.pk)
     }
 }
 
@@ -602,40 +656,65 @@ struct GatherCtx<'a, E> {
     next: &'a [E],
     /// Nodes per block of the next layer.
     child_block: usize,
-    /// The cells not taken by the block's first-player set.
-    free_all: u32,
+    /// Per node of a block, where its children are, `kids` each (the same
+    /// for every block): when the second player moves, their offsets in
+    /// the block's child block; when the first does, the child's cell
+    /// (its index among the free cells, bits 16..) and its offset in the
+    /// child block of the first player's set with that cell added.
+    offs: &'a [u32],
+    kids: usize,
+    /// Whether to write the layer with non-temporal stores (with `FAST`;
+    /// for layers much larger than the last-level cache, read back from
+    /// memory anyway).
+    stream: bool,
+    /// The turn of the layer gathered, done as each node is gathered
+    /// (one pass over the layer, not two) when `TURN`.
+    turn: Option<&'a TurnCtx<'a>>,
+    sp: &'a Space,
 }
 
 /// [`Space::gather`] of the block of one first-player set `a` (rank
 /// `ia`): each node ORs its children, which add one stone of the first
-/// player (`FIRST_MOVES`) or of the second.
+/// player (`FIRST_MOVES`) or of the second; with `TURN` the node is then
+/// turned at once ([`Space::turn`] for question `WIN` of the layer
+/// before, never a full board), with the `FAST` deposit.
 #[inline(always)]
-fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
+fn gather_block_impl<
+    E: Entry,
+    const FIRST_MOVES: bool,
+    const TURN: bool,
+    const WIN: bool,
+    const FAST: bool,
+>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
+    // The turn: the node's last stone was placed by the player who does
+    // not move at this layer.
+    let tc = if TURN { g.turn } else { None };
+    let f_a = tc.map(|c| &c.fx[ia].0);
+    let comp = !a & ((1u32 << g.n) - 1);
+    let finish = |b: u32, acc: E| match (tc, f_a) {
+        (Some(c), Some(f_a)) if TURN => {
+            turn_node::<E, WIN, false, FAST>(g.sp, c, f_a, comp, b, !FIRST_MOVES, acc)
+        }
+        _ => acc,
+    };
     if FIRST_MOVES {
         // The complement's cells in order, and the rank base
         // of the first player's set with each added.
         let mut base = [0usize; 32];
-        let comp = !a & ((1u32 << g.n) - 1);
         for (p, cell) in bits_of(comp as u64).enumerate() {
             base[p] = rank(a | 1 << cell) * g.child_block;
         }
-        // The `b` without `p`, in colex order, are exactly the
-        // child block's second-player sets in colex order
-        // (drop the bit `p`), so a counter per `p` gives the
-        // rank.
-        let mut count = [0usize; 32];
-        for (slot, &b) in out.iter_mut().zip(g.bs) {
+        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
-            let mut free = g.free_all & !b;
-            while free != 0 {
-                let p = free.trailing_zeros() as usize;
-                free &= free - 1;
-                let i = base[p] + count[p];
+            for &o in offs {
+                // SAFETY: the cell index is below the free cells' count
+                // (checked in `Space::gather`), at most 31.
+                let i = unsafe { *base.get_unchecked((o >> 16) as usize) } + (o & 0xffff) as usize;
                 // Each cell's children are read in order, one stream per
                 // cell, a dozen streams: fetch ahead of each.
                 #[cfg(target_arch = "x86_64")]
@@ -645,49 +724,90 @@ fn gather_block_impl<E: Entry, const FIRST_MOVES: bool>(
                     use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
                     _mm_prefetch::<_MM_HINT_T0>(g.next.as_ptr().wrapping_add(i + PREFETCH).cast());
                 }
-                acc = acc.or(g.next[i]);
-                count[p] += 1;
+                // SAFETY: `offs` was checked in `Space::gather`: cell
+                // index below the free cells' count, offset below
+                // `child_block`; `base[p]` is a rank among the first
+                // player's sets one larger times `child_block`, so `i` is
+                // below the next layer's size, `g.next`'s length.
+                acc = acc.or(unsafe { *g.next.get_unchecked(i) });
             }
-            *slot = acc;
+            let e = finish(b, acc);
+            if FAST && g.stream {
+                e.stream_fast(slot);
+            } else {
+                *slot = e;
+            }
         }
     } else {
-        let base = ia * g.child_block;
-        for (slot, &b) in out.iter_mut().zip(g.bs) {
+        // The children of block `a` are block `a` of the next layer, at
+        // offsets that depend on the node only.
+        let kids = &g.next[ia * g.child_block..(ia + 1) * g.child_block];
+        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
             let mut acc = E::ZERO;
-            let mut free = g.free_all & !b;
-            while free != 0 {
-                let p = free.trailing_zeros();
-                free &= free - 1;
-                acc = acc.or(g.next[base + rank(b | 1 << p)]);
+            for &o in offs {
+                // SAFETY: offsets are below `child_block`, the length of
+                // `kids` (checked in `Space::gather`).
+                acc = acc.or(unsafe { *kids.get_unchecked(o as usize) });
             }
-            *slot = acc;
+            let e = finish(b, acc);
+            if FAST && g.stream {
+                e.stream_fast(slot);
+            } else {
+                *slot = e;
+            }
         }
+    }
+    if FAST && g.stream {
+        stream_fence();
     }
 }
 
+/// A gather of one block.
+type GatherFn<E> = fn(&GatherCtx<E>, &mut [E], usize, u32);
+
 /// [`gather_block_impl`] for any x86-64 or other machine.
 #[inline(never)]
-fn gather_block<E: Entry, const FIRST_MOVES: bool>(
+fn gather_block<E: Entry, const FIRST_MOVES: bool, const TURN: bool, const WIN: bool>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
-    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+    gather_block_impl::<E, FIRST_MOVES, TURN, WIN, false>(g, out, ia, a)
 }
 
 /// [`gather_block_impl`] compiled for AVX2 (a [`Both`] in one register),
-/// BMI and POPCNT; only call it where [`fast_available`].
+/// BMI and POPCNT, with `pdep`; only call it where [`fast_available`].
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2,bmi1,bmi2,popcnt,lzcnt")]
 #[inline(never)]
-unsafe fn gather_block_fast<E: Entry, const FIRST_MOVES: bool>(
+unsafe fn gather_block_fast<
+    E: Entry,
+    const FIRST_MOVES: bool,
+    const TURN: bool,
+    const WIN: bool,
+>(
     g: &GatherCtx<E>,
     out: &mut [E],
     ia: usize,
     a: u32,
 ) {
-    gather_block_impl::<E, FIRST_MOVES>(g, out, ia, a)
+    gather_block_impl::<E, FIRST_MOVES, TURN, WIN, true>(g, out, ia, a)
+}
+
+/// [`gather_block`] or its fast twin.
+fn pick_gather<E: Entry, const FIRST_MOVES: bool, const TURN: bool, const WIN: bool>(
+    fast: bool,
+) -> GatherFn<E> {
+    #[cfg(target_arch = "x86_64")]
+    if fast {
+        // SAFETY: `fast` only when the features were detected.
+        return |g, out, ia, a| unsafe {
+            gather_block_fast::<E, FIRST_MOVES, TURN, WIN>(g, out, ia, a)
+        };
+    }
+    let _ = fast;
+    gather_block::<E, FIRST_MOVES, TURN, WIN>
 }
 
 /// Whether this machine runs the code compiled for AVX2, BMI1/2, POPCNT
@@ -730,6 +850,9 @@ struct Buf<E: Entry> {
     len: usize,
     /// Per region, whether its pages have been written (are resident).
     resident: Vec<bool>,
+    /// Where its resident regions go when it is dropped, and where
+    /// regions about to be written come from ([`Buf::provide`]).
+    pool: &'static Pool,
 }
 
 // SAFETY: the buffer owns its entries (plain words) like a `Vec` does.
@@ -747,9 +870,9 @@ impl<E: Entry> Buf<E> {
     /// Entries per region.
     const PER: usize = REGION_BYTES / std::mem::size_of::<E>();
 
-    /// A buffer of `len` entries.
+    /// A buffer of `len` entries, drawing on and returning to `pool`.
     #[cfg(target_os = "linux")]
-    fn new(len: usize) -> Buf<E> {
+    fn new(len: usize, pool: &'static Pool) -> Buf<E> {
         let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
         // One region more, so that the entries can start on a region
         // boundary and every region lies whole inside the mapping.
@@ -775,17 +898,19 @@ impl<E: Entry> Buf<E> {
             map: (p, bytes),
             len,
             resident: vec![false; regions],
+            pool,
         }
     }
 
-    /// A buffer of `len` entries.
+    /// A buffer of `len` entries (`pool` unused off Linux).
     #[cfg(not(target_os = "linux"))]
-    fn new(len: usize) -> Buf<E> {
+    fn new(len: usize, pool: &'static Pool) -> Buf<E> {
         let regions = (len * std::mem::size_of::<E>()).div_ceil(REGION_BYTES);
         Buf {
             vec: vec![E::ZERO; len],
             len,
             resident: vec![false; regions],
+            pool,
         }
     }
 
@@ -829,8 +954,11 @@ impl<E: Entry> Buf<E> {
             // SAFETY: both regions lie whole inside their mappings (see
             // `new`), are region-aligned, and no slice of either buffer
             // is alive (`&mut self`, `&mut dst`). mremap with FIXED
-            // replaces the (empty) destination; the source hole is mapped
-            // again as fresh anonymous memory at once.
+            // replaces the destination region inside `dst`'s mapping;
+            // with DONTUNMAP the source stays mapped (empty: zero pages on
+            // demand), so no hole opens that another thread's mmap could
+            // take. Without it (old kernels) the hole is mapped again at
+            // once, as fresh anonymous memory.
             unsafe {
                 let src: *mut libc::c_void =
                     self.ptr.as_ptr().cast::<u8>().add(k * REGION_BYTES).cast();
@@ -840,21 +968,32 @@ impl<E: Entry> Buf<E> {
                     src,
                     REGION_BYTES,
                     REGION_BYTES,
-                    libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                    libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED | libc::MREMAP_DONTUNMAP,
                     to,
                 );
                 if moved == libc::MAP_FAILED {
-                    return false;
+                    // Kernels before 5.7 know no DONTUNMAP: move the
+                    // region and map the hole it leaves again at once.
+                    let moved = libc::mremap(
+                        src,
+                        REGION_BYTES,
+                        REGION_BYTES,
+                        libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                        to,
+                    );
+                    if moved == libc::MAP_FAILED {
+                        return false;
+                    }
+                    let again = libc::mmap(
+                        src,
+                        REGION_BYTES,
+                        libc::PROT_READ | libc::PROT_WRITE,
+                        libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
+                        -1,
+                        0,
+                    );
+                    assert!(again != libc::MAP_FAILED, "remapping a layer region");
                 }
-                let again = libc::mmap(
-                    src,
-                    REGION_BYTES,
-                    libc::PROT_READ | libc::PROT_WRITE,
-                    libc::MAP_PRIVATE | libc::MAP_ANONYMOUS | libc::MAP_FIXED,
-                    -1,
-                    0,
-                );
-                assert!(again != libc::MAP_FAILED, "remapping a layer region");
             }
             self.resident[k] = false;
             dst.resident[r] = true;
@@ -868,13 +1007,225 @@ impl<E: Entry> Buf<E> {
     }
 }
 
+impl<E: Entry> Buf<E> {
+    /// Makes region `r`, about to be written, resident with a region of
+    /// the pool when it is not yet and the pool has one (no page fault,
+    /// no zeroing: its entries are unspecified until written). Returns
+    /// whether it took one.
+    fn provide(&mut self, r: usize) -> bool {
+        if self.resident[r] {
+            return false;
+        }
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: region `r` lies whole inside the mapping (see `new`)
+            // and is region-aligned; no slice of the buffer is alive
+            // (`&mut self`).
+            let to = unsafe { self.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES) };
+            if self.pool.take_into(to.cast()) {
+                self.resident[r] = true;
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Makes `regions`, about to be written and not resident, resident
+    /// with fresh pages, filled by the kernel in one call a region, the
+    /// regions split over the threads, rather than one page fault a page
+    /// as they are first written (Linux 5.14 and later; elsewhere, or
+    /// when refused, the pages come on demand as before).
+    fn populate(&mut self, regions: &[usize]) {
+        #[cfg(target_os = "linux")]
+        {
+            let base = self.ptr.as_ptr() as usize;
+            regions.par_iter().for_each(|&r| {
+                // SAFETY: region `r` lies whole inside the private
+                // anonymous mapping (see `new`); populating only maps
+                // pages (zeroed, or leaves them as they are), and no slice
+                // of the buffer is alive (`&mut self`).
+                unsafe {
+                    libc::madvise(
+                        (base + r * REGION_BYTES) as *mut libc::c_void,
+                        REGION_BYTES,
+                        libc::MADV_POPULATE_WRITE,
+                    )
+                };
+            });
+        }
+        for &r in regions {
+            self.resident[r] = true;
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
 impl<E: Entry> Drop for Buf<E> {
     fn drop(&mut self) {
+        // Resident regions go to the pool while it has room (the next
+        // solve writes them without page faults).
+        for r in 0..self.resident.len() {
+            if self.resident[r] {
+                // SAFETY: as in `provide`; the buffer is being dropped.
+                let from = unsafe { self.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES) };
+                if !self.pool.give(from.cast()) {
+                    break;
+                }
+            }
+        }
         // SAFETY: the range mapped in `new` (however split since), unmapped
-        // once.
+        // once; regions given to the pool left empty mappings behind
+        // (DONTUNMAP), never holes another mapping could have taken.
         unsafe { libc::munmap(self.map.0, self.map.1) };
     }
+}
+
+/// A reserve of resident regions (each an anonymous mapping of
+/// [`REGION_BYTES`] whose pages are in memory) that layer buffers return
+/// when dropped and take before writing, so that a process solving one
+/// position after another pays the page faults and the kernel's zeroing
+/// of about 0.6 GB (0.3-0.5 s of system time at 18 empty cells) once,
+/// not at every solve. Bounded by its limit; the process-wide one is
+/// [`set_pool_limit`], [`free_pool`], [`pool_bytes`].
+pub(crate) struct Pool {
+    inner: std::sync::Mutex<PoolInner>,
+}
+
+struct PoolInner {
+    /// Addresses of the regions held (Linux only; empty elsewhere).
+    regions: Vec<usize>,
+    /// The most bytes held.
+    limit: usize,
+    /// Regions handed out since the pool was made.
+    taken: u64,
+}
+
+/// The process-wide pool's default limit: about what one solve at 18
+/// empty cells keeps resident at its peak, so holding it does not raise
+/// the process's peak memory.
+pub const DEFAULT_POOL_BYTES: usize = 640 << 20;
+
+static POOL: Pool = Pool::new(DEFAULT_POOL_BYTES);
+
+impl Pool {
+    const fn new(limit: usize) -> Pool {
+        Pool {
+            inner: std::sync::Mutex::new(PoolInner {
+                regions: Vec::new(),
+                limit,
+                taken: 0,
+            }),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolInner> {
+        // The pool's state stays consistent whatever panicked: use it.
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the pages of the region at `from` (a region-aligned region
+    /// of a live mapping, whose contents are no longer needed) into the
+    /// pool when it has room; the mapping at `from` stays, empty.
+    #[cfg(target_os = "linux")]
+    fn give(&self, from: *mut libc::c_void) -> bool {
+        let mut p = self.lock();
+        if (p.regions.len() + 1) * REGION_BYTES > p.limit {
+            return false;
+        }
+        // SAFETY: `from` is a whole region of a private anonymous mapping
+        // (caller); the pages move to a new mapping the kernel places,
+        // the source stays mapped (DONTUNMAP) with no pages. With
+        // DONTUNMAP the kernel reads the new address as a hint (it must be
+        // page-aligned): null, no preference.
+        let to = unsafe {
+            libc::mremap(
+                from,
+                REGION_BYTES,
+                REGION_BYTES,
+                libc::MREMAP_MAYMOVE | libc::MREMAP_DONTUNMAP,
+                std::ptr::null_mut::<libc::c_void>(),
+            )
+        };
+        if to == libc::MAP_FAILED {
+            return false;
+        }
+        p.regions.push(to as usize);
+        true
+    }
+
+    /// Moves a held region, pages and all, onto the region at `to`
+    /// (region-aligned, inside a live private anonymous mapping, its
+    /// contents not needed); false when the pool is empty.
+    #[cfg(target_os = "linux")]
+    fn take_into(&self, to: *mut libc::c_void) -> bool {
+        let mut p = self.lock();
+        let Some(from) = p.regions.pop() else {
+            return false;
+        };
+        // SAFETY: `from` is a whole mapping of REGION_BYTES the pool owns
+        // (made by `give`); it replaces the region at `to` (caller), and
+        // its own range is unmapped by the move.
+        let moved = unsafe {
+            libc::mremap(
+                from as *mut libc::c_void,
+                REGION_BYTES,
+                REGION_BYTES,
+                libc::MREMAP_MAYMOVE | libc::MREMAP_FIXED,
+                to,
+            )
+        };
+        if moved == libc::MAP_FAILED {
+            // SAFETY: the pool's own mapping, dropped.
+            unsafe { libc::munmap(from as *mut libc::c_void, REGION_BYTES) };
+            return false;
+        }
+        p.taken += 1;
+        true
+    }
+
+    /// Sets the limit and frees what is above it.
+    fn set_limit(&self, bytes: usize) {
+        let mut p = self.lock();
+        p.limit = bytes;
+        while p.regions.len() * REGION_BYTES > bytes {
+            let Some(_r) = p.regions.pop() else { break };
+            #[cfg(target_os = "linux")]
+            // SAFETY: a mapping of REGION_BYTES the pool owns, dropped.
+            unsafe {
+                libc::munmap(_r as *mut libc::c_void, REGION_BYTES)
+            };
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        self.lock().regions.len() * REGION_BYTES
+    }
+
+    #[cfg(test)]
+    fn taken(&self) -> u64 {
+        self.lock().taken
+    }
+}
+
+/// Sets how many bytes of layer memory the process keeps between
+/// retrograde solves (default [`DEFAULT_POOL_BYTES`]; 0 keeps none) and
+/// frees what is held above it. The kept pages are written by the next
+/// solve without page faults; they count in the process's memory until
+/// freed.
+pub fn set_pool_limit(bytes: usize) {
+    POOL.set_limit(bytes);
+}
+
+/// Frees the layer memory kept between solves (the limit stays).
+pub fn free_pool() {
+    let limit = POOL.lock().limit;
+    POOL.set_limit(0);
+    POOL.set_limit(limit);
+}
+
+/// Bytes of layer memory kept between solves now.
+pub fn pool_bytes() -> usize {
+    POOL.bytes()
 }
 
 /// Which question a sweep's layer answers for its player to move.
@@ -953,7 +1304,18 @@ struct Space {
     /// Whether to run the code compiled for AVX2 and BMI2
     /// ([`fast_available`]; tests compare it with the portable code).
     fast: bool,
+    /// Whether a gather turns its nodes as it writes them (else a pass of
+    /// its own; tests compare the two).
+    fuse_turn: bool,
+    /// Layers of more bytes are written with non-temporal stores
+    /// ([`STREAM_ABOVE`]; tests lower it).
+    stream_above: usize,
+    /// The last fives computed per player ([`Space::fives_kept`]).
+    fives_kept: std::sync::Mutex<[Option<KeptFives>; 2]>,
 }
+
+/// A player's stone count and the fives of its sets of that count.
+type KeptFives = (u32, Arc<Vec<Line>>);
 
 impl Space {
     fn n(&self) -> u32 {
@@ -1011,6 +1373,51 @@ impl Space {
             .collect()
     }
 
+    /// The fives of the first and second players' stone sets at layer
+    /// `k` (by colex rank), and the second player's sets in the frame of
+    /// the cells the first's leave.
+    fn fives_at(&self, k: u32) -> (Arc<Vec<Line>>, Arc<Vec<Line>>, Vec<u32>) {
+        let n = self.n();
+        let (x, y) = self.counts(k);
+        (
+            self.fives_kept(0, x),
+            self.fives_kept(1, y),
+            subsets(n - x, y),
+        )
+    }
+
+    /// [`Space::fives_of`] the first (`who` 0) or second player's sets of
+    /// `k` stones, the last of each player kept: going down the layers one
+    /// of the two counts stays the same from one to the next, so each is
+    /// computed once, not twice.
+    fn fives_kept(&self, who: usize, k: u32) -> Arc<Vec<Line>> {
+        let mut kept = self.fives_kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((kk, f)) = &kept[who] {
+            if *kk == k {
+                return Arc::clone(f);
+            }
+        }
+        let base = if who == 0 { self.first } else { self.second };
+        let f = Arc::new(self.fives_of(base, k));
+        kept[who] = Some((k, Arc::clone(&f)));
+        f
+    }
+
+    /// What turning layer `j + 1` into answers of layer `j` needs, from
+    /// [`Space::fives_at`]`(j + 1)`.
+    fn turn_ctx<'a>(&self, j: u32, fx: &'a [Line], fy: &'a [Line], bs: &'a [u32]) -> TurnCtx<'a> {
+        // The parities of layer j and j + 1.
+        let pj = (self.parity0 + j as usize) & 1;
+        TurnCtx {
+            fx,
+            fy,
+            bs,
+            mask: (1u32 << self.n()) - 1,
+            pj,
+            pk: pj ^ 1,
+        }
+    }
+
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
     /// asks it when any of its children does. With `release`, the blocks
@@ -1018,7 +1425,9 @@ impl Space {
     /// the regions of `next` that no later block reads become spare after
     /// each window, and their pages move to the regions of `cur` the next
     /// window writes ([`Buf::move_region`]), so that the two layers are
-    /// never both whole in memory.
+    /// never both whole in memory. With `turn`, each node is turned as it
+    /// is gathered ([`Space::turn`] of layer `j - 1` for that question),
+    /// one pass over the layer instead of two.
     fn gather<E: Entry>(
         &self,
         j: u32,
@@ -1026,10 +1435,24 @@ impl Space {
         cur: &mut Buf<E>,
         stop: &Stop,
         release: bool,
+        turn: Option<Kind>,
     ) {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j % 2 == 0;
+        let fives = turn.map(|_| self.fives_at(j));
+        let turn_ctx = fives
+            .as_ref()
+            .map(|(fx, fy, bs)| self.turn_ctx(j - 1, fx, fy, bs));
+        let f = self.fast;
+        let run: GatherFn<E> = match (first_moves, turn) {
+            (true, None) => pick_gather::<E, true, false, false>(f),
+            (false, None) => pick_gather::<E, false, false, false>(f),
+            (true, Some(Kind::Win)) => pick_gather::<E, true, true, true>(f),
+            (false, Some(Kind::Win)) => pick_gather::<E, false, true, true>(f),
+            (true, Some(Kind::NotLose)) => pick_gather::<E, true, true, false>(f),
+            (false, Some(Kind::NotLose)) => pick_gather::<E, false, true, false>(f),
+        };
         let block = self.binom(n - x, y);
         let child_block = if first_moves {
             self.binom(n - x - 1, y)
@@ -1039,8 +1462,36 @@ impl Space {
         let xs = subsets(n, x);
         let bs = subsets(n - x, y);
         let free_all = (1u32 << (n - x)) - 1;
+        // Where each node's children are ([`GatherCtx::offs`]).
+        let kids = (n - x - y) as usize;
+        assert!(child_block <= 1 << 16, "child offsets in 16 bits");
+        let mut offs: Vec<u32> = Vec::with_capacity(bs.len() * kids);
+        if first_moves {
+            // The `b` without `p`, in colex order, are exactly the child
+            // block's second-player sets in colex order (drop the bit
+            // `p`), so a counter per `p` gives the offset.
+            let mut count = [0u32; 32];
+            for &b in &bs {
+                for p in bits_of((free_all & !b) as u64) {
+                    offs.push((p as u32) << 16 | count[p as usize]);
+                    count[p as usize] += 1;
+                }
+            }
+        } else {
+            // The ranks of the node's set with each free cell added.
+            for &b in &bs {
+                offs.extend(bits_of((free_all & !b) as u64).map(|p| rank(b | 1 << p) as u32));
+            }
+        }
+        // What the gather's unchecked reads rely on: offsets inside a child
+        // block, cells among the free ones.
+        assert_eq!(offs.len(), bs.len() * kids);
+        assert!(offs
+            .iter()
+            .all(|&o| ((o & 0xffff) as usize) < child_block && (o >> 16) < n - x));
         let len = self.size(j);
         let next_len = self.size(j + 1);
+        let stream = len * std::mem::size_of::<E>() > self.stream_above;
         // First mover, releasing: the huge pages of `next` (entries
         // `k·per..(k + 1)·per`) by the last block of `cur` that reads
         // them. A child set `a'` is read by every `a'` less one stone, the
@@ -1067,19 +1518,24 @@ impl Space {
         let windows = if release { GATHER_WINDOWS } else { 1 };
         for w in 0..windows {
             let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
-            if release {
-                let end = (e * block).div_ceil(per);
-                for r in provided..end {
-                    if !cur.resident[r] {
-                        while let Some(k) = spare.pop() {
-                            if next.move_region(k, cur, r) {
-                                break;
-                            }
+            // The regions this window writes: pages of `next` no longer
+            // read first, else the pool's, else fresh ones.
+            let end = (e * block).div_ceil(per);
+            let mut fresh = Vec::new();
+            for r in provided..end {
+                if !cur.resident[r] {
+                    while let Some(k) = spare.pop() {
+                        if next.move_region(k, cur, r) {
+                            break;
                         }
                     }
+                    if !cur.resident[r] && !cur.provide(r) {
+                        fresh.push(r);
+                    }
                 }
-                provided = provided.max(end);
             }
+            cur.populate(&fresh);
+            provided = provided.max(end);
             let next_all = &next.as_slice()[..next_len];
             cur.as_mut_slice()[s * block..e * block]
                 .par_chunks_mut(block.max(1))
@@ -1094,20 +1550,13 @@ impl Space {
                         bs: &bs,
                         next: next_all,
                         child_block,
-                        free_all,
+                        offs: &offs,
+                        kids,
+                        stream,
+                        turn: turn_ctx.as_ref(),
+                        sp: self,
                     };
-                    match (first_moves, self.fast) {
-                        (true, false) => gather_block::<E, true>(&g, out, ia, a),
-                        (false, false) => gather_block::<E, false>(&g, out, ia, a),
-                        #[cfg(target_arch = "x86_64")]
-                        // SAFETY: `fast` only when the features were detected.
-                        (true, true) => unsafe { gather_block_fast::<E, true>(&g, out, ia, a) },
-                        #[cfg(target_arch = "x86_64")]
-                        // SAFETY: as above.
-                        (false, true) => unsafe { gather_block_fast::<E, false>(&g, out, ia, a) },
-                        #[cfg(not(target_arch = "x86_64"))]
-                        (_, true) => unreachable!("fast code only on x86-64"),
-                    }
+                    run(&g, out, ia, a);
                 });
             cur.mark_written(s * block, e * block);
             if !release {
@@ -1140,21 +1589,9 @@ impl Space {
         let (x, y) = self.counts(j + 1);
         let block = self.binom(n - x, y);
         let xs = subsets(n, x);
-        let bs = subsets(n - x, y);
-        let fx = self.fives_of(self.first, x);
-        let fy = self.fives_of(self.second, y);
-        // The parities of layer j and j + 1.
-        let pj = (self.parity0 + j as usize) & 1;
-        let pk = pj ^ 1;
+        let (fx, fy, bs) = self.fives_at(j + 1);
         let first_moved = j % 2 == 0;
-        let ctx = TurnCtx {
-            fx: &fx,
-            fy: &fy,
-            bs: &bs,
-            mask: (1u32 << n) - 1,
-            pj,
-            pk,
-        };
+        let ctx = self.turn_ctx(j, &fx, &fy, &bs);
         let f = self.fast;
         let run = match (kind, full, first_moved) {
             (Kind::Win, false, false) => pick_turn::<E, true, false, false>(f),
@@ -1193,6 +1630,9 @@ impl Space {
         let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
         let [mut next, mut cur] = bufs;
         let top = self.size(n);
+        for r in 0..top.div_ceil(Buf::<E>::PER) {
+            next.provide(r);
+        }
         next.as_mut_slice()[..top].fill(E::ZERO);
         next.mark_written(0, top);
         self.turn(n - 1, &mut next.as_mut_slice()[..top], kind_at(n - 1), stop);
@@ -1200,14 +1640,17 @@ impl Space {
         for j in (0..n).rev() {
             let len = self.size(j);
             let bytes = (len + self.size(j + 1)) * std::mem::size_of::<E>();
-            self.gather(j, next, cur, stop, bytes > self.release_above);
+            // The turn into layer `j - 1` in the same pass, but for layer
+            // 1, which the solution keeps unturned.
+            let fused = (j >= 2 && self.fuse_turn).then(|| kind_at(j - 1));
+            self.gather(j, next, cur, stop, bytes > self.release_above, fused);
             if stop.check() {
                 return None;
             }
             if j == 1 {
                 layer1 = cur.as_slice()[..len].to_vec();
             }
-            if j > 0 {
+            if j > 0 && fused.is_none() {
                 self.turn(j - 1, &mut cur.as_mut_slice()[..len], kind_at(j - 1), stop);
             }
             std::mem::swap(&mut next, &mut cur);
@@ -1236,6 +1679,9 @@ fn space(pos: &Position) -> Space {
         parity0,
         release_above: RELEASE_ABOVE,
         fast: fast_available(),
+        fuse_turn: true,
+        stream_above: STREAM_ABOVE,
+        fives_kept: Default::default(),
     }
 }
 
@@ -1434,24 +1880,46 @@ impl Solution {
 /// Solves `pos` and everything one move away by the retrograde solver;
 /// `deadline`: give up when it passes.
 pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
-    solve_with(
-        pos,
-        deadline,
-        pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
-        RELEASE_ABOVE,
-        fast_available(),
-    )
+    solve_with(pos, deadline, Options::of(pos))
 }
 
-/// [`solve`], both questions in one sweep or not, moving pages between
-/// layers above `release_above` bytes a pair, with the `fast` code or the
-/// portable one.
+/// How [`solve_with`] runs (what [`solve`] uses, or variants the tests
+/// compare with it).
+#[derive(Clone, Copy)]
+struct Options {
+    /// Both questions in one sweep.
+    one_sweep: bool,
+    /// Move pages between layers whose pair takes more bytes.
+    release_above: usize,
+    /// The code compiled for AVX2 and BMI2, where available.
+    fast: bool,
+    /// Turn each node as it is gathered.
+    fuse_turn: bool,
+    /// Write layers of more bytes with non-temporal stores.
+    stream_above: usize,
+    /// Where the layers' regions come from and return to.
+    pool: &'static Pool,
+}
+
+impl Options {
+    /// What [`solve`] uses for `pos`.
+    fn of(pos: &Position) -> Options {
+        Options {
+            one_sweep: pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
+            release_above: RELEASE_ABOVE,
+            fast: fast_available(),
+            fuse_turn: true,
+            stream_above: STREAM_ABOVE,
+            pool: &POOL,
+        }
+    }
+}
+
+/// [`solve`] as `opt` says.
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
-    one_sweep: bool,
-    release_above: usize,
-    fast: bool,
+    opt: Options,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
     if n > MAX_EMPTY {
@@ -1469,8 +1937,11 @@ fn solve_with(
         return Ok(sol);
     }
     let mut sp = space(pos);
-    sp.release_above = release_above;
-    sp.fast = fast && fast_available();
+    sp.release_above = opt.release_above;
+    sp.fast = opt.fast && fast_available();
+    sp.fuse_turn = opt.fuse_turn;
+    sp.stream_above = opt.stream_above;
+    let (one_sweep, pool) = (opt.one_sweep, opt.pool);
     let stop = Stop {
         deadline,
         stopped: AtomicBool::new(false),
@@ -1479,8 +1950,8 @@ fn solve_with(
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let (win0, not_lose0, win1, not_lose1) = if one_sweep {
         // Both questions in one sweep: the fives and indices once.
-        let mut a: Buf<Both> = Buf::new(most);
-        let mut b: Buf<Both> = Buf::new(most);
+        let mut a: Buf<Both> = Buf::new(most, pool);
+        let mut b: Buf<Both> = Buf::new(most, pool);
         let (e0, e1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -1491,8 +1962,8 @@ fn solve_with(
             e1.iter().map(|e| e.0[1]).collect(),
         )
     } else {
-        let mut a: Buf<Half> = Buf::new(most);
-        let mut b: Buf<Half> = Buf::new(most);
+        let mut a: Buf<Half> = Buf::new(most, pool);
+        let mut b: Buf<Half> = Buf::new(most, pool);
         let (win0, not_lose1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
@@ -1547,8 +2018,8 @@ fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<
         stopped: AtomicBool::new(false),
     };
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
-    let mut a: Buf<Half> = Buf::new(most);
-    let mut b: Buf<Half> = Buf::new(most);
+    let mut a: Buf<Half> = Buf::new(most, &POOL);
+    let mut b: Buf<Half> = Buf::new(most, &POOL);
     for kind in [Kind::Win, Kind::NotLose] {
         let (root, _) = sp
             .sweep(kind, [&mut a, &mut b], &stop)
@@ -1594,28 +2065,93 @@ mod tests {
             .collect();
         assert!(ps.len() > 50);
         for p in &ps {
-            let one = solve_with(p, None, true, RELEASE_ABOVE, true).unwrap();
-            let two = solve_with(p, None, false, RELEASE_ABOVE, true).unwrap();
+            let base = Options::of(p);
+            let one = solve_with(p, None, base).unwrap();
+            let two = solve_with(
+                p,
+                None,
+                Options {
+                    one_sweep: false,
+                    ..base
+                },
+            )
+            .unwrap();
             assert_eq!(one.value(), two.value());
             assert_eq!(one.children(), two.children());
             assert_eq!(one.move_values(), two.move_values());
             // Every gather moving pages between its layers (at these
             // sizes none would), in one sweep and in two.
             // And the portable code (where the machine has AVX2 and BMI2,
-            // the rest of the tests run the fast one).
-            for (one_sweep, release, fast) in [
-                (true, 0, true),
-                (false, 0, true),
-                (true, 0, false),
-                (false, RELEASE_ABOVE, false),
+            // the rest of the tests run the fast one), the turns in
+            // passes of their own, and every layer written with
+            // non-temporal stores (at these sizes none would).
+            for (one_sweep, release_above, fast, fuse_turn, stream_above) in [
+                (true, 0, true, true, STREAM_ABOVE),
+                (false, 0, true, true, STREAM_ABOVE),
+                (true, 0, false, true, STREAM_ABOVE),
+                (false, RELEASE_ABOVE, false, true, STREAM_ABOVE),
+                (true, RELEASE_ABOVE, true, false, STREAM_ABOVE),
+                (false, 0, false, false, STREAM_ABOVE),
+                (true, 0, true, true, 0),
+                (false, RELEASE_ABOVE, true, false, 0),
             ] {
-                let other = solve_with(p, None, one_sweep, release, fast).unwrap();
+                let opt = Options {
+                    one_sweep,
+                    release_above,
+                    fast,
+                    fuse_turn,
+                    stream_above,
+                    ..base
+                };
+                let other = solve_with(p, None, opt).unwrap();
                 assert_eq!(other.value(), one.value());
                 assert_eq!(other.children(), one.children());
                 assert_eq!(other.move_values(), one.move_values());
             }
             assert_eq!(value_with(p, None, true), Ok(one.value()));
         }
+    }
+
+    #[test]
+    fn pooled_regions_give_the_same_solutions() {
+        use endgame_core::conformance::random_game_positions;
+        let ps: Vec<Position> = random_game_positions(&crate::Pentago, 5, 12)
+            .into_iter()
+            .filter(|p| (20..=24).contains(&p.stones()) && p.outcome().is_none())
+            .take(12)
+            .collect();
+        assert!(ps.len() >= 8);
+        // A pool of its own (the tests run in parallel on the global one),
+        // and one kept empty: every region from a fresh mapping.
+        let pool: &'static Pool = Box::leak(Box::new(Pool::new(64 << 20)));
+        let none: &'static Pool = Box::leak(Box::new(Pool::new(0)));
+        for (i, p) in ps.iter().enumerate() {
+            // Moving pages between layers at every gather, or never; with
+            // both questions in one sweep, or two.
+            let (one_sweep, release) = [(true, 0), (true, RELEASE_ABOVE), (false, 0)][i % 3];
+            let opt = Options {
+                one_sweep,
+                release_above: release,
+                ..Options::of(p)
+            };
+            let fresh = solve_with(p, None, Options { pool: none, ..opt }).unwrap();
+            let before = pool.taken();
+            let pooled = solve_with(p, None, Options { pool, ..opt }).unwrap();
+            if i > 0 {
+                // The previous solve's regions were written over.
+                assert!(pool.taken() > before, "no region taken from the pool");
+            }
+            assert!(pool.bytes() > 0 && pool.bytes() <= 64 << 20);
+            assert_eq!(none.bytes(), 0);
+            assert_eq!(pooled.value(), fresh.value());
+            assert_eq!(pooled.children(), fresh.children());
+            assert_eq!(pooled.move_values(), fresh.move_values());
+        }
+        // A lower limit frees what is above it.
+        pool.set_limit(REGION_BYTES * 3);
+        assert_eq!(pool.bytes(), REGION_BYTES * 3);
+        pool.set_limit(0);
+        assert_eq!(pool.bytes(), 0);
     }
 
     #[test]
@@ -1690,6 +2226,9 @@ mod tests {
             parity0: 0,
             release_above: RELEASE_ABOVE,
             fast: false,
+            fuse_turn: true,
+            stream_above: STREAM_ABOVE,
+            fives_kept: Default::default(),
         };
         for k in [0, 1, 5, 9, 13, 18] {
             for (i, &m) in subsets(18, k).iter().enumerate() {

@@ -66,22 +66,22 @@ pub struct Solver {
 }
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
-/// solver's cost in nodes before the retrograde solver takes over, about
-/// a sixteenth of the retrograde solver's own time. An alpha-beta node
-/// costs about 0.45 µs, a retrograde position (of [`mid::cost`]) about
-/// 6 ns at 18 stones (1.05 s for 173 million, idle machine, two threads),
-/// so `cost / 1024` nodes (169 000 at 18 stones, 20 000 at 20, 2 300 at
-/// 22) take about 0.08 s against 1 s. The share is kept small because
-/// the positions the alpha-beta does not finish within it (most of those
-/// of random games at 18 stones, which are won and need every child
-/// proven) pay it on top of the retrograde solve: the median of a set
-/// where more than half the positions need the retrograde solver is the
-/// share plus the retrograde time. The earlier 1/64 (2.75 million nodes
-/// at 18 stones, ~1.2 s) was 40 % of the then retrograde time. Measured
-/// on 40 random-game positions at 18 stones (`mid_times ab 1`): 10 need
-/// at most 10 000 nodes, 3 more 121 000–245 000, 3 more 0.64–1.2
-/// million, the other 24 more than 1.5 million.
-pub const AB_SHARE: u64 = 1024;
+/// solver's cost in nodes before the retrograde solver takes over (but
+/// at least [`MIN_AB_SHARE`]). An alpha-beta node costs about 0.45 µs, so
+/// `cost / 8192` nodes (21 000 at 18 stones; below the floor from 20
+/// stones) take about 10 ms against a retrograde solve of about 0.6 s at
+/// 18 stones. The share is kept small because the positions the
+/// alpha-beta does not finish within it pay it on top of the retrograde
+/// solve: the median of a set where more than half the positions need
+/// the retrograde solver is the share plus the retrograde time. The
+/// positions at 18 stones split sharply: of 40 random-game positions
+/// (`positions 18 40 11`, `mid_times ab 1`) 10 need at most 10 000
+/// nodes, 3 more 121 000–245 000, the other 27 more than 0.64 million; of
+/// 20 seed-AI positions (`positions 18 20 1 seed`, `mid_times ab 1.5`) 6
+/// need at most 2 500 nodes, the other 14 more than 0.66 million. The
+/// earlier `cost / 1024` (169 000 nodes, ~0.08 s) settled two more of the
+/// 40 and cost the other 28 about 0.07 s each.
+pub const AB_SHARE: u64 = 8192;
 
 /// The alpha-beta's first share is at least this many nodes (about 9 ms):
 /// from 22 stones `cost / AB_SHARE` is only a few thousand nodes, which
