@@ -174,9 +174,26 @@ impl<G: Game> AlphaBeta<G> {
         eval: &mut impl Evaluator<G>,
         limits: Limits,
     ) -> SearchResult<G::Move> {
+        self.search_among(game, pos, eval, limits, |_| true)
+    }
+
+    /// [`AlphaBeta::search`] choosing only among the root moves `allowed`
+    /// keeps (all of them when it keeps none): a player that has proven
+    /// which moves keep a draw searches for the best of those alone.
+    pub fn search_among(
+        &mut self,
+        game: &G,
+        pos: &G::Position,
+        eval: &mut impl Evaluator<G>,
+        limits: Limits,
+        allowed: impl Fn(&G::Move) -> bool,
+    ) -> SearchResult<G::Move> {
         self.arm(limits.time, limits.nodes);
         let mut moves = game.moves(pos);
         eval.order(game, pos, &mut moves);
+        if moves.iter().any(&allowed) {
+            moves.retain(&allowed);
+        }
         let mut result = SearchResult {
             best: moves.first().copied(),
             score: 0,

@@ -122,3 +122,34 @@ fn empty_board_is_a_draw_and_a_budget_gives_unknown() {
     assert_eq!(r.depth, 2);
     assert!(r.best.is_some());
 }
+
+#[test]
+fn a_search_among_some_moves_chooses_the_best_of_those() {
+    let g = Ttt { symmetric: false };
+    let mut memo = HashMap::new();
+    let mut ab = AlphaBeta::new(12);
+    let mut restricted = 0;
+    for p in all_positions(&g) {
+        if g.outcome(&p).is_some() {
+            continue;
+        }
+        let moves = g.moves(&p);
+        // Every other move, so the best one is often left out.
+        let allowed: Vec<_> = moves.iter().copied().step_by(2).collect();
+        let r = ab.search_among(&g, &p, &mut Lines, Limits::default(), |m| {
+            allowed.contains(m)
+        });
+        let best = r.best.unwrap();
+        assert!(allowed.contains(&best), "{p:?}");
+        // A full-depth search keeps the best value among the allowed moves.
+        let mut value = |m| -minimax(&g, g.play_unchecked(&p, m), &mut memo);
+        let want = allowed.iter().map(|&m| value(m)).max().unwrap();
+        assert_eq!(value(best), want, "{p:?}");
+        restricted += (want < minimax(&g, p, &mut memo)) as usize;
+        // Allowing none of them searches every move.
+        let r = ab.search_among(&g, &p, &mut Lines, Limits::default(), |_| false);
+        assert!(moves.contains(&r.best.unwrap()));
+    }
+    // The restriction mattered somewhere: some positions lost value.
+    assert!(restricted > 0);
+}
