@@ -213,23 +213,29 @@ impl Player<Pentago> for StrongPlayer {
             (None, None) => Some(DEFAULT_MOVE_TIME),
         };
         // The exact solver gets 40 % of the budget (it is hopeless before
-        // about 14 stones, so it is skipped there).
+        // about 14 stones, so it is skipped there). A won position is
+        // played by a winning move; in a drawn one the search below picks
+        // among the moves that keep the draw (the seed-like opponents this
+        // plays lose many drawn positions, so the first drawing move is
+        // not good enough); in a lost one among every move.
+        let mut keep: Option<Vec<Move>> = None;
         if pos.stones() >= 14 {
             let budget = Budget {
                 time: time.map(|t| t.mul_f64(0.4)),
                 nodes: limits.nodes.map(|n| n * 2 / 5),
             };
-            if let Some((mv, v)) = crate::solve::best_move(&mut self.solver, pos, budget) {
-                if v != Value::Loss {
-                    return mv;
-                }
+            match crate::solve::keeping_moves(&mut self.solver, pos, budget) {
+                Some((Value::Win, moves)) => return moves[0],
+                Some((Value::Draw, moves)) if moves.len() == 1 => return moves[0],
+                Some((Value::Draw, moves)) => keep = Some(moves),
+                _ => {}
             }
         }
         let rest = time.map(|t| {
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        let r = self.search.search(
+        let r = self.search.search_among(
             game,
             pos,
             &mut StrongEval,
@@ -238,6 +244,7 @@ impl Player<Pentago> for StrongPlayer {
                 time: rest,
                 nodes: limits.nodes.map(|n| n * 3 / 5),
             },
+            |m| keep.as_ref().is_none_or(|k| k.contains(m)),
         );
         r.best.expect("choose is called with a legal move")
     }

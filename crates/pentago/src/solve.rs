@@ -91,9 +91,14 @@ pub const AB_SHARE: u64 = 8192;
 pub const MIN_AB_SHARE: u64 = 20_000;
 
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the
-/// slow side of what was measured on a busy 2-core machine, to decide
-/// whether the retrograde solver fits a time budget.
-pub const MID_NS_PER_POSITION: u64 = 50;
+/// slow side of what was measured, to decide whether the retrograde solver
+/// fits a time budget. Measured on the idle 2-core machine (2026-11-24,
+/// `mid_times auto` on the README's sets): 2.5 ns a position at 18 stones
+/// (0.43 s for 173 million), 3.0–3.3 ns at 20, 6–10 ns at 22 (fixed costs
+/// weigh more on small solves); 10 ns leaves room for a busy machine. (It
+/// was 50 ns before the retrograde solver became about three times
+/// faster, which kept it out of budgets it fitted.)
+pub const MID_NS_PER_POSITION: u64 = 10;
 
 /// Default table size: 2^22 slots of 16 bytes (64 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 22;
@@ -667,6 +672,80 @@ pub fn best_move(
                 .map(|m| (m, v))
         },
     )
+}
+
+/// The exact value of `pos` and the moves that keep it: the first winning
+/// move when it is won, every drawing move when it is drawn (so a player
+/// can pick the one that gives a fallible opponent the most chances to go
+/// wrong), every move when it is lost; `None` when the budget runs out
+/// before the value is known. When the budget runs out while the drawing
+/// moves are being checked, the ones proven so far are returned (at least
+/// one).
+pub fn keeping_moves(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: Budget,
+) -> Option<(Value, Vec<crate::game::Move>)> {
+    solver.answer(
+        pos,
+        budget,
+        |s, b| ab_keeping_moves(s, pos, b),
+        |sol| {
+            let v = sol.value();
+            if v == Value::Loss {
+                return Some((v, natural_order(pos).into_iter().map(|(m, _)| m).collect()));
+            }
+            let values: std::collections::HashMap<Move, Value> =
+                sol.move_values().into_iter().collect();
+            let keep = natural_order(pos)
+                .into_iter()
+                .map(|(m, _)| m)
+                .filter(|m| values.get(m) == Some(&v));
+            let keep: Vec<Move> = if v == Value::Win {
+                keep.take(1).collect()
+            } else {
+                keep.collect()
+            };
+            (!keep.is_empty()).then_some((v, keep))
+        },
+    )
+}
+
+/// [`keeping_moves`] by the alpha-beta alone, and whether it finished.
+fn ab_keeping_moves(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: Budget,
+) -> (Option<(Value, Vec<Move>)>, bool) {
+    solver.arm(budget);
+    let v = solver.value_in(pos);
+    if solver.aborted {
+        return (None, false);
+    }
+    let value = to_value(v);
+    let moves = natural_order(pos);
+    if value == Value::Loss {
+        return (
+            Some((value, moves.into_iter().map(|(m, _)| m).collect())),
+            true,
+        );
+    }
+    let mut keep = Vec::new();
+    for (m, c) in moves {
+        // The child keeps the value when the opponent's value there is at
+        // most -v: one null-window question per child.
+        let keeps = solver.at_most(&c, -v);
+        if solver.aborted {
+            return ((!keep.is_empty()).then_some((value, keep)), false);
+        }
+        if keeps {
+            keep.push(m);
+            if value == Value::Win {
+                break;
+            }
+        }
+    }
+    (Some((value, keep)), true)
 }
 
 /// The moves of `pos` with the positions they lead to, placements that

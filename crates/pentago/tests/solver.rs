@@ -3,7 +3,7 @@
 
 use endgame_core::conformance::random_game_positions;
 use endgame_core::{Rules, Value};
-use endgame_pentago::solve::{best_move, move_values, Budget, Solver};
+use endgame_pentago::solve::{best_move, keeping_moves, move_values, Budget, Solver};
 use endgame_pentago::{Pentago, Position};
 use std::collections::HashMap;
 
@@ -128,6 +128,80 @@ fn children_and_move_values_are_consistent() {
         let child = Pentago.play_unchecked(&p, m);
         assert_eq!(solver.value(&child, Budget::UNLIMITED).flip(), v);
     }
+}
+
+/// The moves `keeping_moves` gives against brute force: a winning move when
+/// won, exactly the drawing moves when drawn, every move when lost.
+#[test]
+fn keeping_moves_agree_with_brute_force_from_29_stones() {
+    let mut solver = Solver::new(18);
+    let mut seen = [0usize; 3];
+    for p in late_positions(29, 5, 600).into_iter().take(150) {
+        let want = brute(&p);
+        let (v, keep) = keeping_moves(&mut solver, &p, Budget::UNLIMITED).unwrap();
+        assert_eq!(v, want);
+        let keeps = |m| {
+            let c = Pentago.play_unchecked(&p, m);
+            brute(&c).flip() == v
+        };
+        let moves = Pentago.moves(&p);
+        match v {
+            Value::Win => {
+                assert_eq!(keep.len(), 1);
+                assert!(keeps(keep[0]));
+                seen[0] += 1;
+            }
+            Value::Draw => {
+                let mut all: Vec<_> = moves.into_iter().filter(|&m| keeps(m)).collect();
+                let mut got = keep.clone();
+                all.sort_by_key(|m| format!("{m:?}"));
+                got.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(got, all);
+                seen[1] += 1;
+            }
+            _ => {
+                assert_eq!(keep.len(), moves.len());
+                seen[2] += 1;
+            }
+        }
+    }
+    assert!(seen.iter().all(|&n| n > 0), "{seen:?}");
+}
+
+/// `keeping_moves` from the retrograde solver (positions whose alpha-beta
+/// share does not suffice) agrees with the move values.
+#[test]
+fn keeping_moves_agree_with_move_values_at_22_stones() {
+    let mut solver = Solver::new(18);
+    let mut retrograde = 0;
+    for p in late_positions(22, 9, 200)
+        .into_iter()
+        .filter(|p| p.stones() == 22 && !p.must_rotate())
+        .take(12)
+    {
+        let (v, keep) = keeping_moves(&mut solver, &p, Budget::UNLIMITED).unwrap();
+        retrograde += solver.last_was_retrograde() as usize;
+        let values = move_values(&mut solver, &p, Budget::UNLIMITED);
+        assert_eq!(values[0].1, v);
+        let mut want: Vec<_> = values
+            .iter()
+            .filter(|&&(_, mv)| mv == v)
+            .map(|&(m, _)| m)
+            .collect();
+        match v {
+            Value::Win => {
+                assert_eq!(keep.len(), 1);
+                assert!(want.contains(&keep[0]));
+            }
+            _ => {
+                let mut got = keep.clone();
+                want.sort_by_key(|m| format!("{m:?}"));
+                got.sort_by_key(|m| format!("{m:?}"));
+                assert_eq!(got, want);
+            }
+        }
+    }
+    assert!(retrograde > 0, "no position went to the retrograde solver");
 }
 
 #[test]
