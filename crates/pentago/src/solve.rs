@@ -654,24 +654,7 @@ pub fn best_move(
     pos: &Position,
     budget: Budget,
 ) -> Option<(crate::game::Move, Value)> {
-    solver.answer(
-        pos,
-        budget,
-        |s, b| {
-            let r = ab_best_move(s, pos, b);
-            (r, r.is_some())
-        },
-        |sol| {
-            let v = sol.value();
-            let values: std::collections::HashMap<Move, Value> =
-                sol.move_values().into_iter().collect();
-            natural_order(pos)
-                .into_iter()
-                .map(|(m, _)| m)
-                .find(|m| v == Value::Loss || values.get(m) == Some(&v))
-                .map(|m| (m, v))
-        },
-    )
+    keepers(solver, pos, budget, false).map(|(v, moves)| (moves[0], v))
 }
 
 /// The exact value of `pos` and the moves that keep it: the first winning
@@ -686,10 +669,22 @@ pub fn keeping_moves(
     pos: &Position,
     budget: Budget,
 ) -> Option<(Value, Vec<crate::game::Move>)> {
+    keepers(solver, pos, budget, true)
+}
+
+/// The value of `pos` and the moves keeping it, in natural order: the
+/// first winning move, the first drawing move or every one (`all_draws`),
+/// every move when lost. [`best_move`] and [`keeping_moves`] in one.
+fn keepers(
+    solver: &mut Solver,
+    pos: &Position,
+    budget: Budget,
+    all_draws: bool,
+) -> Option<(Value, Vec<Move>)> {
     solver.answer(
         pos,
         budget,
-        |s, b| ab_keeping_moves(s, pos, b),
+        |s, b| ab_keepers(s, pos, b, all_draws),
         |sol| {
             let v = sol.value();
             if v == Value::Loss {
@@ -701,21 +696,24 @@ pub fn keeping_moves(
                 .into_iter()
                 .map(|(m, _)| m)
                 .filter(|m| values.get(m) == Some(&v));
-            let keep: Vec<Move> = if v == Value::Win {
-                keep.take(1).collect()
-            } else {
+            let keep: Vec<Move> = if v == Value::Draw && all_draws {
                 keep.collect()
+            } else {
+                keep.take(1).collect()
             };
             (!keep.is_empty()).then_some((v, keep))
         },
     )
 }
 
-/// [`keeping_moves`] by the alpha-beta alone, and whether it finished.
-fn ab_keeping_moves(
+/// [`keepers`] by the alpha-beta alone, and whether it finished. When the
+/// budget runs out while the drawing moves are being checked, the ones
+/// proven so far are kept (if any).
+fn ab_keepers(
     solver: &mut Solver,
     pos: &Position,
     budget: Budget,
+    all_draws: bool,
 ) -> (Option<(Value, Vec<Move>)>, bool) {
     solver.arm(budget);
     let v = solver.value_in(pos);
@@ -740,12 +738,12 @@ fn ab_keeping_moves(
         }
         if keeps {
             keep.push(m);
-            if value == Value::Win {
+            if value == Value::Win || !all_draws {
                 break;
             }
         }
     }
-    (Some((value, keep)), true)
+    ((!keep.is_empty()).then_some((value, keep)), true)
 }
 
 /// The moves of `pos` with the positions they lead to, placements that
@@ -764,25 +762,4 @@ fn natural_order(pos: &Position) -> Vec<(Move, Position)> {
         .collect();
     moves.sort_by_key(|&(k, m, _)| (m.rot != NONE, k));
     moves.into_iter().map(|(_, m, c)| (m, c)).collect()
-}
-
-/// [`best_move`] by the alpha-beta alone.
-fn ab_best_move(solver: &mut Solver, pos: &Position, budget: Budget) -> Option<(Move, Value)> {
-    solver.arm(budget);
-    let v = solver.value_in(pos);
-    if solver.aborted {
-        return None;
-    }
-    for (m, c) in natural_order(pos) {
-        // The child keeps the value when the opponent's value there is at
-        // most -v: one null-window question per child.
-        let keeps = solver.at_most(&c, -v);
-        if solver.aborted {
-            return None;
-        }
-        if keeps {
-            return Some((m, to_value(v)));
-        }
-    }
-    None
 }
