@@ -215,11 +215,11 @@ impl Player<Pentago> for StrongPlayer {
             (None, Some(_)) => None,
             (None, None) => Some(DEFAULT_MOVE_TIME),
         };
-        // The exact solver gets 40 % of the budget from 16 stones on.
-        // Before that it rarely settles a position within the share, and
-        // the time is worth more to the search: 500 games against `seed`
-        // at 100 ms a move, seeds 1 and 2, won 480 and 482 with the exact
-        // stage from 16 stones against 473 and 474 from 14 (README). A won position is
+        // The exact solver gets 40 % of the budget from `EXACT_FROM`
+        // stones on. Before that it rarely settles a position within the
+        // share, and the time is worth more to the search (500 games
+        // against `seed` at 100 ms a move, seeds 1 and 2: 480 and 482 won
+        // from 16 stones, 473 and 474 from 14; README). A won position is
         // played by a winning move; in a drawn one the search below picks
         // among the moves that keep the draw (the seed-like opponents this
         // plays lose many drawn positions, so the first drawing move is

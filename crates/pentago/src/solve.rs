@@ -686,24 +686,28 @@ fn keepers(
         budget,
         |s, b| ab_keepers(s, pos, b, all_draws),
         |sol| {
+            // Every move of a lost position is lost: all of them keep it.
             let v = sol.value();
-            if v == Value::Loss {
-                return Some((v, natural_order(pos).into_iter().map(|(m, _)| m).collect()));
-            }
             let values: std::collections::HashMap<Move, Value> =
                 sol.move_values().into_iter().collect();
-            let keep = natural_order(pos)
+            let keep: Vec<Move> = natural_order(pos)
                 .into_iter()
                 .map(|(m, _)| m)
-                .filter(|m| values.get(m) == Some(&v));
-            let keep: Vec<Move> = if v == Value::Draw && all_draws {
-                keep.collect()
-            } else {
-                keep.take(1).collect()
-            };
+                .filter(|m| values.get(m) == Some(&v))
+                .take(keepers_wanted(v, all_draws))
+                .collect();
             (!keep.is_empty()).then_some((v, keep))
         },
     )
+}
+
+/// How many keepers [`keepers`] returns for a position of value `v`.
+fn keepers_wanted(v: Value, all_draws: bool) -> usize {
+    match v {
+        Value::Draw if all_draws => usize::MAX,
+        Value::Loss => usize::MAX,
+        _ => 1,
+    }
 }
 
 /// [`keepers`] by the alpha-beta alone, and whether it finished. When the
@@ -723,11 +727,11 @@ fn ab_keepers(
     let value = to_value(v);
     let moves = natural_order(pos);
     if value == Value::Loss {
-        return (
-            Some((value, moves.into_iter().map(|(m, _)| m).collect())),
-            true,
-        );
+        // Every move keeps a loss: no question to ask.
+        let all = moves.into_iter().map(|(m, _)| m).collect();
+        return (Some((value, all)), true);
     }
+    let wanted = keepers_wanted(value, all_draws);
     let mut keep = Vec::new();
     for (m, c) in moves {
         // The child keeps the value when the opponent's value there is at
@@ -738,7 +742,7 @@ fn ab_keepers(
         }
         if keeps {
             keep.push(m);
-            if value == Value::Win || !all_draws {
+            if keep.len() == wanted {
                 break;
             }
         }
