@@ -50,7 +50,10 @@
 //! positions of depth `d` that reach the goal are σ of those reached from
 //! the start at depth `last - d`. The forward layers go to the middle
 //! `m = last / 2` only, the goal-reaching ones of depth `m` are found there
-//! (across the middle move when `last` is odd), those of smaller depths by
+//! (across the middle move when `last` is odd, by a semi-join: every
+//! candidate is looked up in a table of its bucket's members and the hits
+//! are marked, with nothing de-duplicated or sorted, and each pair of the
+//! symmetric relation named from one end), those of smaller depths by
 //! stepping back inside the forward layers, and the deeper half is only
 //! counted, as their mirror images. The solutions are counted forward over
 //! the shallower half and once across the middle (`mirrored_solutions`);
@@ -1043,6 +1046,115 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         self.step_within_mapped(from, within, depth, forward, false)
     }
 
+    /// The members of `probe` that some member of `from` links to: each
+    /// member `x` of `from` names candidates (`links(x, emit)`), and a
+    /// candidate that is a member of `probe` is kept. With `mark_source`
+    /// (`from` is `probe` itself) the member `x` that named it is kept too,
+    /// so a symmetric relation need only be named from one end.
+    ///
+    /// A semi-join rather than a gather: the candidates are scattered to
+    /// `probe`'s buckets, and each bucket looks them up in a table of its
+    /// members (in cache) and marks the hits; nothing is de-duplicated or
+    /// sorted, and the result keeps `probe`'s buckets and order. `None`
+    /// when the scattered candidates would not fit the memory budget.
+    fn semi_join(
+        &self,
+        from: &Layer<P::Position>,
+        probe: &Layer<P::Position>,
+        mark_source: bool,
+        per_member: f64,
+        links: &(impl Fn(&P::Position, &mut dyn FnMut(P::Position)) + Sync),
+    ) -> Option<Layer<P::Position>> {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        debug_assert!(!mark_source || std::ptr::eq(from, probe));
+        let nb = probe.nb();
+        let est = (from.len() as f64 * per_member * 1.1) as usize + 16;
+        let item = std::mem::size_of::<P::Position>() + 4;
+        let avail = self.opts.max_bytes.saturating_sub(self.stored);
+        if est.saturating_mul(item) / 4 * 5 > avail
+            || probe.len() >= u32::MAX as usize
+            || from.len() >= u32::MAX as usize
+        {
+            return None;
+        }
+        let starts = |l: &Layer<P::Position>| -> Vec<usize> {
+            l.buckets
+                .iter()
+                .scan(0, |acc, b| {
+                    let o = *acc;
+                    *acc += b.len();
+                    Some(o)
+                })
+                .collect()
+        };
+        // Global index of each bucket's first member.
+        let offsets = starts(probe);
+        let from_offsets = starts(from);
+        let marks: Vec<AtomicU64> = (0..probe.len().div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        let mark = |i: usize| {
+            marks[i / 64].fetch_or(1 << (i % 64), Relaxed);
+        };
+        let threads = rayon::current_num_threads();
+        let tasks = (threads * 8).min(from.nb()).max(1);
+        let per = est / tasks / nb.max(1);
+        let reserve = per + per / 4 + 16;
+        let sinks: Vec<Sink<P::Position, u32>> = (0..tasks)
+            .into_par_iter()
+            .map(|t| {
+                let mut sink = Sink::new(nb, reserve);
+                for b in (t * from.nb() / tasks)..((t + 1) * from.nb() / tasks) {
+                    for (i, x) in from.buckets[b].iter().enumerate() {
+                        let tag = (from_offsets[b] + i) as u32;
+                        links(x, &mut |q| sink.push(q, tag));
+                    }
+                }
+                sink
+            })
+            .collect();
+        let tables: Vec<std::sync::Mutex<Table<P::Position, u32>>> = (0..threads + 1)
+            .map(|_| std::sync::Mutex::new(Table::new()))
+            .collect();
+        (0..nb).into_par_iter().for_each(|b| {
+            let here = probe.bucket(b);
+            let Some(&first) = here.first() else {
+                return;
+            };
+            let slot = rayon::current_thread_index().map_or(threads, |t| t.min(threads));
+            let mut table = tables[slot].lock().unwrap_or_else(|e| e.into_inner());
+            let table = &mut *table;
+            table.prepare(here.len(), first);
+            let idx: Vec<u32> = (0..here.len() as u32).collect();
+            table.insert_all(here, &idx, &|_, _| {});
+            for sink in &sinks {
+                for (q, &tag) in sink.keys[b].iter().zip(&sink.vals[b]) {
+                    if let Some(i) = table.get(q) {
+                        mark(offsets[b] + i as usize);
+                        if mark_source {
+                            mark(tag as usize);
+                        }
+                    }
+                }
+            }
+        });
+        drop(sinks);
+        let buckets = probe
+            .buckets
+            .par_iter()
+            .zip(offsets.par_iter())
+            .map(|(bucket, &o)| {
+                bucket
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| marks[(o + i) / 64].load(Relaxed) >> ((o + i) % 64) & 1 == 1)
+                    .map(|(_, &x)| x)
+                    .collect()
+            })
+            .collect();
+        Some(Layer::from_buckets(buckets))
+    }
+
     /// [`Ctx::step_within`] from the images of `from` under the time
     /// reversal (`mirror`) or from `from` itself.
     fn step_within_mapped(
@@ -1651,8 +1763,27 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         progress.phase("meeting", 1);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct);
         if across {
-            let (layer, _) = ctx.step_within_mapped(&fwd[m], &fwd[m], m, false, true)?;
-            good.push(layer);
+            // x of layer m reaches the goal when σ(x) has a parent y in
+            // layer m; then σ(y) has x for a parent too, so each pair is
+            // named once, from its lesser end.
+            let layer = &fwd[m];
+            let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
+            let joined = ctx.semi_join(layer, layer, true, fan, &|x, emit| {
+                if let Some(s) = puzzle.reversal(x) {
+                    canonical_parents(puzzle, &s, |y, _| {
+                        if y >= *x {
+                            emit(y)
+                        }
+                    });
+                }
+            });
+            match joined {
+                Some(l) => good.push(l),
+                None => {
+                    let (layer, _) = ctx.step_within_mapped(layer, layer, m, false, true)?;
+                    good.push(layer);
+                }
+            }
         } else {
             good.push(ctx.intersect(&back[0], &fwd[m], m)?);
         }

@@ -1214,6 +1214,18 @@ mod tests {
         let mirrored: Vec<u64> = r.layers.iter().map(|l| l.to_goal_reduced).collect();
         assert_eq!(mirrored, good);
         assert_eq!(r.solutions, None);
+        // Too tight for the meeting's semi-join: the gathered route.
+        let r = enumerate(
+            &p,
+            &LayeredOptions {
+                max_bytes: 200 << 20,
+                ..opts
+            },
+            &Silent,
+        )
+        .unwrap();
+        let gathered: Vec<u64> = r.layers.iter().map(|l| l.to_goal_reduced).collect();
+        assert_eq!(gathered, good);
     }
 
     #[test]
