@@ -1104,9 +1104,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .into_par_iter()
             .map(|t| {
                 let mut sink = Sink::new(nb, reserve);
-                for b in (t * from.nb() / tasks)..((t + 1) * from.nb() / tasks) {
-                    for (i, x) in from.buckets[b].iter().enumerate() {
-                        let tag = (from_offsets[b] + i) as u32;
+                let range = (t * from.nb() / tasks)..((t + 1) * from.nb() / tasks);
+                for (bucket, &o) in from.buckets[range.clone()].iter().zip(&from_offsets[range]) {
+                    for (i, x) in bucket.iter().enumerate() {
+                        let tag = (o + i) as u32;
                         links(x, &mut |q| sink.push(q, tag));
                     }
                 }
