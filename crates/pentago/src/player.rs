@@ -201,6 +201,31 @@ impl StrongPlayer {
             solver: Solver::new(21),
         }
     }
+
+    /// The heuristic search's choice among `keep` (every legal move when
+    /// `None`) within `time` and `nodes`, without the exact stage: for a
+    /// caller that has already solved `pos` and holds the moves keeping
+    /// its value (see [`crate::solve::keeping_moves`]).
+    pub fn search_among(
+        &mut self,
+        pos: &Position,
+        time: Option<Duration>,
+        nodes: Option<u64>,
+        keep: Option<&[Move]>,
+    ) -> Move {
+        let r = self.search.search_among(
+            &Pentago,
+            pos,
+            &mut StrongEval,
+            Limits {
+                max_depth: 64,
+                time,
+                nodes,
+            },
+            |m| keep.is_none_or(|k| k.contains(m)),
+        );
+        r.best.expect("the position has a legal move")
+    }
 }
 
 impl Player<Pentago> for StrongPlayer {
@@ -208,7 +233,7 @@ impl Player<Pentago> for StrongPlayer {
         "strong".into()
     }
 
-    fn choose(&mut self, game: &Pentago, pos: &Position, limits: &MoveLimits) -> Move {
+    fn choose(&mut self, _: &Pentago, pos: &Position, limits: &MoveLimits) -> Move {
         let start = Instant::now();
         let time = match (limits.time, limits.nodes) {
             (Some(t), _) => Some(t),
@@ -241,17 +266,6 @@ impl Player<Pentago> for StrongPlayer {
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        let r = self.search.search_among(
-            game,
-            pos,
-            &mut StrongEval,
-            Limits {
-                max_depth: 64,
-                time: rest,
-                nodes: limits.nodes.map(|n| n * 3 / 5),
-            },
-            |m| keep.as_ref().is_none_or(|k| k.contains(m)),
-        );
-        r.best.expect("choose is called with a legal move")
+        self.search_among(pos, rest, limits.nodes.map(|n| n * 3 / 5), keep.as_deref())
     }
 }

@@ -207,6 +207,18 @@ async fn pentago_late_hints_come_from_the_exact_solver() {
     assert_eq!(solve["value"], name(value));
     let ai = ok(&format!("/api/pentago/ai?{q}")).await;
     assert_eq!(ai["value"], name(value));
+    // Its move keeps the value: the winning move, a drawing one, or any
+    // move when lost.
+    let mut solver = endgame_pentago::solve::Solver::new(16);
+    let budget = endgame_pentago::solve::Budget {
+        nodes: None,
+        time: None,
+    };
+    let (v, keep) = endgame_pentago::solve::keeping_moves(&mut solver, &pos, budget).unwrap();
+    assert_eq!(name(v), name(value));
+    let g = endgame_pentago::Pentago;
+    let m = g.parse_move(ai["move"].as_str().unwrap()).unwrap();
+    assert!(keep.contains(&m), "{} keeps none of {keep:?}", ai["move"]);
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@ use endgame_core::player::MoveLimits;
 use endgame_core::{Notation, Rules, Value};
 use endgame_pentago::board::bit_index;
 use endgame_pentago::notation::{format_cell, QUADRANTS};
+use endgame_pentago::player::StrongPlayer;
 use endgame_pentago::solve::{self, Solver};
 use endgame_pentago::{Pentago, Position};
 use serde::Deserialize;
@@ -398,12 +399,29 @@ pub(crate) async fn ai(
                     nodes: exact_nodes(&pos, budget.nodes / 2),
                     time: Some(budget.time / 2),
                 };
-                if let Some((m, v)) = solve::best_move(&mut s, &pos, half) {
-                    return Some((m, Some(v)));
-                }
+                let solved = solve::keeping_moves(&mut s, &pos, half);
                 // The client left during the exact search: no second half.
                 if ctl.cancelled() {
                     return None;
+                }
+                match solved {
+                    Some((v, moves)) if v == Value::Win || moves.len() == 1 => {
+                        return Some((moves[0], Some(v)));
+                    }
+                    // Drawn or lost: the search picks among the moves
+                    // keeping the value (every move when lost) the one
+                    // leaving a fallible opponent the most chances to go
+                    // wrong, as `strong` does in its own games.
+                    Some((v, moves)) => {
+                        let m = StrongPlayer::new().search_among(
+                            &pos,
+                            Some(budget.time / 2),
+                            Some(budget.nodes / 2),
+                            Some(&moves),
+                        );
+                        return Some((m, Some(v)));
+                    }
+                    None => {}
                 }
             }
             let limits = MoveLimits {
