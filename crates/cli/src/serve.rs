@@ -28,6 +28,11 @@ pub struct ServeArgs {
     /// Longest wait in the queue, in milliseconds (then HTTP 503).
     #[arg(long, default_value_t = 10_000)]
     pub queue_wait_ms: u64,
+    /// Memory (MiB) the Pentago solver keeps between late-game solves, so
+    /// the next one takes no page faults (0 keeps none).
+    #[arg(long, default_value_t = (endgame_pentago::mid::DEFAULT_POOL_BYTES >> 20) as u64,
+          value_parser = clap::value_parser!(u64).range(0..=65_536))]
+    pub pentago_pool_mb: u64,
 }
 
 /// The lab's default store, used when it exists.
@@ -44,6 +49,7 @@ pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
         queue_wait: std::time::Duration::from_millis(args.queue_wait_ms),
         ..endgame_web::Limits::default()
     };
+    endgame_pentago::mid::set_pool_limit((args.pentago_pool_mb as usize) << 20);
     let mut state = endgame_web::AppState::new(limits);
     let db = args.db.clone().or_else(|| {
         Path::new(DEFAULT_DB)

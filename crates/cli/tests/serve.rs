@@ -59,6 +59,8 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
             "5",
             "--queue-wait-ms",
             "1234",
+            "--pentago-pool-mb",
+            "64",
         ],
         &tmpdir("plain"),
     );
@@ -137,6 +139,8 @@ fn bad_flags_exit_with_status_2() {
         &["serve", "--max-solves", "0"][..],
         &["serve", "--port", "99999"][..],
         &["serve", "--host", "not-an-address"][..],
+        &["serve", "--pentago-pool-mb", "70000"][..],
+        &["serve", "--pentago-pool-mb", "-1"][..],
     ] {
         let out = Command::cargo_bin("endgame")
             .unwrap()
