@@ -47,6 +47,8 @@ pub trait Bits:
     fn shr(self, n: usize) -> Self;
     /// Bits `8k .. 8k+8` as a byte.
     fn byte(self, k: usize) -> usize;
+    /// The word whose low 64 bits are `x` (the rest clear).
+    fn from_low_u64(x: u64) -> Self;
 }
 
 /// Iterator over set bits.
@@ -95,6 +97,10 @@ macro_rules! impl_bits {
             #[inline]
             fn byte(self, k: usize) -> usize {
                 ((self >> (8 * k)) & 0xff) as usize
+            }
+            #[inline]
+            fn from_low_u64(x: u64) -> Self {
+                x as Self
             }
             #[inline]
             fn pop_lowest(&mut self) -> Option<usize> {

@@ -68,6 +68,10 @@ struct D4<B> {
     t: [(B, usize); 3],
     /// Whether the transposition is a symmetry of the grid.
     square: bool,
+    /// The grid's unused columns and rows (`8 - cols`, `8 * (8 - rows)`
+    /// bits): the shifts that follow a byte's bit reversal (mirror) and a
+    /// word's byte reversal (flip) in [`d4_gfni`].
+    pad: (u32, u32),
     /// For each element of the problem's group, its image index `k`.
     codes: Vec<u8>,
 }
@@ -106,6 +110,7 @@ impl<B: Bits> D4<B> {
             v,
             t,
             square,
+            pad: ((8 - cols) as u32, (8 * (8 - rows)) as u32),
             codes: Vec::new(),
         }
     }
@@ -188,6 +193,58 @@ unsafe fn d4_wide<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
     d4.all(pos)
 }
 
+/// [`D4::all`] in one AVX-512 register with GFNI: the mirror reverses
+/// the bits of each byte (a row) by an affine map over GF(2), the flip
+/// reverses the bytes of the word, and the transposition is the 8 × 8 bit
+/// matrix transposed by one more affine map (the flipped word as the
+/// matrix, the identity as the data); each image of the group is the lane
+/// whose index has the bits of the maps applied (1 mirror, 2 flip, 4
+/// transposition), in the order of [`D4::all`].
+///
+/// # Safety
+/// The CPU must support the enabled features (see `Problem::gfni`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+#[inline]
+unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
+    use std::arch::x86_64::*;
+    // Bit i of an output byte is the parity of (matrix byte 7 - i) AND
+    // the data byte. Matrix bytes 1 << k map bit i to bit 7 - i; as data
+    // (byte k is 1 << k) they pick column k of the matrix.
+    const DIAGONAL: i64 = 0x8040_2010_0804_0201_u64 as i64;
+    let x = _mm512_set1_epi64(pos.low_u64(0) as i64);
+    let (hs, vs) = d4.pad;
+    let rev = _mm512_gf2p8affine_epi64_epi8::<0>(x, _mm512_set1_epi64(DIAGONAL));
+    let h = _mm512_srlv_epi64(rev, _mm512_set1_epi64(hs as i64));
+    let x = _mm512_mask_mov_epi64(x, 0b1010_1010, h);
+    // Bytes reversed within each 64-bit lane.
+    let bswap = _mm512_set_epi64(
+        0x0809_0a0b_0c0d_0e0f,
+        0x0001_0203_0405_0607,
+        0x0809_0a0b_0c0d_0e0f,
+        0x0001_0203_0405_0607,
+        0x0809_0a0b_0c0d_0e0f,
+        0x0001_0203_0405_0607,
+        0x0809_0a0b_0c0d_0e0f,
+        0x0001_0203_0405_0607,
+    );
+    let flipped = _mm512_shuffle_epi8(x, bswap);
+    let v = _mm512_srlv_epi64(flipped, _mm512_set1_epi64(vs as i64));
+    let x = _mm512_mask_mov_epi64(x, 0b1100_1100, v);
+    let x = if d4.square {
+        // Row r of the transposition is column r: with the rows flipped
+        // as the matrix, output byte k bit i is input row i, column k.
+        let rows_flipped = _mm512_shuffle_epi8(x, bswap);
+        let t = _mm512_gf2p8affine_epi64_epi8::<0>(_mm512_set1_epi64(DIAGONAL), rows_flipped);
+        _mm512_mask_mov_epi64(x, 0b1111_0000, t)
+    } else {
+        x
+    };
+    let mut out = [0u64; 8];
+    _mm512_storeu_si512(out.as_mut_ptr().cast(), x);
+    out.map(B::from_low_u64)
+}
+
 /// Whether the CPU runs [`Problem::neighbours_wide`].
 fn wide_simd() -> bool {
     #[cfg(target_arch = "x86_64")]
@@ -200,6 +257,20 @@ fn wide_simd() -> bool {
             && std::arch::is_x86_feature_detected!("bmi1")
             && std::arch::is_x86_feature_detected!("bmi2")
             && std::arch::is_x86_feature_detected!("popcnt")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
+/// Whether the CPU runs [`d4_gfni`].
+fn gfni_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512f")
+            && std::arch::is_x86_feature_detected!("avx512bw")
+            && std::arch::is_x86_feature_detected!("gfni")
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -237,6 +308,8 @@ pub struct Problem<B: Bits> {
     d4: Option<D4<B>>,
     /// Whether the CPU has AVX-512 (for [`Problem::neighbours_wide`]).
     wide: bool,
+    /// Whether the CPU has AVX-512 and GFNI (for [`d4_gfni`]).
+    gfni: bool,
     /// order_tables[k][byte]: search-order weight of byte k's pegs.
     order_tables: Vec<[i32; 256]>,
 }
@@ -409,6 +482,7 @@ impl<B: Bits> Problem<B> {
             hole_class: Vec::new(),
             d4: None,
             wide: wide_simd(),
+            gfni: gfni_simd(),
             order_tables: Vec::new(),
         };
         p.d4 = p.find_d4(&g, stride);
@@ -684,6 +758,11 @@ impl<B: Bits> Problem<B> {
     /// The eight delta-swap images of `pos`.
     #[inline(always)]
     fn all_d4(&self, d4: &D4<B>, pos: B) -> [B; 8] {
+        #[cfg(target_arch = "x86_64")]
+        if self.gfni {
+            // SAFETY: `gfni` is set only when the CPU has these features.
+            return unsafe { d4_gfni(d4, pos) };
+        }
         #[cfg(target_arch = "x86_64")]
         if self.wide {
             // SAFETY: `wide` is set only when the CPU has these features.
@@ -1082,6 +1161,31 @@ mod tests {
             p.for_each_parent(&pos, |q| plain.push((p.canonical(&q), p.orbit_size(&q))));
             assert_eq!(fast, plain, "parents of {pos:?}");
         }
+    }
+
+    #[test]
+    fn gfni_images_agree_with_the_delta_swaps() {
+        if !gfni_simd() {
+            eprintln!("no AVX-512 with GFNI here: nothing to compare");
+            return;
+        }
+        let rect = Arc::new(Board::from_art("rect", "ooooo/ooooo/ooooo", false).unwrap());
+        let start: Vec<bool> = (0..rect.holes()).map(|h| h != 0).collect();
+        let rect: Problem<u64> =
+            Problem::new(rect, &start, Goal::AnyOne, Pruning::default()).unwrap();
+        let english: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        let french: Problem<u128> = problem("french", &["d4"], None);
+        fn check<B: Bits>(p: &Problem<B>) {
+            let d4 = p.d4.as_ref().expect("a grid board has delta swaps");
+            for pos in sample(p) {
+                // SAFETY: checked above that the CPU has the features.
+                let fast = unsafe { d4_gfni(d4, pos) };
+                assert_eq!(fast, d4.all(pos), "{}: {pos:?}", p.board.name());
+            }
+        }
+        check(&rect);
+        check(&english);
+        check(&french);
     }
 
     #[test]
