@@ -187,7 +187,7 @@ pub fn battle<G: Game>(
         let mut moves = Vec::new();
         // The value for the side to move at the end, and whose turn it was.
         let (end_value, first_to_move_at_end) = loop {
-            let first_to_move = plies % 2 == 0;
+            let first_to_move = plies.is_multiple_of(2);
             if let Some(v) = game.outcome(&pos) {
                 break (v, first_to_move);
             }

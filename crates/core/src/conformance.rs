@@ -144,7 +144,7 @@ pub fn check_symmetry<R: Symmetric>(rules: &R, positions: &[R::Position]) -> Res
             }
         }
         let (c2, orbit) = rules.canonical_and_orbit(pos);
-        if c2 != c || orbit == 0 || n % orbit as usize != 0 {
+        if c2 != c || orbit == 0 || !n.is_multiple_of(orbit as usize) {
             return fail("canonical_and_orbit inconsistent", pos);
         }
         let mut fast = Vec::new();

@@ -786,7 +786,7 @@ fn round_buckets(nb: usize) -> usize {
 /// The coarse and fine factors of a bucket count from [`round_buckets`]
 /// (any other count is left in one level).
 fn split(nb: usize) -> (usize, usize) {
-    if nb > COARSE && nb % COARSE == 0 {
+    if nb > COARSE && nb.is_multiple_of(COARSE) {
         (COARSE, nb / COARSE)
     } else {
         (nb, 1)
@@ -1636,7 +1636,7 @@ where
         aligned.push(here);
         rest = tail;
     }
-    let push = if last % 2 == 0 {
+    let push = if last.is_multiple_of(2) {
         Push::Mirror
     } else {
         Push::MirrorParents

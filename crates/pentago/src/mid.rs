@@ -1439,7 +1439,7 @@ impl Space {
     ) {
         let n = self.n();
         let (x, y) = self.counts(j);
-        let first_moves = j % 2 == 0;
+        let first_moves = j.is_multiple_of(2);
         let fives = turn.map(|_| self.fives_at(j));
         let turn_ctx = fives
             .as_ref()
@@ -1590,7 +1590,7 @@ impl Space {
         let block = self.binom(n - x, y);
         let xs = subsets(n, x);
         let (fx, fy, bs) = self.fives_at(j + 1);
-        let first_moved = j % 2 == 0;
+        let first_moved = j.is_multiple_of(2);
         let ctx = self.turn_ctx(j, &fx, &fy, &bs);
         let f = self.fast;
         let run = match (kind, full, first_moved) {
@@ -1627,7 +1627,13 @@ impl Space {
         if n == 0 {
             return Some((E::ZERO, Vec::new()));
         }
-        let kind_at = |j: u32| if j % 2 == 0 { kind } else { kind.other() };
+        let kind_at = |j: u32| {
+            if j.is_multiple_of(2) {
+                kind
+            } else {
+                kind.other()
+            }
+        };
         let [mut next, mut cur] = bufs;
         let top = self.size(n);
         for r in 0..top.div_ceil(Buf::<E>::PER) {

@@ -45,7 +45,7 @@ impl Experiment for Calibration {
         Ok(vec![
             Measure::num("die", (r % 6 + 1) as f64),
             Measure::num("uniform", (r >> 11) as f64 / (1u64 << 53) as f64),
-            Measure::text("parity", if r % 2 == 0 { "even" } else { "odd" }),
+            Measure::text("parity", if r.is_multiple_of(2) { "even" } else { "odd" }),
         ])
     }
     fn report(&self, d: &RunData) -> Report {

@@ -519,7 +519,7 @@ impl Experiment for SingleVacancy {
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
         let board = check_board(self.name(), &p.text("board"))?;
         let hole = board.hole_name((index / 2) as usize).to_string();
-        let finish = if index % 2 == 0 {
+        let finish = if index.is_multiple_of(2) {
             Finish::Any
         } else {
             Finish::Hole(hole.clone())
@@ -557,7 +557,7 @@ impl Experiment for SingleVacancy {
             Measure::text("vacate", hole.as_str()),
             Measure::text(
                 "finish",
-                if index % 2 == 0 {
+                if index.is_multiple_of(2) {
                     "any".to_string()
                 } else {
                     hole

@@ -83,7 +83,7 @@ impl Experiment for Battle {
         p.int("games")
     }
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
-        let black_starts = index % 2 == 0;
+        let black_starts = index.is_multiple_of(2);
         // The core battle lets its A move first in a one-game battle, so A
         // is whoever starts this game.
         let (first, second) = if black_starts {
