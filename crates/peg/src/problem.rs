@@ -207,6 +207,34 @@ unsafe fn d4_wide<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 #[inline]
 unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
+    let mut out = [0u64; 8];
+    std::arch::x86_64::_mm512_storeu_si512(out.as_mut_ptr().cast(), d4_gfni_register(d4, pos));
+    out.map(B::from_low_u64)
+}
+
+/// How many of the group's images of `pos` (the lanes in `lanes`) equal
+/// it: the order of its stabiliser, from [`d4_gfni`]'s register.
+///
+/// # Safety
+/// As [`d4_gfni`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+#[inline]
+unsafe fn d4_fixed_gfni<B: Bits>(d4: &D4<B>, pos: B, lanes: u8) -> u32 {
+    use std::arch::x86_64::*;
+    let images = d4_gfni_register(d4, pos);
+    let same = _mm512_cmpeq_epi64_mask(images, _mm512_set1_epi64(pos.low_u64(0) as i64));
+    (same & lanes).count_ones()
+}
+
+/// The images of [`d4_gfni`] in one register.
+///
+/// # Safety
+/// As [`d4_gfni`].
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx512f,avx512bw,gfni")]
+#[inline]
+unsafe fn d4_gfni_register<B: Bits>(d4: &D4<B>, pos: B) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
     // Bit i of an output byte is the parity of (matrix byte 7 - i) AND
     // the data byte. Matrix bytes 1 << k map bit i to bit 7 - i; as data
@@ -231,7 +259,7 @@ unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
     let flipped = _mm512_shuffle_epi8(x, bswap);
     let v = _mm512_srlv_epi64(flipped, _mm512_set1_epi64(vs as i64));
     let x = _mm512_mask_mov_epi64(x, 0b1100_1100, v);
-    let x = if d4.square {
+    if d4.square {
         // Row r of the transposition is column r: with the rows flipped
         // as the matrix, output byte k bit i is input row i, column k.
         let rows_flipped = _mm512_shuffle_epi8(x, bswap);
@@ -239,10 +267,7 @@ unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
         _mm512_mask_mov_epi64(x, 0b1111_0000, t)
     } else {
         x
-    };
-    let mut out = [0u64; 8];
-    _mm512_storeu_si512(out.as_mut_ptr().cast(), x);
-    out.map(B::from_low_u64)
+    }
 }
 
 /// Whether the CPU runs [`Problem::neighbours_wide`].
@@ -973,6 +998,15 @@ impl<B: Bits> Symmetric for Problem<B> {
         // need not be canonical.
         let n = self.group.len();
         let fixed = if let Some(d4) = &self.d4 {
+            #[cfg(target_arch = "x86_64")]
+            if self.gfni {
+                let lanes = d4.codes.iter().fold(0u8, |m, &k| m | 1 << k);
+                // SAFETY: `gfni` is set only when the CPU has these features.
+                let fixed = unsafe { d4_fixed_gfni(d4, *pos, lanes) };
+                // A stabiliser's order divides the group's: a power of two
+                // in D4 (a shift, not a division).
+                return (n >> fixed.max(1).trailing_zeros()) as u32;
+            }
             let all = self.all_d4(d4, *pos);
             d4.codes
                 .iter()
