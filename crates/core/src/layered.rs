@@ -1047,7 +1047,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     }
 
     /// The members of `probe` that some member of `from` links to: each
-    /// member `x` of `from` names candidates (`links(x, emit)`), and a
+    /// member `x` of `from` names candidates (`links(x, out)` pushes them
+    /// to `out`), and a
     /// candidate that is a member of `probe` is kept. With `mark_source`
     /// (`from` is `probe` itself) the member `x` that named it is kept too,
     /// so a symmetric relation need only be named from one end.
@@ -1063,7 +1064,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         probe: &Layer<P::Position>,
         mark_source: bool,
         per_member: f64,
-        links: &(impl Fn(&P::Position, &mut dyn FnMut(P::Position)) + Sync),
+        links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
     ) -> Option<Layer<P::Position>> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         debug_assert!(!mark_source || std::ptr::eq(from, probe));
@@ -1104,11 +1105,16 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .into_par_iter()
             .map(|t| {
                 let mut sink = Sink::new(nb, reserve);
+                let mut named = Vec::new();
                 let range = (t * from.nb() / tasks)..((t + 1) * from.nb() / tasks);
                 for (bucket, &o) in from.buckets[range.clone()].iter().zip(&from_offsets[range]) {
                     for (i, x) in bucket.iter().enumerate() {
                         let tag = (o + i) as u32;
-                        links(x, &mut |q| sink.push(q, tag));
+                        named.clear();
+                        links(x, &mut named);
+                        for &q in &named {
+                            sink.push(q, tag);
+                        }
                     }
                 }
                 sink
@@ -1769,11 +1775,11 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             // named once, from its lesser end.
             let layer = &fwd[m];
             let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
-            let joined = ctx.semi_join(layer, layer, true, fan, &|x, emit| {
+            let joined = ctx.semi_join(layer, layer, true, fan, &|x, out| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
                         if y >= *x {
-                            emit(y)
+                            out.push(y)
                         }
                     });
                 }
