@@ -235,6 +235,21 @@ impl RowInfo {
     }
 }
 
+/// What every lazy child of one expansion shares (see
+/// [`Martello::lazy_children4`]).
+struct Parent {
+    present: u64,
+    doomed: bool,
+    /// The children's score (stones left).
+    score: u32,
+    /// Leave pruned children out.
+    skip: bool,
+    /// Eaten stones whose removal was tested for the class bound, and
+    /// those of them whose removal keeps one class.
+    tested: u64,
+    whole: u64,
+}
+
 /// The Martello puzzle on an n-board from a given start.
 #[derive(Clone, Debug)]
 pub struct Martello {
@@ -440,12 +455,12 @@ impl Martello {
 
     /// The operations of `s` as lazy children keyed by [`Martello::key4`]
     /// (n ≤ 6), in [`Martello::for_each_child`]'s order: each child's key
-    /// is the parent's with the one or two changed rows replaced, its
-    /// prune flag is [`State::doomed`] of the child, and `aux` holds the
-    /// stones' places for [`Martello::build_lazy`]. No child state is
-    /// built. With `skip_pruned`, children whose prune flag is set are
-    /// left out (their keys are never made). Returns the number of
-    /// operations, left-out children included.
+    /// is made from the parent's rows with the one or two changed rows
+    /// replaced, its prune flag is [`State::doomed`] of the child, and
+    /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
+    /// child state is built. With `skip_pruned`, children whose prune
+    /// flag is set are left out (their keys are never made). Returns the
+    /// number of operations, left-out children included.
     #[inline]
     pub fn lazy_children4(
         &self,
@@ -456,62 +471,75 @@ impl Martello {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
         let info = RowInfo::of(6, s);
-        let score = s.stones() - 1;
-        let goal = score == 1;
-        let mut count = 0u64;
-        // Stones whose removal was tested for the class bound, and those
-        // of them whose removal keeps one class (a stone is often eaten by
-        // several neighbours).
-        let (mut tested, mut whole) = (0u64, 0u64);
-        let mut one = |x: u64, (rx, ix): (usize, usize), y: u64, (ry, iy): (usize, usize)| {
-            count += 1;
-            let eaten = self.id(y);
-            let bit = 1u64 << eaten;
-            // A row that keeps a stone changes no split: only the eater's
-            // row, left by its lone stone, can cut a state that was not
-            // doomed.
-            let pruned = s.doomed
-                || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx)))
-                || {
-                    if tested & bit == 0 {
-                        tested |= bit;
-                        if self.still_connected(s.present & !bit, y) {
-                            whole |= bit;
-                        }
-                    }
-                    whole & bit == 0
-                };
-            if pruned && skip_pruned {
-                return;
-            }
-            let ny = set_at(rows[ry], iy, x);
-            // The eater's row after it left (both changes when it is the
-            // eaten stone's row: a horizontal eat leaves a stone there).
-            let old_x = if rx == ry { ny } else { rows[rx] };
-            let nx = remove_at(old_x, ix);
-            // The key from the child's rows (fewer instructions than
-            // patching the parent's key words through index tables).
-            let mut child = *rows;
-            child[ry] = ny;
-            child[rx] = nx;
-            let key = key4_rows(&child);
-            out.push(LazyChild {
-                mv: Op {
-                    eater: self.id(x),
-                    eaten,
-                },
-                key,
-                score,
-                goal,
-                pruned,
-                aux: [rx as u8, ix as u8, ry as u8, iy as u8],
-            });
+        let mut p = Parent {
+            present: s.present,
+            doomed: s.doomed,
+            score: s.stones() - 1,
+            skip: skip_pruned,
+            tested: 0,
+            whole: 0,
         };
+        let mut count = 0u64;
         self.for_each_pair(s, &info, |a, pa, b, pb| {
-            one(a, pa, b, pb);
-            one(b, pb, a, pa);
+            count += 2;
+            self.lazy_child(&mut p, out, (rows, &info), (a, pa), (b, pb));
+            self.lazy_child(&mut p, out, (rows, &info), (b, pb), (a, pa));
         });
         count
+    }
+
+    /// One lazy child of [`Martello::lazy_children4`]: the stone `x` at
+    /// `(rx, ix)` eats `y` at `(ry, iy)`. Inlined into the pair loop (a
+    /// call per child cost more than its body); the key is made only for
+    /// children kept.
+    #[inline(always)]
+    fn lazy_child(
+        &self,
+        p: &mut Parent,
+        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+        (rows, info): (&[u64; MAX_N], &RowInfo),
+        (x, (rx, ix)): (u64, (usize, usize)),
+        (y, (ry, iy)): (u64, (usize, usize)),
+    ) {
+        let eaten = self.id(y);
+        let bit = 1u64 << eaten;
+        // A row that keeps a stone changes no split: only the eater's
+        // row, left by its lone stone, can cut a state that was not
+        // doomed.
+        let pruned =
+            p.doomed || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx))) || {
+                // The class test, once per eaten stone (a stone is often
+                // eaten by several neighbours).
+                if p.tested & bit == 0 {
+                    p.tested |= bit;
+                    if self.still_connected(p.present & !bit, y) {
+                        p.whole |= bit;
+                    }
+                }
+                p.whole & bit == 0
+            };
+        if pruned && p.skip {
+            return;
+        }
+        let ny = set_at(rows[ry], iy, x);
+        // The eater's row after it left (both changes when it is the
+        // eaten stone's row: a horizontal eat leaves a stone there).
+        let old_x = if rx == ry { ny } else { rows[rx] };
+        let nx = remove_at(old_x, ix);
+        let mut child = *rows;
+        child[ry] = ny;
+        child[rx] = nx;
+        out.push(LazyChild {
+            mv: Op {
+                eater: self.id(x),
+                eaten,
+            },
+            key: key4_rows(&child),
+            score: p.score,
+            goal: p.score == 1,
+            pruned,
+            aux: [rx as u8, ix as u8, ry as u8, iy as u8],
+        });
     }
 
     /// The state of a lazy child of `s` (see [`Martello::lazy_children4`]).
@@ -708,36 +736,47 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
         return true;
     }
     let low = (1u64 << n) - 1;
-    let mut rep = 0u64;
-    for c in 0..n {
-        rep |= 1 << (c * n);
-    }
+    let rep = REP[n];
     // Lane-wise "is not zero", as a bit at each lane's start: adding the
     // lane's low n-1 bits to all-ones-but-the-top carries into the top
     // bit exactly when one of them is set (no carry leaves the lane).
     let m = rep * (low >> 1);
     let h = rep << (n - 1);
     let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
+    // The union of the (at most eight) lanes, by doubling.
     let fold = |y: u64| {
-        let mut s = 0u64;
-        for c in 0..n {
-            s |= y >> (c * n);
-        }
-        s & low
+        let y = y | y >> n;
+        let y = y | y >> (2 * n);
+        (y | y >> (4 * n)) & low
     };
-    let mut cols = 1u64 << (p.trailing_zeros() as usize / n * n);
-    let mut syms = 0u64;
+    // The colours reachable from the first non-empty one: grow until
+    // no new colour joins (the symbols follow from the colours).
+    let all = nonzero(p);
+    let mut cols = all & all.wrapping_neg();
     loop {
-        let ns = fold(p & (cols * low));
-        let nc = nonzero(p & (ns * rep));
-        if nc == cols && ns == syms {
+        let nc = nonzero(p & (fold(p & (cols * low)) * rep));
+        if nc == cols {
             break;
         }
         cols = nc;
-        syms = ns;
     }
-    nonzero(p) & !cols == 0
+    all & !cols == 0
 }
+
+/// `REP[n]`: bit 0 of each of the n lanes of n bits (`Σ 1 << (c·n)`).
+const REP: [u64; MAX_N + 1] = {
+    let mut t = [0u64; MAX_N + 1];
+    let mut n = 1;
+    while n <= MAX_N {
+        let mut c = 0;
+        while c < n {
+            t[n] |= 1 << (c * n);
+            c += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
 pub fn mirror(n: usize, s: &State, i: usize) -> State {
