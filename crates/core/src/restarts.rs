@@ -485,7 +485,9 @@ pub trait Children<P: Puzzle, K> {
     type Aux: Copy;
     /// Pushes every move of `pos` with its child position.
     fn expand(&self, puzzle: &P, pos: &P::Position, out: &mut Vec<(P::Move, P::Position)>);
-    /// Pushes the moves of `pos` as [`LazyChild`]ren, in the order
+    /// Appends the moves of `pos` to `out` as [`LazyChild`]ren (leaving
+    /// what `out` holds: the searcher keeps the children of every depth
+    /// in one buffer), in the order
     /// [`Children::expand`] yields them, and returns how many children
     /// `pos` has; or returns `None` (the default) and the search uses
     /// [`Children::expand`]. With `skip_pruned` (a goal-only search that
@@ -619,8 +621,11 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
-    hashes: Vec<Vec<u64>>,
-    lazy: Vec<Vec<LazyOf<P, K, E>>>,
+    /// The hashes of the lazy children being searched, all depths.
+    hashes: Vec<u64>,
+    /// The lazy children being searched, all depths (see
+    /// [`Searcher::descend_lazy`]).
+    lazy: Vec<LazyOf<P, K, E>>,
     goal_only: bool,
     prune: bool,
     ordered: bool,
@@ -965,17 +970,12 @@ where
         }
         self.spent += 1;
         if !self.ordered && self.objective.by_score() {
-            if self.lazy.len() <= depth {
-                self.lazy.push(Vec::new());
-            }
-            let mut kids = std::mem::take(&mut self.lazy[depth]);
-            kids.clear();
+            let base = self.lazy.len();
             let skip = self.goal_only && self.prune;
-            if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut kids, skip) {
+            if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut self.lazy, skip) {
                 self.generated += count;
-                return self.descend_lazy(pos, depth, (best, inexact), stop, (kids, count));
+                return self.descend_lazy(pos, depth, (best, inexact), stop, (base, count));
             }
-            self.lazy[depth] = kids;
         }
         if self.buffers.len() <= depth {
             self.buffers.push(Vec::new());
@@ -1070,51 +1070,63 @@ where
 
     /// The rest of [`Searcher::dfs`] on lazy children: the same steps in
     /// the same order (so the same random orders and counts), building a
-    /// child's position only to descend into it.
+    /// child's position only to descend into it. The children are
+    /// `self.lazy[base..]` (every depth's children in one buffer, so no
+    /// buffer changes hands per expansion), their hashes
+    /// `self.hashes[hbase..]`; both are cut back before returning.
     fn descend_lazy(
         &mut self,
         pos: &P::Position,
         depth: usize,
         (mut best, mut inexact): (u32, u32),
         stop: u32,
-        (mut kids, count): (Vec<LazyOf<P, K, E>>, u64),
+        (base, count): (usize, u64),
     ) -> Option<u32> {
         let puzzle = self.puzzle;
         let goal_only = self.goal_only;
-        if let Some(c) = kids
-            .iter()
-            .find(|c| if goal_only { c.goal } else { c.score <= stop })
+        if let Some(c) =
+            self.lazy[base..]
+                .iter()
+                .find(|c| if goal_only { c.goal } else { c.score <= stop })
         {
-            let v = c.score;
-            self.record_end(c.mv, v);
-            self.lazy[depth] = kids;
+            let (mv, v) = (c.mv, c.score);
+            self.lazy.truncate(base);
+            self.record_end(mv, v);
             return Some(if goal_only { stop } else { v });
         }
         if goal_only && self.prune {
-            kids.retain(|c| !c.pruned);
-            if (kids.len() as u64) < count {
+            // (An expander that skipped them left no pruned child.)
+            if self.lazy[base..].iter().any(|c| c.pruned) {
+                let mut kept = base;
+                for i in base..self.lazy.len() {
+                    if !self.lazy[i].pruned {
+                        self.lazy[kept] = self.lazy[i];
+                        kept += 1;
+                    }
+                }
+                self.lazy.truncate(kept);
+            }
+            if ((self.lazy.len() - base) as u64) < count {
                 inexact = INEXACT;
             }
         }
+        let kids = self.lazy.len() - base;
         if let Some(rng) = self.rng.as_mut() {
-            rng.shuffle(&mut kids);
+            rng.shuffle(&mut self.lazy[base..]);
         }
-        if self.hashes.len() <= depth {
-            self.hashes.push(Vec::new());
-        }
-        let mut hashes = std::mem::take(&mut self.hashes[depth]);
-        hashes.clear();
+        let hbase = self.hashes.len();
         if self.prefetch {
-            for c in &kids {
+            for c in &self.lazy[base..] {
                 let h = Memo::hash(&c.key);
                 self.memo.prefetch(h);
-                hashes.push(h);
+                self.hashes.push(h);
             }
         }
         let mut result = Some(best);
-        for (i, c) in kids.iter().enumerate() {
+        for i in 0..kids {
+            let c = &self.lazy[base + i];
             let h = if self.prefetch {
-                hashes[i]
+                self.hashes[hbase + i]
             } else {
                 Memo::hash(&c.key)
             };
@@ -1122,7 +1134,8 @@ where
                 Some(v) => v,
                 None => {
                     let child = self.children.build(puzzle, pos, c);
-                    match self.search_child(c.mv, &child, depth, c.key, h) {
+                    let (mv, key) = (c.mv, c.key);
+                    match self.search_child(mv, &child, depth, key, h) {
                         Some(v) => v,
                         None => {
                             result = None;
@@ -1141,8 +1154,8 @@ where
                 }
             }
         }
-        self.hashes[depth] = hashes;
-        self.lazy[depth] = kids;
+        self.hashes.truncate(hbase);
+        self.lazy.truncate(base);
         result.map(|v| v | inexact)
     }
 
