@@ -105,8 +105,9 @@ fn set_at(row: u64, i: usize, v: u64) -> u64 {
     (row & !(0x7Fu64 << (LANE * i))) | (v << (LANE * i))
 }
 
-/// Whether the stones in lanes `a` and `b` share colour or symbol.
-#[inline(always)]
+/// Whether the stones in lanes `a` and `b` share colour or symbol (the
+/// tests' reference for the whole-row test).
+#[cfg(test)]
 fn lanes_compatible(a: u64, b: u64) -> bool {
     let x = a ^ b;
     x & 0x38 == 0 || x & 7 == 0
@@ -116,7 +117,13 @@ fn lanes_compatible(a: u64, b: u64) -> bool {
 /// colour or symbol (whole-lane bit operations, no loop).
 #[inline(always)]
 fn compatible_neighbours(row: u64) -> u64 {
-    let next = row >> LANE;
+    compatible_lanes(row, row >> LANE)
+}
+
+/// Bit 3 of lane `i` set when lane `i` of `row` and lane `i` of `next`
+/// both hold stones that share colour or symbol.
+#[inline(always)]
+fn compatible_lanes(row: u64, next: u64) -> u64 {
     let x = row ^ next;
     // Adding 7 to a 3-bit field carries out of it exactly when the field
     // is not zero (no carry leaves the lane: bit 6 of `x & COLOURS` is 0).
@@ -208,13 +215,21 @@ impl State {
     }
 }
 
-/// What the move generator needs of every row: its length, and as bit
-/// masks the rows that hold a stone and those that hold two or more.
+/// What the move generator needs of every row: its length, as bit masks
+/// the rows that hold a stone and those that hold two or more, and every
+/// row's first and last stone side by side (lane r: row r), for the
+/// vertical pairs of all rows at once.
 #[derive(Clone, Copy, Debug)]
 struct RowInfo {
     lens: [usize; MAX_N],
     occ: u32,
     multi: u32,
+    /// Lane r: the first stone of row r.
+    first: u64,
+    /// Lane r: the last stone of row r.
+    last: u64,
+    /// Bit 3 of lane r: row r holds two stones or more.
+    long: u64,
 }
 
 impl RowInfo {
@@ -224,14 +239,37 @@ impl RowInfo {
             lens: [0; MAX_N],
             occ: 0,
             multi: 0,
+            first: 0,
+            last: 0,
+            long: 0,
         };
         for r in 0..n {
             let row = s.rows[r];
-            info.lens[r] = row_len(row);
+            let len = row_len(row);
+            info.lens[r] = len;
             info.occ |= u32::from(row != 0) << r;
             info.multi |= u32::from(row > 0x7F) << r;
+            info.first |= (row & 0x7F) << (LANE * r);
+            info.last |= (row >> (LANE * len.saturating_sub(1))) << (LANE * r);
+            info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
+    }
+
+    /// The vertical pairs and double jumps, in the order
+    /// [`Martello::for_each_pair`] yields them: bit 3 + k of lane r is the
+    /// pair of rows r and r + 1 (k = 0, 1) or r + 2 (k = 2, 3) in column
+    /// 0 (k even: first stones) or n-1 (k odd: last stones; the same pair
+    /// as column 0 unless one of the rows holds two stones or more). A
+    /// double jump passes over a row of at most one stone.
+    #[inline(always)]
+    fn vertical(&self) -> u64 {
+        let (first, last, long) = (self.first, self.last, self.long);
+        let over = !(long >> LANE);
+        compatible_lanes(first, first >> LANE)
+            | (compatible_lanes(last, last >> LANE) & (long | long >> LANE)) << 1
+            | (compatible_lanes(first, first >> (2 * LANE)) & over) << 2
+            | (compatible_lanes(last, last >> (2 * LANE)) & over & (long | long >> (2 * LANE))) << 3
     }
 }
 
@@ -384,7 +422,7 @@ impl Martello {
         info: &RowInfo,
         mut f: impl FnMut(u64, (usize, usize), u64, (usize, usize)),
     ) {
-        let RowInfo { lens, occ, multi } = *info;
+        let (lens, multi) = (info.lens, info.multi);
         let mut long = multi;
         while long != 0 {
             let r = long.trailing_zeros() as usize;
@@ -397,35 +435,27 @@ impl Martello {
                 f(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
             }
         }
-        let mut pair = |a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)| {
-            if lanes_compatible(a, b) {
-                f(a, pa, b, pb);
-            }
-        };
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
-        // over a row of at most one stone), in column 0 (first stones) and
-        // column n-1 (last stones; the same pair again when both rows hold
-        // a lone stone). Bit r of `near` / `jump`: rows r and r+1 / r+2
-        // meet; `multi`: rows of two stones or more.
-        let near = occ & occ >> 1;
-        let jump = occ & occ >> 2 & !multi >> 1;
-        let mut rows = near | jump;
-        while rows != 0 {
-            let r = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            for d in 1..=2 {
-                let meet = if d == 1 { near } else { jump };
-                if meet >> r & 1 == 0 {
-                    continue;
-                }
-                let t = r + d;
-                let (ra, rb) = (s.rows[r], s.rows[t]);
-                pair(ra & 0x7F, (r, 0), rb & 0x7F, (t, 0));
-                if (multi >> r | multi >> t) & 1 != 0 {
-                    let (ia, ib) = (lens[r] - 1, lens[t] - 1);
-                    pair(lane(ra, ia), (r, ia), lane(rb, ib), (t, ib));
-                }
-            }
+        // over a row of at most one stone) in both white columns, from
+        // the rows' first and last stones (see `RowInfo::vertical`).
+        let mut pairs = info.vertical();
+        while pairs != 0 {
+            let b = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let r = b / LANE;
+            let k = b - LANE * r - 3;
+            let t = r + 1 + (k >> 1);
+            let (col, ia, ib) = if k & 1 == 0 {
+                (info.first, 0, 0)
+            } else {
+                (info.last, lens[r] - 1, lens[t] - 1)
+            };
+            f(
+                (col >> (LANE * r)) & 0x7F,
+                (r, ia),
+                (col >> (LANE * t)) & 0x7F,
+                (t, ib),
+            );
         }
     }
 
