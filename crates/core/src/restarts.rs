@@ -14,7 +14,7 @@
 //! The plain exact solver is the empty schedule: a single unbounded run in
 //! generation order.
 
-use crate::hash::FxHasher;
+use crate::hash::MumHasher;
 use crate::Puzzle;
 use std::hash::{Hash, Hasher};
 
@@ -229,10 +229,10 @@ impl<K: Hash + Eq + Copy> Default for Memo<K> {
 }
 
 impl<K: Hash + Eq + Copy> Memo<K> {
-    /// The hash of a key (FxHash with a final avalanche).
+    /// The hash of a key ([`MumHasher`]).
     #[inline(always)]
     pub fn hash(k: &K) -> u64 {
-        let mut h = FxHasher::default();
+        let mut h = MumHasher::default();
         k.hash(&mut h);
         h.finish()
     }
@@ -473,6 +473,8 @@ pub struct LazyChild<M, K, A> {
     pub pruned: bool,
     /// Whatever the expander needs to build the child quickly.
     pub aux: A,
+    /// The key's memo hash: set by the searcher (expanders leave 0).
+    pub hash: u64,
 }
 
 /// How a [`Searcher`] expands positions. Every `Fn(&P, &P::Position,
@@ -621,8 +623,6 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
-    /// The hashes of the lazy children being searched, all depths.
-    hashes: Vec<u64>,
     /// The lazy children being searched, all depths (see
     /// [`Searcher::descend_lazy`]).
     lazy: Vec<LazyOf<P, K, E>>,
@@ -679,7 +679,6 @@ where
             buffers: Vec::new(),
             scratch: Vec::new(),
             keys: Vec::new(),
-            hashes: Vec::new(),
             lazy: Vec::new(),
             goal_only: false,
             prune: true,
@@ -717,7 +716,6 @@ where
             buffers: self.buffers,
             scratch: self.scratch,
             keys: self.keys,
-            hashes: self.hashes,
             lazy: self.lazy,
             goal_only: self.goal_only,
             prune: self.prune,
@@ -1072,8 +1070,7 @@ where
     /// the same order (so the same random orders and counts), building a
     /// child's position only to descend into it. The children are
     /// `self.lazy[base..]` (every depth's children in one buffer, so no
-    /// buffer changes hands per expansion), their hashes
-    /// `self.hashes[hbase..]`; both are cut back before returning.
+    /// buffer changes hands per expansion), cut back before returning.
     fn descend_lazy(
         &mut self,
         pos: &P::Position,
@@ -1084,19 +1081,25 @@ where
     ) -> Option<u32> {
         let puzzle = self.puzzle;
         let goal_only = self.goal_only;
-        if let Some(c) =
-            self.lazy[base..]
-                .iter()
-                .find(|c| if goal_only { c.goal } else { c.score <= stop })
-        {
-            let (mv, v) = (c.mv, c.score);
-            self.lazy.truncate(base);
-            self.record_end(mv, v);
-            return Some(if goal_only { stop } else { v });
+        // One pass in generation order: a child that ends the search wins
+        // wherever it stands; whether any child is pruned; with
+        // `prefetch`, every child's hash, its memo slot prefetched.
+        let mut any_pruned = false;
+        for c in &mut self.lazy[base..] {
+            if if goal_only { c.goal } else { c.score <= stop } {
+                let (mv, v) = (c.mv, c.score);
+                self.lazy.truncate(base);
+                self.record_end(mv, v);
+                return Some(if goal_only { stop } else { v });
+            }
+            any_pruned |= c.pruned;
+            if self.prefetch {
+                c.hash = Memo::hash(&c.key);
+                self.memo.prefetch(c.hash);
+            }
         }
         if goal_only && self.prune {
-            // (An expander that skipped them left no pruned child.)
-            if self.lazy[base..].iter().any(|c| c.pruned) {
+            if any_pruned {
                 let mut kept = base;
                 for i in base..self.lazy.len() {
                     if !self.lazy[i].pruned {
@@ -1114,19 +1117,11 @@ where
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut self.lazy[base..]);
         }
-        let hbase = self.hashes.len();
-        if self.prefetch {
-            for c in &self.lazy[base..] {
-                let h = Memo::hash(&c.key);
-                self.memo.prefetch(h);
-                self.hashes.push(h);
-            }
-        }
-        let mut result = Some(best);
+        let mut aborted = false;
         for i in 0..kids {
             let c = &self.lazy[base + i];
             let h = if self.prefetch {
-                self.hashes[hbase + i]
+                c.hash
             } else {
                 Memo::hash(&c.key)
             };
@@ -1138,25 +1133,20 @@ where
                     match self.search_child(mv, &child, depth, key, h) {
                         Some(v) => v,
                         None => {
-                            result = None;
+                            aborted = true;
                             break;
                         }
                     }
                 }
             };
             inexact |= v & INEXACT;
-            let v = v & !INEXACT;
-            if v < best {
-                best = v;
-                result = Some(best);
-                if best <= stop {
-                    break;
-                }
+            best = best.min(v & !INEXACT);
+            if best <= stop {
+                break;
             }
         }
-        self.hashes.truncate(hbase);
         self.lazy.truncate(base);
-        result.map(|v| v | inexact)
+        (!aborted).then_some(best | inexact)
     }
 
     /// A line of moves from `pos` to a position with `pos`'s value (a goal

@@ -288,6 +288,43 @@ struct Parent {
     whole: u64,
 }
 
+/// What [`Martello::for_each_pair`] hands every pair to: any closure, or
+/// the lazy expansion's [`LazySink`], whose method is always inlined (a
+/// closure's call is not, and a call per pair cost more than its body).
+trait PairSink {
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize));
+}
+
+impl<F: FnMut(u64, (usize, usize), u64, (usize, usize))> PairSink for F {
+    #[inline(always)]
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
+        self(a, pa, b, pb)
+    }
+}
+
+/// The pairs' two lazy children (see [`Martello::lazy_children4`]).
+struct LazySink<'a> {
+    m: &'a Martello,
+    rows: &'a [u64; MAX_N],
+    info: &'a RowInfo,
+    out: &'a mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+    p: Parent,
+    /// Children, left-out ones included.
+    count: u64,
+}
+
+impl PairSink for LazySink<'_> {
+    #[inline(always)]
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
+        self.count += 2;
+        let ctx = (self.rows, self.info);
+        self.m
+            .lazy_child(&mut self.p, self.out, ctx, (a, pa), (b, pb));
+        self.m
+            .lazy_child(&mut self.p, self.out, ctx, (b, pb), (a, pa));
+    }
+}
+
 /// The Martello puzzle on an n-board from a given start.
 #[derive(Clone, Debug)]
 pub struct Martello {
@@ -416,12 +453,7 @@ impl Martello {
     /// horizontal neighbours, vertical neighbours in both white columns,
     /// double jumps. Each pair once.
     #[inline(always)]
-    fn for_each_pair(
-        &self,
-        s: &State,
-        info: &RowInfo,
-        mut f: impl FnMut(u64, (usize, usize), u64, (usize, usize)),
-    ) {
+    fn for_each_pair(&self, s: &State, info: &RowInfo, f: &mut impl PairSink) {
         let (lens, multi) = (info.lens, info.multi);
         let mut long = multi;
         while long != 0 {
@@ -432,7 +464,7 @@ impl Martello {
             while pairs != 0 {
                 let i = pairs.trailing_zeros() as usize / LANE;
                 pairs &= pairs - 1;
-                f(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
+                f.pair(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
             }
         }
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
@@ -450,7 +482,7 @@ impl Martello {
             } else {
                 (info.last, lens[r] - 1, lens[t] - 1)
             };
-            f(
+            f.pair(
                 (col >> (LANE * r)) & 0x7F,
                 (r, ia),
                 (col >> (LANE * t)) & 0x7F,
@@ -464,7 +496,7 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        self.for_each_pair(s, &RowInfo::of(self.n, s), |a, pa, b, pb| {
+        self.for_each_pair(s, &RowInfo::of(self.n, s), &mut |a, pa, b, pb| {
             let (ia, ib) = (self.id(a), self.id(b));
             f(
                 Op {
@@ -501,7 +533,7 @@ impl Martello {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
         let info = RowInfo::of(6, s);
-        let mut p = Parent {
+        let p = Parent {
             present: s.present,
             doomed: s.doomed,
             score: s.stones() - 1,
@@ -509,13 +541,16 @@ impl Martello {
             tested: 0,
             whole: 0,
         };
-        let mut count = 0u64;
-        self.for_each_pair(s, &info, |a, pa, b, pb| {
-            count += 2;
-            self.lazy_child(&mut p, out, (rows, &info), (a, pa), (b, pb));
-            self.lazy_child(&mut p, out, (rows, &info), (b, pb), (a, pa));
-        });
-        count
+        let mut sink = LazySink {
+            m: self,
+            rows,
+            info: &info,
+            out,
+            p,
+            count: 0,
+        };
+        self.for_each_pair(s, &info, &mut sink);
+        sink.count
     }
 
     /// One lazy child of [`Martello::lazy_children4`]: the stone `x` at
@@ -569,6 +604,7 @@ impl Martello {
             goal: p.score == 1,
             pruned,
             aux: [rx as u8, ix as u8, ry as u8, iy as u8],
+            hash: 0,
         });
     }
 
