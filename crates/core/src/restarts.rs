@@ -129,6 +129,14 @@ pub struct Memo<K> {
     spare: MemoPool<K>,
 }
 
+/// Where [`Memo::find_hashed`] found a key missing: the empty slot that
+/// ended its probe run, and the table's capacity then.
+#[derive(Clone, Copy, Debug)]
+pub struct Vacancy {
+    slot: usize,
+    cap: usize,
+}
+
 /// Spare memo tables, so that a run of searches (the study's games, one
 /// thread each) reuses its tables instead of allocating fresh ones for
 /// every search: no page faults, and no filler writes into the slots (a
@@ -284,21 +292,46 @@ impl<K: Hash + Eq + Copy> Memo<K> {
     /// The value of `k`, whose hash is `h`.
     #[inline(always)]
     pub fn get_hashed(&self, k: &K, h: u64) -> Option<u32> {
-        if self.tags.is_empty() {
-            return None;
+        self.find_hashed(k, h).ok()
+    }
+
+    /// The value of `k`, whose hash is `h`, or where inserting `k` now
+    /// would put it (see [`Memo::insert_vacant`]).
+    #[inline(always)]
+    pub fn find_hashed(&self, k: &K, h: u64) -> Result<u32, Vacancy> {
+        let cap = self.tags.len();
+        if cap == 0 {
+            return Err(Vacancy { slot: 0, cap });
         }
-        let mask = self.tags.len() - 1;
+        let mask = cap - 1;
         let tag = Self::tag(h);
         let mut i = self.index(h);
         loop {
             let t = self.tags[i];
             if t == 0 {
-                return None;
+                return Err(Vacancy { slot: i, cap });
             }
             if t == tag && self.slots[i].0 == *k {
-                return Some(self.slots[i].1);
+                return Ok(self.slots[i].1);
             }
             i = (i + 1) & mask;
+        }
+    }
+
+    /// Sets the value of `k` (hash `h`, not in the memo), which
+    /// [`Memo::find_hashed`] found missing at `at`: when the table has not
+    /// grown since (so no entry moved; entries are never removed) and the
+    /// slot is still empty, every slot of `k`'s probe run before it is
+    /// still taken, and `k` goes there without probing again.
+    #[inline]
+    pub fn insert_vacant(&mut self, at: Vacancy, k: K, h: u64, v: u32) {
+        let cap = self.tags.len();
+        if at.cap == cap && (self.len + 1) * 4 <= cap * 3 && self.tags[at.slot] == 0 {
+            self.tags[at.slot] = Self::tag(h);
+            self.slots[at.slot] = (k, v);
+            self.len += 1;
+        } else {
+            self.insert_hashed(k, h, v);
         }
     }
 
@@ -920,8 +953,7 @@ where
         m: P::Move,
         child: &P::Position,
         depth: usize,
-        k: K,
-        h: u64,
+        (k, h, at): (K, u64, Vacancy),
     ) -> Option<u32> {
         if self.track {
             self.path.push(m);
@@ -932,7 +964,7 @@ where
         }
         let v = r?;
         if self.memo.len() < self.max_memo_entries {
-            self.memo.insert_hashed(k, h, v);
+            self.memo.insert_vacant(at, k, h, v);
         }
         Some(v)
     }
@@ -1041,9 +1073,9 @@ where
                 let k = (self.key)(&child);
                 (k, Memo::hash(&k))
             };
-            let v = match self.memo.get_hashed(&k, h) {
-                Some(v) => v,
-                None => match self.search_child(m, &child, depth, k, h) {
+            let v = match self.memo.find_hashed(&k, h) {
+                Ok(v) => v,
+                Err(at) => match self.search_child(m, &child, depth, (k, h, at)) {
                     Some(v) => v,
                     None => {
                         result = None;
@@ -1125,12 +1157,12 @@ where
             } else {
                 Memo::hash(&c.key)
             };
-            let v = match self.memo.get_hashed(&c.key, h) {
-                Some(v) => v,
-                None => {
+            let v = match self.memo.find_hashed(&c.key, h) {
+                Ok(v) => v,
+                Err(at) => {
                     let child = self.children.build(puzzle, pos, c);
                     let (mv, key) = (c.mv, c.key);
-                    match self.search_child(mv, &child, depth, key, h) {
+                    match self.search_child(mv, &child, depth, (key, h, at)) {
                         Some(v) => v,
                         None => {
                             aborted = true;
@@ -1140,7 +1172,10 @@ where
                 }
             };
             inexact |= v & INEXACT;
-            best = best.min(v & !INEXACT);
+            // (A branch here mispredicts: whether a child lowers the
+            // best value is anyone's guess.)
+            let v = v & !INEXACT;
+            best ^= (best ^ v) & u32::from(v < best).wrapping_neg();
             if best <= stop {
                 break;
             }

@@ -477,11 +477,11 @@ impl Martello {
             let r = b / LANE;
             let k = b - LANE * r - 3;
             let t = r + 1 + (k >> 1);
-            let (col, ia, ib) = if k & 1 == 0 {
-                (info.first, 0, 0)
-            } else {
-                (info.last, lens[r] - 1, lens[t] - 1)
-            };
+            // Column n-1 when k is odd (by masks: a branch here
+            // mispredicts).
+            let end = (k & 1).wrapping_neg();
+            let col = info.first ^ ((info.first ^ info.last) & end as u64);
+            let (ia, ib) = ((lens[r] - 1) & end, (lens[t] - 1) & end);
             f.pair(
                 (col >> (LANE * r)) & 0x7F,
                 (r, ia),
