@@ -1617,6 +1617,37 @@ mod tests {
         assert_eq!(big.get(&[999, 0, 999, 2]), None);
     }
 
+    /// A missing key inserted at the slot its probe found empty, after
+    /// other inserts (some filling that slot, some growing the table), as
+    /// the search does around a child's subtree: the memo still agrees
+    /// with a hash map, and every key is found where a probe looks.
+    #[test]
+    fn vacant_inserts_agree_with_a_hash_map() {
+        let mut memo = Memo::default();
+        let mut map = std::collections::HashMap::new();
+        let mut rng = Rng::new(13);
+        let mut pending = Vec::new();
+        for i in 0..30_000u32 {
+            let k = rng.next_u64() % 40_000;
+            match memo.find_hashed(&k, Memo::hash(&k)) {
+                Ok(v) => assert_eq!(Some(&v), map.get(&k)),
+                Err(at) if !pending.iter().any(|&(p, _)| p == k) => pending.push((k, at)),
+                Err(_) => {}
+            }
+            // Resolve the oldest pending keys after a few more inserts,
+            // innermost first (the search's order).
+            if pending.len() > rng.below(6) {
+                let (k, at) = pending.pop().expect("pending");
+                memo.insert_vacant(at, k, Memo::hash(&k), i);
+                map.insert(k, i);
+            }
+            assert_eq!(memo.len(), map.len());
+        }
+        for k in 0..40_000u64 {
+            assert_eq!(memo.get(&k), map.get(&k).copied(), "key {k}");
+        }
+    }
+
     /// Tables handed from memo to memo through a pool hold stale keys:
     /// the reused memos must still agree with fresh ones, and whole
     /// solves with one pool must equal solves without.
