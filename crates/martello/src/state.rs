@@ -215,13 +215,12 @@ impl State {
     }
 }
 
-/// What the move generator needs of every row: its length, as bit masks
-/// the rows that hold a stone and those that hold two or more, and every
-/// row's first and last stone side by side (lane r: row r), for the
-/// vertical pairs of all rows at once.
+/// What the move generator needs of the rows: as bit masks the rows that
+/// hold a stone and those that hold two or more, and every row's first
+/// and last stone side by side (lane r: row r), for the vertical pairs
+/// of all rows at once.
 #[derive(Clone, Copy, Debug)]
 struct RowInfo {
-    lens: [usize; MAX_N],
     occ: u32,
     multi: u32,
     /// Lane r: the first stone of row r.
@@ -236,7 +235,6 @@ impl RowInfo {
     #[inline(always)]
     fn of(n: usize, s: &State) -> RowInfo {
         let mut info = RowInfo {
-            lens: [0; MAX_N],
             occ: 0,
             multi: 0,
             first: 0,
@@ -245,15 +243,32 @@ impl RowInfo {
         };
         for r in 0..n {
             let row = s.rows[r];
-            let len = row_len(row);
-            info.lens[r] = len;
             info.occ |= u32::from(row != 0) << r;
             info.multi |= u32::from(row > 0x7F) << r;
             info.first |= (row & 0x7F) << (LANE * r);
-            info.last |= (row >> (LANE * len.saturating_sub(1))) << (LANE * r);
+            // The last stone's mark (bit 6 of its lane) is the row's top
+            // bit; `| 0x40` makes an empty row's shift 0.
+            let top = 63 - (row | 0x40).leading_zeros();
+            info.last |= (row >> (top - 6)) << (LANE * r);
             info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
+    }
+
+    /// The rows whose lone stone leaving would cut the board of a state
+    /// that is not cut ([`split`]): the new empty row lies strictly
+    /// inside the occupied span, next to an empty one (emptying the first
+    /// or last occupied row only shrinks the span).
+    #[inline(always)]
+    fn cuts(&self) -> u32 {
+        let occ = self.occ;
+        if occ == 0 {
+            return 0;
+        }
+        let (lo, hi) = (occ.trailing_zeros(), 31 - occ.leading_zeros());
+        let inner = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
+        let empty = !occ;
+        occ & !self.multi & inner & (empty << 1 | empty >> 1)
     }
 
     /// The vertical pairs and double jumps, in the order
@@ -278,6 +293,8 @@ impl RowInfo {
 struct Parent {
     present: u64,
     doomed: bool,
+    /// [`RowInfo::cuts`].
+    cut: u32,
     /// The children's score (stones left).
     score: u32,
     /// Leave pruned children out.
@@ -306,7 +323,6 @@ impl<F: FnMut(u64, (usize, usize), u64, (usize, usize))> PairSink for F {
 struct LazySink<'a> {
     m: &'a Martello,
     rows: &'a [u64; MAX_N],
-    info: &'a RowInfo,
     out: &'a mut Vec<LazyChild<Op, [u64; 4], Spots>>,
     p: Parent,
     /// Children, left-out ones included.
@@ -317,11 +333,11 @@ impl PairSink for LazySink<'_> {
     #[inline(always)]
     fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
         self.count += 2;
-        let ctx = (self.rows, self.info);
+        let rows = self.rows;
         self.m
-            .lazy_child(&mut self.p, self.out, ctx, (a, pa), (b, pb));
+            .lazy_child(&mut self.p, self.out, rows, (a, pa), (b, pb));
         self.m
-            .lazy_child(&mut self.p, self.out, ctx, (b, pb), (a, pa));
+            .lazy_child(&mut self.p, self.out, rows, (b, pb), (a, pa));
     }
 }
 
@@ -454,8 +470,7 @@ impl Martello {
     /// double jumps. Each pair once.
     #[inline(always)]
     fn for_each_pair(&self, s: &State, info: &RowInfo, f: &mut impl PairSink) {
-        let (lens, multi) = (info.lens, info.multi);
-        let mut long = multi;
+        let mut long = info.multi;
         while long != 0 {
             let r = long.trailing_zeros() as usize;
             long &= long - 1;
@@ -481,7 +496,8 @@ impl Martello {
             // mispredicts).
             let end = (k & 1).wrapping_neg();
             let col = info.first ^ ((info.first ^ info.last) & end as u64);
-            let (ia, ib) = ((lens[r] - 1) & end, (lens[t] - 1) & end);
+            let (ra, rb) = (s.rows[r], s.rows[t]);
+            let (ia, ib) = ((row_len(ra) - 1) & end, (row_len(rb) - 1) & end);
             f.pair(
                 (col >> (LANE * r)) & 0x7F,
                 (r, ia),
@@ -536,6 +552,7 @@ impl Martello {
         let p = Parent {
             present: s.present,
             doomed: s.doomed,
+            cut: info.cuts(),
             score: s.stones() - 1,
             skip: skip_pruned,
             tested: 0,
@@ -544,7 +561,6 @@ impl Martello {
         let mut sink = LazySink {
             m: self,
             rows,
-            info: &info,
             out,
             p,
             count: 0,
@@ -562,7 +578,7 @@ impl Martello {
         &self,
         p: &mut Parent,
         out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
-        (rows, info): (&[u64; MAX_N], &RowInfo),
+        rows: &[u64; MAX_N],
         (x, (rx, ix)): (u64, (usize, usize)),
         (y, (ry, iy)): (u64, (usize, usize)),
     ) {
@@ -571,18 +587,17 @@ impl Martello {
         // A row that keeps a stone changes no split: only the eater's
         // row, left by its lone stone, can cut a state that was not
         // doomed.
-        let pruned =
-            p.doomed || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx))) || {
-                // The class test, once per eaten stone (a stone is often
-                // eaten by several neighbours).
-                if p.tested & bit == 0 {
-                    p.tested |= bit;
-                    if self.still_connected(p.present & !bit, y) {
-                        p.whole |= bit;
-                    }
+        let pruned = p.doomed || p.cut >> rx & 1 != 0 || {
+            // The class test, once per eaten stone (a stone is often
+            // eaten by several neighbours).
+            if p.tested & bit == 0 {
+                p.tested |= bit;
+                if self.still_connected(p.present & !bit, y) {
+                    p.whole |= bit;
                 }
-                p.whole & bit == 0
-            };
+            }
+            p.whole & bit == 0
+        };
         if pruned && p.skip {
             return;
         }
