@@ -229,6 +229,8 @@ struct RowInfo {
     last: u64,
     /// Bit 3 of lane r: row r holds two stones or more.
     long: u64,
+    /// Bit 7r + i: stones i and i + 1 of row r can eat each other.
+    pairs: u64,
 }
 
 impl RowInfo {
@@ -240,9 +242,14 @@ impl RowInfo {
             first: 0,
             last: 0,
             long: 0,
+            pairs: 0,
         };
         for r in 0..n {
             let row = s.rows[r];
+            // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i
+            // by one multiplication (see `GATHER`).
+            let near = compatible_neighbours(row) >> 3;
+            info.pairs |= ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << (LANE * r);
             info.occ |= u32::from(row != 0) << r;
             info.multi |= u32::from(row > 0x7F) << r;
             info.first |= (row & 0x7F) << (LANE * r);
@@ -287,6 +294,19 @@ impl RowInfo {
             | (compatible_lanes(last, last >> (2 * LANE)) & over & (long | long >> (2 * LANE))) << 3
     }
 }
+
+/// `Σ 1 << (36 - 6k)` for k ≤ 6: times a word whose bits sit at 7k
+/// (k ≤ 6), bit 7k lands on bit 36 + k, and no two products meet (so no
+/// carries): bits 36 … 42 of the product are the seven bits gathered.
+const GATHER: u64 = {
+    let mut g = 0u64;
+    let mut k = 0;
+    while k <= 6 {
+        g |= 1 << (36 - 6 * k);
+        k += 1;
+    }
+    g
+};
 
 /// What every lazy child of one expansion shares (see
 /// [`Martello::lazy_children4`]).
@@ -470,17 +490,15 @@ impl Martello {
     /// double jumps. Each pair once.
     #[inline(always)]
     fn for_each_pair(&self, s: &State, info: &RowInfo, f: &mut impl PairSink) {
-        let mut long = info.multi;
-        while long != 0 {
-            let r = long.trailing_zeros() as usize;
-            long &= long - 1;
+        // Horizontal neighbours, all rows in one loop.
+        let mut pairs = info.pairs;
+        while pairs != 0 {
+            let b = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let r = b / LANE;
+            let i = b - LANE * r;
             let row = s.rows[r];
-            let mut pairs = compatible_neighbours(row);
-            while pairs != 0 {
-                let i = pairs.trailing_zeros() as usize / LANE;
-                pairs &= pairs - 1;
-                f.pair(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
-            }
+            f.pair(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
         }
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
         // over a row of at most one stone) in both white columns, from
@@ -1058,6 +1076,11 @@ mod tests {
                 }
             }
             assert_eq!(compatible_neighbours(row), want, "{st:?}");
+            // The gathered form RowInfo keeps: bit i for the pair i, i + 1.
+            let gathered = ((compatible_neighbours(row) >> 3).wrapping_mul(GATHER) >> 36) & 0x7F;
+            for i in 0..7 {
+                assert_eq!(gathered >> i & 1, want >> (LANE * i + 3) & 1, "{st:?}");
+            }
             for i in 1..k {
                 let (a, b) = (st[i - 1], st[i]);
                 assert_eq!(
