@@ -460,21 +460,17 @@ impl Martello {
         let low = (1u64 << n) - 1;
         let syms = (p >> shift) & low;
         let same_sym = p & self.symcol[sy];
-        if syms == 0 || same_sym == 0 {
-            return true;
-        }
         // A stone (c, s) with colour c among those of `same_sym` and
         // symbol s among `syms` closes the cycle y's colour – s – c – y's
         // symbol, so y's removal keeps the class whole. Without a loop:
         // `same_sym >> sy` has one bit at each such colour's row start,
         // times `low` fills those rows; `syms` times `rep` repeats the
-        // symbol set in every colour row.
+        // symbol set in every colour row. (The certificates are combined
+        // without branches: which one holds is anyone's guess.)
         let colours = (same_sym >> sy) * low;
         let symbols = syms * self.rep;
-        if p & colours & symbols != 0 {
-            return true;
-        }
-        connected_mask(n, p)
+        let certified = (syms == 0) | (same_sym == 0) | (p & colours & symbols != 0);
+        certified || connected_mask(n, p)
     }
 
     /// Whether stones `a` and `b` share colour or symbol.
