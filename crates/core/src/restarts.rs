@@ -14,7 +14,7 @@
 //! The plain exact solver is the empty schedule: a single unbounded run in
 //! generation order.
 
-use crate::hash::FxHasher;
+use crate::hash::MumHasher;
 use crate::Puzzle;
 use std::hash::{Hash, Hasher};
 
@@ -129,6 +129,14 @@ pub struct Memo<K> {
     spare: MemoPool<K>,
 }
 
+/// Where [`Memo::find_hashed`] found a key missing: the empty slot that
+/// ended its probe run, and the table's capacity then.
+#[derive(Clone, Copy, Debug)]
+pub struct Vacancy {
+    slot: usize,
+    cap: usize,
+}
+
 /// Spare memo tables, so that a run of searches (the study's games, one
 /// thread each) reuses its tables instead of allocating fresh ones for
 /// every search: no page faults, and no filler writes into the slots (a
@@ -229,10 +237,10 @@ impl<K: Hash + Eq + Copy> Default for Memo<K> {
 }
 
 impl<K: Hash + Eq + Copy> Memo<K> {
-    /// The hash of a key (FxHash with a final avalanche).
+    /// The hash of a key ([`MumHasher`]).
     #[inline(always)]
     pub fn hash(k: &K) -> u64 {
-        let mut h = FxHasher::default();
+        let mut h = MumHasher::default();
         k.hash(&mut h);
         h.finish()
     }
@@ -284,21 +292,46 @@ impl<K: Hash + Eq + Copy> Memo<K> {
     /// The value of `k`, whose hash is `h`.
     #[inline(always)]
     pub fn get_hashed(&self, k: &K, h: u64) -> Option<u32> {
-        if self.tags.is_empty() {
-            return None;
+        self.find_hashed(k, h).ok()
+    }
+
+    /// The value of `k`, whose hash is `h`, or where inserting `k` now
+    /// would put it (see [`Memo::insert_vacant`]).
+    #[inline(always)]
+    pub fn find_hashed(&self, k: &K, h: u64) -> Result<u32, Vacancy> {
+        let cap = self.tags.len();
+        if cap == 0 {
+            return Err(Vacancy { slot: 0, cap });
         }
-        let mask = self.tags.len() - 1;
+        let mask = cap - 1;
         let tag = Self::tag(h);
         let mut i = self.index(h);
         loop {
             let t = self.tags[i];
             if t == 0 {
-                return None;
+                return Err(Vacancy { slot: i, cap });
             }
             if t == tag && self.slots[i].0 == *k {
-                return Some(self.slots[i].1);
+                return Ok(self.slots[i].1);
             }
             i = (i + 1) & mask;
+        }
+    }
+
+    /// Sets the value of `k` (hash `h`, not in the memo), which
+    /// [`Memo::find_hashed`] found missing at `at`: when the table has not
+    /// grown since (so no entry moved; entries are never removed) and the
+    /// slot is still empty, every slot of `k`'s probe run before it is
+    /// still taken, and `k` goes there without probing again.
+    #[inline]
+    pub fn insert_vacant(&mut self, at: Vacancy, k: K, h: u64, v: u32) {
+        let cap = self.tags.len();
+        if at.cap == cap && (self.len + 1) * 4 <= cap * 3 && self.tags[at.slot] == 0 {
+            self.tags[at.slot] = Self::tag(h);
+            self.slots[at.slot] = (k, v);
+            self.len += 1;
+        } else {
+            self.insert_hashed(k, h, v);
         }
     }
 
@@ -473,6 +506,8 @@ pub struct LazyChild<M, K, A> {
     pub pruned: bool,
     /// Whatever the expander needs to build the child quickly.
     pub aux: A,
+    /// The key's memo hash: set by the searcher (expanders leave 0).
+    pub hash: u64,
 }
 
 /// How a [`Searcher`] expands positions. Every `Fn(&P, &P::Position,
@@ -485,7 +520,9 @@ pub trait Children<P: Puzzle, K> {
     type Aux: Copy;
     /// Pushes every move of `pos` with its child position.
     fn expand(&self, puzzle: &P, pos: &P::Position, out: &mut Vec<(P::Move, P::Position)>);
-    /// Pushes the moves of `pos` as [`LazyChild`]ren, in the order
+    /// Appends the moves of `pos` to `out` as [`LazyChild`]ren (leaving
+    /// what `out` holds: the searcher keeps the children of every depth
+    /// in one buffer), in the order
     /// [`Children::expand`] yields them, and returns how many children
     /// `pos` has; or returns `None` (the default) and the search uses
     /// [`Children::expand`]. With `skip_pruned` (a goal-only search that
@@ -619,8 +656,9 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     buffers: Vec<Vec<(P::Move, P::Position)>>,
     scratch: Vec<(i64, P::Move, P::Position)>,
     keys: Vec<Vec<(K, u64)>>,
-    hashes: Vec<Vec<u64>>,
-    lazy: Vec<Vec<LazyOf<P, K, E>>>,
+    /// The lazy children being searched, all depths (see
+    /// [`Searcher::descend_lazy`]).
+    lazy: Vec<LazyOf<P, K, E>>,
     goal_only: bool,
     prune: bool,
     ordered: bool,
@@ -674,7 +712,6 @@ where
             buffers: Vec::new(),
             scratch: Vec::new(),
             keys: Vec::new(),
-            hashes: Vec::new(),
             lazy: Vec::new(),
             goal_only: false,
             prune: true,
@@ -712,7 +749,6 @@ where
             buffers: self.buffers,
             scratch: self.scratch,
             keys: self.keys,
-            hashes: self.hashes,
             lazy: self.lazy,
             goal_only: self.goal_only,
             prune: self.prune,
@@ -917,8 +953,7 @@ where
         m: P::Move,
         child: &P::Position,
         depth: usize,
-        k: K,
-        h: u64,
+        (k, h, at): (K, u64, Vacancy),
     ) -> Option<u32> {
         if self.track {
             self.path.push(m);
@@ -929,7 +964,7 @@ where
         }
         let v = r?;
         if self.memo.len() < self.max_memo_entries {
-            self.memo.insert_hashed(k, h, v);
+            self.memo.insert_vacant(at, k, h, v);
         }
         Some(v)
     }
@@ -965,17 +1000,12 @@ where
         }
         self.spent += 1;
         if !self.ordered && self.objective.by_score() {
-            if self.lazy.len() <= depth {
-                self.lazy.push(Vec::new());
-            }
-            let mut kids = std::mem::take(&mut self.lazy[depth]);
-            kids.clear();
+            let base = self.lazy.len();
             let skip = self.goal_only && self.prune;
-            if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut kids, skip) {
+            if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut self.lazy, skip) {
                 self.generated += count;
-                return self.descend_lazy(pos, depth, (best, inexact), stop, (kids, count));
+                return self.descend_lazy(pos, depth, (best, inexact), stop, (base, count));
             }
-            self.lazy[depth] = kids;
         }
         if self.buffers.len() <= depth {
             self.buffers.push(Vec::new());
@@ -1043,9 +1073,9 @@ where
                 let k = (self.key)(&child);
                 (k, Memo::hash(&k))
             };
-            let v = match self.memo.get_hashed(&k, h) {
-                Some(v) => v,
-                None => match self.search_child(m, &child, depth, k, h) {
+            let v = match self.memo.find_hashed(&k, h) {
+                Ok(v) => v,
+                Err(at) => match self.search_child(m, &child, depth, (k, h, at)) {
                     Some(v) => v,
                     None => {
                         result = None;
@@ -1070,80 +1100,88 @@ where
 
     /// The rest of [`Searcher::dfs`] on lazy children: the same steps in
     /// the same order (so the same random orders and counts), building a
-    /// child's position only to descend into it.
+    /// child's position only to descend into it. The children are
+    /// `self.lazy[base..]` (every depth's children in one buffer, so no
+    /// buffer changes hands per expansion), cut back before returning.
     fn descend_lazy(
         &mut self,
         pos: &P::Position,
         depth: usize,
         (mut best, mut inexact): (u32, u32),
         stop: u32,
-        (mut kids, count): (Vec<LazyOf<P, K, E>>, u64),
+        (base, count): (usize, u64),
     ) -> Option<u32> {
         let puzzle = self.puzzle;
         let goal_only = self.goal_only;
-        if let Some(c) = kids
-            .iter()
-            .find(|c| if goal_only { c.goal } else { c.score <= stop })
-        {
-            let v = c.score;
-            self.record_end(c.mv, v);
-            self.lazy[depth] = kids;
-            return Some(if goal_only { stop } else { v });
+        // One pass in generation order: a child that ends the search wins
+        // wherever it stands; whether any child is pruned; with
+        // `prefetch`, every child's hash, its memo slot prefetched.
+        let mut any_pruned = false;
+        for c in &mut self.lazy[base..] {
+            if if goal_only { c.goal } else { c.score <= stop } {
+                let (mv, v) = (c.mv, c.score);
+                self.lazy.truncate(base);
+                self.record_end(mv, v);
+                return Some(if goal_only { stop } else { v });
+            }
+            any_pruned |= c.pruned;
+            if self.prefetch {
+                c.hash = Memo::hash(&c.key);
+                self.memo.prefetch(c.hash);
+            }
         }
         if goal_only && self.prune {
-            kids.retain(|c| !c.pruned);
-            if (kids.len() as u64) < count {
+            if any_pruned {
+                let mut kept = base;
+                for i in base..self.lazy.len() {
+                    if !self.lazy[i].pruned {
+                        self.lazy[kept] = self.lazy[i];
+                        kept += 1;
+                    }
+                }
+                self.lazy.truncate(kept);
+            }
+            if ((self.lazy.len() - base) as u64) < count {
                 inexact = INEXACT;
             }
         }
+        let kids = self.lazy.len() - base;
         if let Some(rng) = self.rng.as_mut() {
-            rng.shuffle(&mut kids);
+            rng.shuffle(&mut self.lazy[base..]);
         }
-        if self.hashes.len() <= depth {
-            self.hashes.push(Vec::new());
-        }
-        let mut hashes = std::mem::take(&mut self.hashes[depth]);
-        hashes.clear();
-        if self.prefetch {
-            for c in &kids {
-                let h = Memo::hash(&c.key);
-                self.memo.prefetch(h);
-                hashes.push(h);
-            }
-        }
-        let mut result = Some(best);
-        for (i, c) in kids.iter().enumerate() {
+        let mut aborted = false;
+        for i in 0..kids {
+            let c = &self.lazy[base + i];
             let h = if self.prefetch {
-                hashes[i]
+                c.hash
             } else {
                 Memo::hash(&c.key)
             };
-            let v = match self.memo.get_hashed(&c.key, h) {
-                Some(v) => v,
-                None => {
+            let v = match self.memo.find_hashed(&c.key, h) {
+                Ok(v) => v,
+                Err(at) => {
                     let child = self.children.build(puzzle, pos, c);
-                    match self.search_child(c.mv, &child, depth, c.key, h) {
+                    let (mv, key) = (c.mv, c.key);
+                    match self.search_child(mv, &child, depth, (key, h, at)) {
                         Some(v) => v,
                         None => {
-                            result = None;
+                            aborted = true;
                             break;
                         }
                     }
                 }
             };
             inexact |= v & INEXACT;
+            // (A branch here mispredicts: whether a child lowers the
+            // best value is anyone's guess.)
             let v = v & !INEXACT;
-            if v < best {
-                best = v;
-                result = Some(best);
-                if best <= stop {
-                    break;
-                }
+            best ^= (best ^ v) & u32::from(v < best).wrapping_neg();
+            if best <= stop {
+                break;
             }
         }
-        self.hashes[depth] = hashes;
-        self.lazy[depth] = kids;
-        result.map(|v| v | inexact)
+        self.lazy.truncate(base);
+        (!aborted).then_some(best | inexact)
     }
 
     /// A line of moves from `pos` to a position with `pos`'s value (a goal
@@ -1577,6 +1615,37 @@ mod tests {
         assert_eq!(big.bytes(), cap, "reserve avoids growth");
         assert_eq!(big.get(&[999, 0, 999, 1]), Some(999));
         assert_eq!(big.get(&[999, 0, 999, 2]), None);
+    }
+
+    /// A missing key inserted at the slot its probe found empty, after
+    /// other inserts (some filling that slot, some growing the table), as
+    /// the search does around a child's subtree: the memo still agrees
+    /// with a hash map, and every key is found where a probe looks.
+    #[test]
+    fn vacant_inserts_agree_with_a_hash_map() {
+        let mut memo = Memo::default();
+        let mut map = std::collections::HashMap::new();
+        let mut rng = Rng::new(13);
+        let mut pending = Vec::new();
+        for i in 0..30_000u32 {
+            let k = rng.next_u64() % 40_000;
+            match memo.find_hashed(&k, Memo::hash(&k)) {
+                Ok(v) => assert_eq!(Some(&v), map.get(&k)),
+                Err(at) if !pending.iter().any(|&(p, _)| p == k) => pending.push((k, at)),
+                Err(_) => {}
+            }
+            // Resolve the oldest pending keys after a few more inserts,
+            // innermost first (the search's order).
+            if pending.len() > rng.below(6) {
+                let (k, at) = pending.pop().expect("pending");
+                memo.insert_vacant(at, k, Memo::hash(&k), i);
+                map.insert(k, i);
+            }
+            assert_eq!(memo.len(), map.len());
+        }
+        for k in 0..40_000u64 {
+            assert_eq!(memo.get(&k), map.get(&k).copied(), "key {k}");
+        }
     }
 
     /// Tables handed from memo to memo through a pool hold stale keys:

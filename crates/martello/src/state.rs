@@ -105,8 +105,9 @@ fn set_at(row: u64, i: usize, v: u64) -> u64 {
     (row & !(0x7Fu64 << (LANE * i))) | (v << (LANE * i))
 }
 
-/// Whether the stones in lanes `a` and `b` share colour or symbol.
-#[inline(always)]
+/// Whether the stones in lanes `a` and `b` share colour or symbol (the
+/// tests' reference for the whole-row test).
+#[cfg(test)]
 fn lanes_compatible(a: u64, b: u64) -> bool {
     let x = a ^ b;
     x & 0x38 == 0 || x & 7 == 0
@@ -116,7 +117,13 @@ fn lanes_compatible(a: u64, b: u64) -> bool {
 /// colour or symbol (whole-lane bit operations, no loop).
 #[inline(always)]
 fn compatible_neighbours(row: u64) -> u64 {
-    let next = row >> LANE;
+    compatible_lanes(row, row >> LANE)
+}
+
+/// Bit 3 of lane `i` set when lane `i` of `row` and lane `i` of `next`
+/// both hold stones that share colour or symbol.
+#[inline(always)]
+fn compatible_lanes(row: u64, next: u64) -> u64 {
     let x = row ^ next;
     // Adding 7 to a 3-bit field carries out of it exactly when the field
     // is not zero (no carry leaves the lane: bit 6 of `x & COLOURS` is 0).
@@ -208,30 +215,149 @@ impl State {
     }
 }
 
-/// What the move generator needs of every row: its length, and as bit
-/// masks the rows that hold a stone and those that hold two or more.
+/// What the move generator needs of the rows: as bit masks the rows that
+/// hold a stone and those that hold two or more, and every row's first
+/// and last stone side by side (lane r: row r), for the vertical pairs
+/// of all rows at once.
 #[derive(Clone, Copy, Debug)]
 struct RowInfo {
-    lens: [usize; MAX_N],
     occ: u32,
     multi: u32,
+    /// Lane r: the first stone of row r.
+    first: u64,
+    /// Lane r: the last stone of row r.
+    last: u64,
+    /// Bit 3 of lane r: row r holds two stones or more.
+    long: u64,
+    /// Bit 7r + i: stones i and i + 1 of row r can eat each other.
+    pairs: u64,
 }
 
 impl RowInfo {
     #[inline(always)]
     fn of(n: usize, s: &State) -> RowInfo {
         let mut info = RowInfo {
-            lens: [0; MAX_N],
             occ: 0,
             multi: 0,
+            first: 0,
+            last: 0,
+            long: 0,
+            pairs: 0,
         };
         for r in 0..n {
             let row = s.rows[r];
-            info.lens[r] = row_len(row);
+            // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i
+            // by one multiplication (see `GATHER`).
+            let near = compatible_neighbours(row) >> 3;
+            info.pairs |= ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << (LANE * r);
             info.occ |= u32::from(row != 0) << r;
             info.multi |= u32::from(row > 0x7F) << r;
+            info.first |= (row & 0x7F) << (LANE * r);
+            // The last stone's mark (bit 6 of its lane) is the row's top
+            // bit; `| 0x40` makes an empty row's shift 0.
+            let top = 63 - (row | 0x40).leading_zeros();
+            info.last |= (row >> (top - 6)) << (LANE * r);
+            info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
+    }
+
+    /// The rows whose lone stone leaving would cut the board of a state
+    /// that is not cut ([`split`]): the new empty row lies strictly
+    /// inside the occupied span, next to an empty one (emptying the first
+    /// or last occupied row only shrinks the span).
+    #[inline(always)]
+    fn cuts(&self) -> u32 {
+        let occ = self.occ;
+        if occ == 0 {
+            return 0;
+        }
+        let (lo, hi) = (occ.trailing_zeros(), 31 - occ.leading_zeros());
+        let inner = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
+        let empty = !occ;
+        occ & !self.multi & inner & (empty << 1 | empty >> 1)
+    }
+
+    /// The vertical pairs and double jumps, in the order
+    /// [`Martello::for_each_pair`] yields them: bit 3 + k of lane r is the
+    /// pair of rows r and r + 1 (k = 0, 1) or r + 2 (k = 2, 3) in column
+    /// 0 (k even: first stones) or n-1 (k odd: last stones; the same pair
+    /// as column 0 unless one of the rows holds two stones or more). A
+    /// double jump passes over a row of at most one stone.
+    #[inline(always)]
+    fn vertical(&self) -> u64 {
+        let (first, last, long) = (self.first, self.last, self.long);
+        let over = !(long >> LANE);
+        compatible_lanes(first, first >> LANE)
+            | (compatible_lanes(last, last >> LANE) & (long | long >> LANE)) << 1
+            | (compatible_lanes(first, first >> (2 * LANE)) & over) << 2
+            | (compatible_lanes(last, last >> (2 * LANE)) & over & (long | long >> (2 * LANE))) << 3
+    }
+}
+
+/// `Σ 1 << (36 - 6k)` for k ≤ 6: times a word whose bits sit at 7k
+/// (k ≤ 6), bit 7k lands on bit 36 + k, and no two products meet (so no
+/// carries): bits 36 … 42 of the product are the seven bits gathered.
+const GATHER: u64 = {
+    let mut g = 0u64;
+    let mut k = 0;
+    while k <= 6 {
+        g |= 1 << (36 - 6 * k);
+        k += 1;
+    }
+    g
+};
+
+/// What every lazy child of one expansion shares (see
+/// [`Martello::lazy_children4`]).
+struct Parent {
+    present: u64,
+    doomed: bool,
+    /// [`RowInfo::cuts`].
+    cut: u32,
+    /// The children's score (stones left).
+    score: u32,
+    /// Leave pruned children out.
+    skip: bool,
+    /// Eaten stones whose removal was tested for the class bound, and
+    /// those of them whose removal keeps one class.
+    tested: u64,
+    whole: u64,
+}
+
+/// What [`Martello::for_each_pair`] hands every pair to: any closure, or
+/// the lazy expansion's [`LazySink`], whose method is always inlined (a
+/// closure's call is not, and a call per pair cost more than its body).
+trait PairSink {
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize));
+}
+
+impl<F: FnMut(u64, (usize, usize), u64, (usize, usize))> PairSink for F {
+    #[inline(always)]
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
+        self(a, pa, b, pb)
+    }
+}
+
+/// The pairs' two lazy children (see [`Martello::lazy_children4`]).
+struct LazySink<'a> {
+    m: &'a Martello,
+    rows: &'a [u64; MAX_N],
+    out: &'a mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+    p: Parent,
+    /// Children, left-out ones included.
+    count: u64,
+}
+
+impl PairSink for LazySink<'_> {
+    #[inline(always)]
+    fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
+        self.count += 2;
+        let rows = self.rows;
+        self.m
+            .lazy_child(&mut self.p, self.out, rows, (a, pa), (b, pb));
+        self.m
+            .lazy_child(&mut self.p, self.out, rows, (b, pb), (a, pa));
     }
 }
 
@@ -334,21 +460,17 @@ impl Martello {
         let low = (1u64 << n) - 1;
         let syms = (p >> shift) & low;
         let same_sym = p & self.symcol[sy];
-        if syms == 0 || same_sym == 0 {
-            return true;
-        }
         // A stone (c, s) with colour c among those of `same_sym` and
         // symbol s among `syms` closes the cycle y's colour – s – c – y's
         // symbol, so y's removal keeps the class whole. Without a loop:
         // `same_sym >> sy` has one bit at each such colour's row start,
         // times `low` fills those rows; `syms` times `rep` repeats the
-        // symbol set in every colour row.
+        // symbol set in every colour row. (The certificates are combined
+        // without branches: which one holds is anyone's guess.)
         let colours = (same_sym >> sy) * low;
         let symbols = syms * self.rep;
-        if p & colours & symbols != 0 {
-            return true;
-        }
-        connected_mask(n, p)
+        let certified = (syms == 0) | (same_sym == 0) | (p & colours & symbols != 0);
+        certified || connected_mask(n, p)
     }
 
     /// Whether stones `a` and `b` share colour or symbol.
@@ -363,54 +485,39 @@ impl Martello {
     /// horizontal neighbours, vertical neighbours in both white columns,
     /// double jumps. Each pair once.
     #[inline(always)]
-    fn for_each_pair(
-        &self,
-        s: &State,
-        info: &RowInfo,
-        mut f: impl FnMut(u64, (usize, usize), u64, (usize, usize)),
-    ) {
-        let RowInfo { lens, occ, multi } = *info;
-        let mut long = multi;
-        while long != 0 {
-            let r = long.trailing_zeros() as usize;
-            long &= long - 1;
+    fn for_each_pair(&self, s: &State, info: &RowInfo, f: &mut impl PairSink) {
+        // Horizontal neighbours, all rows in one loop.
+        let mut pairs = info.pairs;
+        while pairs != 0 {
+            let b = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let r = b / LANE;
+            let i = b - LANE * r;
             let row = s.rows[r];
-            let mut pairs = compatible_neighbours(row);
-            while pairs != 0 {
-                let i = pairs.trailing_zeros() as usize / LANE;
-                pairs &= pairs - 1;
-                f(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
-            }
+            f.pair(lane(row, i), (r, i), lane(row, i + 1), (r, i + 1));
         }
-        let mut pair = |a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)| {
-            if lanes_compatible(a, b) {
-                f(a, pa, b, pb);
-            }
-        };
         // Vertical neighbours (rows r, r+1) and double jumps (rows r, r+2
-        // over a row of at most one stone), in column 0 (first stones) and
-        // column n-1 (last stones; the same pair again when both rows hold
-        // a lone stone). Bit r of `near` / `jump`: rows r and r+1 / r+2
-        // meet; `multi`: rows of two stones or more.
-        let near = occ & occ >> 1;
-        let jump = occ & occ >> 2 & !multi >> 1;
-        let mut rows = near | jump;
-        while rows != 0 {
-            let r = rows.trailing_zeros() as usize;
-            rows &= rows - 1;
-            for d in 1..=2 {
-                let meet = if d == 1 { near } else { jump };
-                if meet >> r & 1 == 0 {
-                    continue;
-                }
-                let t = r + d;
-                let (ra, rb) = (s.rows[r], s.rows[t]);
-                pair(ra & 0x7F, (r, 0), rb & 0x7F, (t, 0));
-                if (multi >> r | multi >> t) & 1 != 0 {
-                    let (ia, ib) = (lens[r] - 1, lens[t] - 1);
-                    pair(lane(ra, ia), (r, ia), lane(rb, ib), (t, ib));
-                }
-            }
+        // over a row of at most one stone) in both white columns, from
+        // the rows' first and last stones (see `RowInfo::vertical`).
+        let mut pairs = info.vertical();
+        while pairs != 0 {
+            let b = pairs.trailing_zeros() as usize;
+            pairs &= pairs - 1;
+            let r = b / LANE;
+            let k = b - LANE * r - 3;
+            let t = r + 1 + (k >> 1);
+            // Column n-1 when k is odd (by masks: a branch here
+            // mispredicts).
+            let end = (k & 1).wrapping_neg();
+            let col = info.first ^ ((info.first ^ info.last) & end as u64);
+            let (ra, rb) = (s.rows[r], s.rows[t]);
+            let (ia, ib) = ((row_len(ra) - 1) & end, (row_len(rb) - 1) & end);
+            f.pair(
+                (col >> (LANE * r)) & 0x7F,
+                (r, ia),
+                (col >> (LANE * t)) & 0x7F,
+                (t, ib),
+            );
         }
     }
 
@@ -419,7 +526,7 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        self.for_each_pair(s, &RowInfo::of(self.n, s), |a, pa, b, pb| {
+        self.for_each_pair(s, &RowInfo::of(self.n, s), &mut |a, pa, b, pb| {
             let (ia, ib) = (self.id(a), self.id(b));
             f(
                 Op {
@@ -440,12 +547,12 @@ impl Martello {
 
     /// The operations of `s` as lazy children keyed by [`Martello::key4`]
     /// (n ≤ 6), in [`Martello::for_each_child`]'s order: each child's key
-    /// is the parent's with the one or two changed rows replaced, its
-    /// prune flag is [`State::doomed`] of the child, and `aux` holds the
-    /// stones' places for [`Martello::build_lazy`]. No child state is
-    /// built. With `skip_pruned`, children whose prune flag is set are
-    /// left out (their keys are never made). Returns the number of
-    /// operations, left-out children included.
+    /// is made from the parent's rows with the one or two changed rows
+    /// replaced, its prune flag is [`State::doomed`] of the child, and
+    /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
+    /// child state is built. With `skip_pruned`, children whose prune
+    /// flag is set are left out (their keys are never made). Returns the
+    /// number of operations, left-out children included.
     #[inline]
     pub fn lazy_children4(
         &self,
@@ -456,62 +563,78 @@ impl Martello {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
         let info = RowInfo::of(6, s);
-        let score = s.stones() - 1;
-        let goal = score == 1;
-        let mut count = 0u64;
-        // Stones whose removal was tested for the class bound, and those
-        // of them whose removal keeps one class (a stone is often eaten by
-        // several neighbours).
-        let (mut tested, mut whole) = (0u64, 0u64);
-        let mut one = |x: u64, (rx, ix): (usize, usize), y: u64, (ry, iy): (usize, usize)| {
-            count += 1;
-            let eaten = self.id(y);
-            let bit = 1u64 << eaten;
-            // A row that keeps a stone changes no split: only the eater's
-            // row, left by its lone stone, can cut a state that was not
-            // doomed.
-            let pruned = s.doomed
-                || (rx != ry && info.lens[rx] == 1 && split_occ(info.occ & !(1 << rx)))
-                || {
-                    if tested & bit == 0 {
-                        tested |= bit;
-                        if self.still_connected(s.present & !bit, y) {
-                            whole |= bit;
-                        }
-                    }
-                    whole & bit == 0
-                };
-            if pruned && skip_pruned {
-                return;
-            }
-            let ny = set_at(rows[ry], iy, x);
-            // The eater's row after it left (both changes when it is the
-            // eaten stone's row: a horizontal eat leaves a stone there).
-            let old_x = if rx == ry { ny } else { rows[rx] };
-            let nx = remove_at(old_x, ix);
-            // The key from the child's rows (fewer instructions than
-            // patching the parent's key words through index tables).
-            let mut child = *rows;
-            child[ry] = ny;
-            child[rx] = nx;
-            let key = key4_rows(&child);
-            out.push(LazyChild {
-                mv: Op {
-                    eater: self.id(x),
-                    eaten,
-                },
-                key,
-                score,
-                goal,
-                pruned,
-                aux: [rx as u8, ix as u8, ry as u8, iy as u8],
-            });
+        let p = Parent {
+            present: s.present,
+            doomed: s.doomed,
+            cut: info.cuts(),
+            score: s.stones() - 1,
+            skip: skip_pruned,
+            tested: 0,
+            whole: 0,
         };
-        self.for_each_pair(s, &info, |a, pa, b, pb| {
-            one(a, pa, b, pb);
-            one(b, pb, a, pa);
+        let mut sink = LazySink {
+            m: self,
+            rows,
+            out,
+            p,
+            count: 0,
+        };
+        self.for_each_pair(s, &info, &mut sink);
+        sink.count
+    }
+
+    /// One lazy child of [`Martello::lazy_children4`]: the stone `x` at
+    /// `(rx, ix)` eats `y` at `(ry, iy)`. Inlined into the pair loop (a
+    /// call per child cost more than its body); the key is made only for
+    /// children kept.
+    #[inline(always)]
+    fn lazy_child(
+        &self,
+        p: &mut Parent,
+        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+        rows: &[u64; MAX_N],
+        (x, (rx, ix)): (u64, (usize, usize)),
+        (y, (ry, iy)): (u64, (usize, usize)),
+    ) {
+        let eaten = self.id(y);
+        let bit = 1u64 << eaten;
+        // A row that keeps a stone changes no split: only the eater's
+        // row, left by its lone stone, can cut a state that was not
+        // doomed.
+        let pruned = p.doomed || p.cut >> rx & 1 != 0 || {
+            // The class test, once per eaten stone (a stone is often
+            // eaten by several neighbours).
+            if p.tested & bit == 0 {
+                p.tested |= bit;
+                if self.still_connected(p.present & !bit, y) {
+                    p.whole |= bit;
+                }
+            }
+            p.whole & bit == 0
+        };
+        if pruned && p.skip {
+            return;
+        }
+        let ny = set_at(rows[ry], iy, x);
+        // The eater's row after it left (both changes when it is the
+        // eaten stone's row: a horizontal eat leaves a stone there).
+        let old_x = if rx == ry { ny } else { rows[rx] };
+        let nx = remove_at(old_x, ix);
+        let mut child = *rows;
+        child[ry] = ny;
+        child[rx] = nx;
+        out.push(LazyChild {
+            mv: Op {
+                eater: self.id(x),
+                eaten,
+            },
+            key: key4_rows(&child),
+            score: p.score,
+            goal: p.score == 1,
+            pruned,
+            aux: [rx as u8, ix as u8, ry as u8, iy as u8],
+            hash: 0,
         });
-        count
     }
 
     /// The state of a lazy child of `s` (see [`Martello::lazy_children4`]).
@@ -708,36 +831,47 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
         return true;
     }
     let low = (1u64 << n) - 1;
-    let mut rep = 0u64;
-    for c in 0..n {
-        rep |= 1 << (c * n);
-    }
+    let rep = REP[n];
     // Lane-wise "is not zero", as a bit at each lane's start: adding the
     // lane's low n-1 bits to all-ones-but-the-top carries into the top
     // bit exactly when one of them is set (no carry leaves the lane).
     let m = rep * (low >> 1);
     let h = rep << (n - 1);
     let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
+    // The union of the (at most eight) lanes, by doubling.
     let fold = |y: u64| {
-        let mut s = 0u64;
-        for c in 0..n {
-            s |= y >> (c * n);
-        }
-        s & low
+        let y = y | y >> n;
+        let y = y | y >> (2 * n);
+        (y | y >> (4 * n)) & low
     };
-    let mut cols = 1u64 << (p.trailing_zeros() as usize / n * n);
-    let mut syms = 0u64;
+    // The colours reachable from the first non-empty one: grow until
+    // no new colour joins (the symbols follow from the colours).
+    let all = nonzero(p);
+    let mut cols = all & all.wrapping_neg();
     loop {
-        let ns = fold(p & (cols * low));
-        let nc = nonzero(p & (ns * rep));
-        if nc == cols && ns == syms {
+        let nc = nonzero(p & (fold(p & (cols * low)) * rep));
+        if nc == cols {
             break;
         }
         cols = nc;
-        syms = ns;
     }
-    nonzero(p) & !cols == 0
+    all & !cols == 0
 }
+
+/// `REP[n]`: bit 0 of each of the n lanes of n bits (`Σ 1 << (c·n)`).
+const REP: [u64; MAX_N + 1] = {
+    let mut t = [0u64; MAX_N + 1];
+    let mut n = 1;
+    while n <= MAX_N {
+        let mut c = 0;
+        while c < n {
+            t[n] |= 1 << (c * n);
+            c += 1;
+        }
+        n += 1;
+    }
+    t
+};
 
 /// Mirror image `i` (bit 0: left–right, bit 1: top–bottom).
 pub fn mirror(n: usize, s: &State, i: usize) -> State {
@@ -938,6 +1072,11 @@ mod tests {
                 }
             }
             assert_eq!(compatible_neighbours(row), want, "{st:?}");
+            // The gathered form RowInfo keeps: bit i for the pair i, i + 1.
+            let gathered = ((compatible_neighbours(row) >> 3).wrapping_mul(GATHER) >> 36) & 0x7F;
+            for i in 0..7 {
+                assert_eq!(gathered >> i & 1, want >> (LANE * i + 3) & 1, "{st:?}");
+            }
             for i in 1..k {
                 let (a, b) = (st[i - 1], st[i]);
                 assert_eq!(
