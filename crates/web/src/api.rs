@@ -184,6 +184,7 @@ impl AppState {
                 }
             }
         };
+        self.started.fetch_add(1, Ordering::SeqCst);
         let ctl = Ctl::new(budget.time);
         // Dropped when this future ends or is dropped: stops the work.
         let _stop = CancelOnDrop(ctl.cancel.clone());

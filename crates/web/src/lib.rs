@@ -46,6 +46,10 @@ pub struct Limits {
     pub default_nodes: u64,
     /// Largest node budget a request may ask for.
     pub max_nodes: u64,
+    /// After this long without a solve, [`serve`] hands back the layer
+    /// memory Pentago's solver keeps between solves
+    /// (`endgame_pentago::mid::free_pool`).
+    pub pool_idle: Duration,
 }
 
 impl Default for Limits {
@@ -58,6 +62,7 @@ impl Default for Limits {
             max_time: Duration::from_millis(10_000),
             default_nodes: 2_000_000,
             max_nodes: 50_000_000,
+            pool_idle: Duration::from_secs(60),
         }
     }
 }
@@ -71,6 +76,8 @@ pub struct AppState {
     pub(crate) queued: Arc<AtomicUsize>,
     pub(crate) sim_tables: Arc<games::sim::Tables>,
     pub(crate) lab: Option<Arc<Lab>>,
+    /// Solver requests started so far (to tell an idle server).
+    pub(crate) started: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl AppState {
@@ -82,6 +89,7 @@ impl AppState {
             queued: Arc::new(AtomicUsize::new(0)),
             sim_tables: Arc::new(games::sim::Tables::default()),
             lab: None,
+            started: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
 
@@ -124,9 +132,35 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, app(state))
+    let idle = tokio::spawn(free_pool_when_idle(state.clone()));
+    let r = axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown())
-        .await
+        .await;
+    idle.abort();
+    r
+}
+
+/// Hands back Pentago's pooled layer memory once no solve has started
+/// or run for `limits.pool_idle` (checked every half of it): the pool
+/// spares a busy server the page faults of each late solve, but an idle
+/// one need not hold it.
+pub async fn free_pool_when_idle(state: AppState) {
+    let every = (state.limits.pool_idle / 2).max(Duration::from_millis(10));
+    let mut last = None;
+    let mut quiet = Duration::ZERO;
+    loop {
+        tokio::time::sleep(every).await;
+        let now = (state.started.load(Ordering::SeqCst), state.solves_in_use());
+        quiet = if Some(now) == last && now.1 == (0, 0) {
+            quiet + every
+        } else {
+            Duration::ZERO
+        };
+        last = Some(now);
+        if quiet >= state.limits.pool_idle && endgame_pentago::mid::pool_bytes() > 0 {
+            endgame_pentago::mid::free_pool();
+        }
+    }
 }
 
 /// [`serve`] on a new multi-threaded tokio runtime, for callers that are
