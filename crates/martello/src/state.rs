@@ -38,6 +38,40 @@ pub struct State {
     /// stones fall into several classes, or two empty rows cut the board).
     /// Kept up to date incrementally by every operation.
     pub doomed: bool,
+    /// Derived from `rows`: the per-row data of the move generator
+    /// ([`RowInfo::of`] of `rows`), kept up to date for the one or two
+    /// rows an operation changes instead of recomputed per expansion.
+    /// Ignored by comparisons and hashing (it is a function of `rows`).
+    info: RowCache,
+}
+
+/// [`RowInfo`] inside a [`State`]: equal to every other and hashed as
+/// nothing, so `State`'s derived comparisons and hash see the rows only.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowCache(RowInfo);
+
+impl PartialEq for RowCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RowCache {}
+
+impl PartialOrd for RowCache {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RowCache {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl std::hash::Hash for RowCache {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// One operation: `eater` eats `eaten` (stone ids).
@@ -154,7 +188,23 @@ impl State {
             }
         }
         s.doomed = split(&s) || !connected_mask(n, s.present);
+        s.refresh();
         s
+    }
+
+    /// Recomputes the per-row data after `rows` changed wholesale.
+    #[inline]
+    fn refresh(&mut self) {
+        self.info = RowCache(RowInfo::of(MAX_N, self));
+    }
+
+    /// Updates the per-row data after rows `a` and `b` changed (maybe
+    /// the same row).
+    #[inline(always)]
+    fn refresh_rows(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.rows[a], self.rows[b]);
+        self.info.0.set_row(a, ra);
+        self.info.0.set_row(b, rb);
     }
 
     /// The normalised raw layout: a row of k ≥ 2 stones fills columns
@@ -219,7 +269,7 @@ impl State {
 /// hold a stone and those that hold two or more, and every row's first
 /// and last stone side by side (lane r: row r), for the vertical pairs
 /// of all rows at once.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct RowInfo {
     occ: u32,
     multi: u32,
@@ -234,16 +284,9 @@ struct RowInfo {
 }
 
 impl RowInfo {
-    #[inline(always)]
+    #[inline]
     fn of(n: usize, s: &State) -> RowInfo {
-        let mut info = RowInfo {
-            occ: 0,
-            multi: 0,
-            first: 0,
-            last: 0,
-            long: 0,
-            pairs: 0,
-        };
+        let mut info = RowInfo::default();
         for r in 0..n {
             let row = s.rows[r];
             // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i
@@ -260,6 +303,22 @@ impl RowInfo {
             info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
+    }
+
+    /// Sets row `r`'s part of the data to that of `row` (what
+    /// [`RowInfo::of`] computes for it).
+    #[inline(always)]
+    fn set_row(&mut self, r: usize, row: u64) {
+        let at = LANE * r;
+        let lane = 0x7Fu64 << at;
+        let near = compatible_neighbours(row) >> 3;
+        self.pairs = (self.pairs & !lane) | ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << at;
+        self.occ = (self.occ & !(1 << r)) | u32::from(row != 0) << r;
+        self.multi = (self.multi & !(1 << r)) | u32::from(row > 0x7F) << r;
+        self.first = (self.first & !lane) | (row & 0x7F) << at;
+        let top = 63 - (row | 0x40).leading_zeros();
+        self.last = (self.last & !lane) | (row >> (top - 6)) << at;
+        self.long = (self.long & !(8 << at)) | u64::from(row > 0x7F) << (at + 3);
     }
 
     /// The rows whose lone stone leaving would cut the board of a state
@@ -442,6 +501,7 @@ impl Martello {
         t.present &= !(1u64 << self.id(y));
         t.rows[ry] = set_at(t.rows[ry], iy, x);
         t.rows[rx] = remove_at(t.rows[rx], ix);
+        t.refresh_rows(ry, rx);
         if !t.doomed {
             t.doomed = split(&t) || !self.still_connected(t.present, y);
         }
@@ -526,7 +586,8 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        self.for_each_pair(s, &RowInfo::of(self.n, s), &mut |a, pa, b, pb| {
+        debug_assert_eq!(s.info.0, RowInfo::of(MAX_N, s));
+        self.for_each_pair(s, &s.info.0, &mut |a, pa, b, pb| {
             let (ia, ib) = (self.id(a), self.id(b));
             f(
                 Op {
@@ -562,7 +623,8 @@ impl Martello {
     ) -> u64 {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
-        let info = RowInfo::of(6, s);
+        debug_assert_eq!(s.info.0, RowInfo::of(MAX_N, s));
+        let info = s.info.0;
         let p = Parent {
             present: s.present,
             doomed: s.doomed,
@@ -643,12 +705,19 @@ impl Martello {
         let [rx, ix, ry, iy] = c.aux;
         let (rx, ix, ry, iy) = (rx as usize, ix as usize, ry as usize, iy as usize);
         // `apply_at` without its bound test: the lazy child carries it.
-        let mut t = *s;
-        t.present &= !(1u64 << c.mv.eaten);
-        t.rows[ry] = set_at(t.rows[ry], iy, lane(s.rows[rx], ix));
-        t.rows[rx] = remove_at(t.rows[rx], ix);
-        t.doomed = c.pruned;
-        t
+        let mut rows = s.rows;
+        rows[ry] = set_at(rows[ry], iy, lane(s.rows[rx], ix));
+        rows[rx] = remove_at(rows[rx], ix);
+        let mut info = s.info.0;
+        info.set_row(ry, rows[ry]);
+        info.set_row(rx, rows[rx]);
+        State {
+            rows,
+            present: s.present & !(1u64 << c.mv.eaten),
+            n: s.n,
+            doomed: c.pruned,
+            info: RowCache(info),
+        }
     }
 
     /// The operations of `s` and their results.
@@ -707,6 +776,7 @@ impl Martello {
             t.rows[r] = (row & MARKS) | (row & COLOURS) >> 3 | (row & SYMBOLS) << 3;
         }
         t.present = present_of(self.n, &t);
+        t.refresh();
         t
     }
 
@@ -894,6 +964,7 @@ pub fn mirror(n: usize, s: &State, i: usize) -> State {
         let tr = if i & 2 != 0 { n - 1 - r } else { r };
         t.rows[tr] = row;
     }
+    t.refresh();
     t
 }
 
@@ -927,6 +998,7 @@ fn relabel(n: usize, s: &State) -> State {
         }
         t.rows[r] = out;
     }
+    t.refresh();
     t
 }
 
@@ -1124,6 +1196,47 @@ mod tests {
                 }
             }
             frontier = next;
+        }
+    }
+
+    /// The per-row data kept in every state equals a recomputation from
+    /// its rows: after operations (built and lazy), swaps, mirrors and
+    /// relabellings, on random playouts for n = 1 … 8.
+    #[test]
+    fn kept_row_data_matches_a_recomputation() {
+        let mut rng = endgame_core::restarts::Rng::new(5);
+        let check = |s: &State| assert_eq!(s.info.0, RowInfo::of(MAX_N, s), "{s:?}");
+        for n in 1..=8 {
+            for seed in 0..40 {
+                let m =
+                    Martello::new(n, State::from_board(&Board::random(n, seed).unwrap())).unwrap();
+                let mut s = m.start;
+                loop {
+                    check(&s);
+                    check(&m.swapped(&s));
+                    for i in 0..4 {
+                        check(&mirror(n, &s, i));
+                    }
+                    check(&relabel(n, &s));
+                    let kids = m.children(&s);
+                    if kids.is_empty() {
+                        break;
+                    }
+                    for (_, c) in &kids {
+                        check(c);
+                    }
+                    if n <= 6 {
+                        let mut lazy = Vec::new();
+                        m.lazy_children4(&s, &mut lazy, false);
+                        for (l, (_, c)) in lazy.iter().zip(&kids) {
+                            let b = m.build_lazy(&s, l);
+                            check(&b);
+                            assert_eq!(b.info.0, c.info.0);
+                        }
+                    }
+                    s = kids[rng.below(kids.len())].1;
+                }
+            }
         }
     }
 
