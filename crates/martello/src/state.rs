@@ -265,22 +265,28 @@ impl State {
     }
 }
 
-/// What the move generator needs of the rows: as bit masks the rows that
-/// hold a stone and those that hold two or more, and every row's first
-/// and last stone side by side (lane r: row r), for the vertical pairs
-/// of all rows at once.
+/// What the move generator needs of the rows: every row's first and
+/// last stone side by side (lane r: row r), for the vertical pairs of all
+/// rows at once, and every row's horizontal pairs. (Which rows hold a
+/// stone, or two, follows from the first and last stones: see
+/// [`RowInfo::long`].)
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct RowInfo {
-    occ: u32,
-    multi: u32,
     /// Lane r: the first stone of row r.
     first: u64,
     /// Lane r: the last stone of row r.
     last: u64,
-    /// Bit 3 of lane r: row r holds two stones or more.
-    long: u64,
     /// Bit 7r + i: stones i and i + 1 of row r can eat each other.
     pairs: u64,
+}
+
+/// The low six bits of each of the eight lanes.
+const LOW6: u64 = (MARKS >> 6) * 0x3F;
+
+/// Bits 7r (r ≤ 6) moved to bits r (see [`GATHER`]).
+#[inline(always)]
+fn gather(w: u64) -> u32 {
+    ((w & (MARKS >> 6) & ((1 << 49) - 1)).wrapping_mul(GATHER) >> 36) as u32 & 0x7F
 }
 
 impl RowInfo {
@@ -293,14 +299,11 @@ impl RowInfo {
             // by one multiplication (see `GATHER`).
             let near = compatible_neighbours(row) >> 3;
             info.pairs |= ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << (LANE * r);
-            info.occ |= u32::from(row != 0) << r;
-            info.multi |= u32::from(row > 0x7F) << r;
             info.first |= (row & 0x7F) << (LANE * r);
             // The last stone's mark (bit 6 of its lane) is the row's top
             // bit; `| 0x40` makes an empty row's shift 0.
             let top = 63 - (row | 0x40).leading_zeros();
             info.last |= (row >> (top - 6)) << (LANE * r);
-            info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
     }
@@ -313,12 +316,17 @@ impl RowInfo {
         let lane = 0x7Fu64 << at;
         let near = compatible_neighbours(row) >> 3;
         self.pairs = (self.pairs & !lane) | ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << at;
-        self.occ = (self.occ & !(1 << r)) | u32::from(row != 0) << r;
-        self.multi = (self.multi & !(1 << r)) | u32::from(row > 0x7F) << r;
         self.first = (self.first & !lane) | (row & 0x7F) << at;
         let top = 63 - (row | 0x40).leading_zeros();
         self.last = (self.last & !lane) | (row >> (top - 6)) << at;
-        self.long = (self.long & !(8 << at)) | u64::from(row > 0x7F) << (at + 3);
+    }
+
+    /// Bit 3 of lane r: row r holds two stones or more (its first and last
+    /// stones differ: lane-wise "is not zero" of their difference).
+    #[inline(always)]
+    fn long(&self) -> u64 {
+        let x = self.first ^ self.last;
+        ((((x & LOW6) + LOW6) | x) & MARKS) >> 3
     }
 
     /// The rows whose lone stone leaving would cut the board of a state
@@ -327,14 +335,17 @@ impl RowInfo {
     /// or last occupied row only shrinks the span).
     #[inline(always)]
     fn cuts(&self) -> u32 {
-        let occ = self.occ;
+        // Rows with a stone (its mark), and with two (first ≠ last); the
+        // lazy expansion's n ≤ 6 rows fit the gather.
+        let occ = gather(self.first >> 6);
+        let multi = gather(self.long() >> 3);
         if occ == 0 {
             return 0;
         }
         let (lo, hi) = (occ.trailing_zeros(), 31 - occ.leading_zeros());
         let inner = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
         let empty = !occ;
-        occ & !self.multi & inner & (empty << 1 | empty >> 1)
+        occ & !multi & inner & (empty << 1 | empty >> 1)
     }
 
     /// The vertical pairs and double jumps, in the order
@@ -345,7 +356,7 @@ impl RowInfo {
     /// double jump passes over a row of at most one stone.
     #[inline(always)]
     fn vertical(&self) -> u64 {
-        let (first, last, long) = (self.first, self.last, self.long);
+        let (first, last, long) = (self.first, self.last, self.long());
         let over = !(long >> LANE);
         compatible_lanes(first, first >> LANE)
             | (compatible_lanes(last, last >> LANE) & (long | long >> LANE)) << 1
@@ -1239,7 +1250,19 @@ mod tests {
     #[test]
     fn kept_row_data_matches_a_recomputation() {
         let mut rng = endgame_core::restarts::Rng::new(5);
-        let check = |s: &State| assert_eq!(s.info.0, RowInfo::of(MAX_N, s), "{s:?}");
+        let check = |s: &State| {
+            let info = s.info.0;
+            assert_eq!(info, RowInfo::of(MAX_N, s), "{s:?}");
+            for r in 0..MAX_N {
+                let long = info.long() >> (LANE * r + 3) & 1;
+                assert_eq!(long, u64::from(s.rows[r] > 0x7F), "{s:?}");
+            }
+            let (occ, multi) = (gather(info.first >> 6), gather(info.long() >> 3));
+            for r in 0..7 {
+                assert_eq!(occ >> r & 1, u32::from(s.rows[r] != 0), "{s:?}");
+                assert_eq!(multi >> r & 1, u32::from(s.rows[r] > 0x7F), "{s:?}");
+            }
+        };
         for n in 1..=8 {
             for seed in 0..40 {
                 let m =
