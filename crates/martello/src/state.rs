@@ -38,6 +38,40 @@ pub struct State {
     /// stones fall into several classes, or two empty rows cut the board).
     /// Kept up to date incrementally by every operation.
     pub doomed: bool,
+    /// Derived from `rows`: the per-row data of the move generator
+    /// ([`RowInfo::of`] of `rows`), kept up to date for the one or two
+    /// rows an operation changes instead of recomputed per expansion.
+    /// Ignored by comparisons and hashing (it is a function of `rows`).
+    info: RowCache,
+}
+
+/// [`RowInfo`] inside a [`State`]: equal to every other and hashed as
+/// nothing, so `State`'s derived comparisons and hash see the rows only.
+#[derive(Clone, Copy, Debug, Default)]
+struct RowCache(RowInfo);
+
+impl PartialEq for RowCache {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Eq for RowCache {}
+
+impl PartialOrd for RowCache {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for RowCache {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl std::hash::Hash for RowCache {
+    fn hash<H: std::hash::Hasher>(&self, _: &mut H) {}
 }
 
 /// One operation: `eater` eats `eaten` (stone ids).
@@ -154,7 +188,23 @@ impl State {
             }
         }
         s.doomed = split(&s) || !connected_mask(n, s.present);
+        s.refresh();
         s
+    }
+
+    /// Recomputes the per-row data after `rows` changed wholesale.
+    #[inline]
+    fn refresh(&mut self) {
+        self.info = RowCache(RowInfo::of(MAX_N, self));
+    }
+
+    /// Updates the per-row data after rows `a` and `b` changed (maybe
+    /// the same row).
+    #[inline(always)]
+    fn refresh_rows(&mut self, a: usize, b: usize) {
+        let (ra, rb) = (self.rows[a], self.rows[b]);
+        self.info.0.set_row(a, ra);
+        self.info.0.set_row(b, rb);
     }
 
     /// The normalised raw layout: a row of k ≥ 2 stones fills columns
@@ -215,51 +265,68 @@ impl State {
     }
 }
 
-/// What the move generator needs of the rows: as bit masks the rows that
-/// hold a stone and those that hold two or more, and every row's first
-/// and last stone side by side (lane r: row r), for the vertical pairs
-/// of all rows at once.
-#[derive(Clone, Copy, Debug)]
+/// What the move generator needs of the rows: every row's first and
+/// last stone side by side (lane r: row r), for the vertical pairs of all
+/// rows at once, and every row's horizontal pairs. (Which rows hold a
+/// stone, or two, follows from the first and last stones: see
+/// [`RowInfo::long`].)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct RowInfo {
-    occ: u32,
-    multi: u32,
     /// Lane r: the first stone of row r.
     first: u64,
     /// Lane r: the last stone of row r.
     last: u64,
-    /// Bit 3 of lane r: row r holds two stones or more.
-    long: u64,
     /// Bit 7r + i: stones i and i + 1 of row r can eat each other.
     pairs: u64,
 }
 
+/// The low six bits of each of the eight lanes.
+const LOW6: u64 = (MARKS >> 6) * 0x3F;
+
+/// Bits 7r (r ≤ 6) moved to bits r (see [`GATHER`]).
+#[inline(always)]
+fn gather(w: u64) -> u32 {
+    ((w & (MARKS >> 6) & ((1 << 49) - 1)).wrapping_mul(GATHER) >> 36) as u32 & 0x7F
+}
+
 impl RowInfo {
-    #[inline(always)]
+    #[inline]
     fn of(n: usize, s: &State) -> RowInfo {
-        let mut info = RowInfo {
-            occ: 0,
-            multi: 0,
-            first: 0,
-            last: 0,
-            long: 0,
-            pairs: 0,
-        };
+        let mut info = RowInfo::default();
         for r in 0..n {
             let row = s.rows[r];
             // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i
             // by one multiplication (see `GATHER`).
             let near = compatible_neighbours(row) >> 3;
             info.pairs |= ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << (LANE * r);
-            info.occ |= u32::from(row != 0) << r;
-            info.multi |= u32::from(row > 0x7F) << r;
             info.first |= (row & 0x7F) << (LANE * r);
             // The last stone's mark (bit 6 of its lane) is the row's top
             // bit; `| 0x40` makes an empty row's shift 0.
             let top = 63 - (row | 0x40).leading_zeros();
             info.last |= (row >> (top - 6)) << (LANE * r);
-            info.long |= u64::from(row > 0x7F) << (LANE * r + 3);
         }
         info
+    }
+
+    /// Sets row `r`'s part of the data to that of `row` (what
+    /// [`RowInfo::of`] computes for it).
+    #[inline(always)]
+    fn set_row(&mut self, r: usize, row: u64) {
+        let at = LANE * r;
+        let lane = 0x7Fu64 << at;
+        let near = compatible_neighbours(row) >> 3;
+        self.pairs = (self.pairs & !lane) | ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << at;
+        self.first = (self.first & !lane) | (row & 0x7F) << at;
+        let top = 63 - (row | 0x40).leading_zeros();
+        self.last = (self.last & !lane) | (row >> (top - 6)) << at;
+    }
+
+    /// Bit 3 of lane r: row r holds two stones or more (its first and last
+    /// stones differ: lane-wise "is not zero" of their difference).
+    #[inline(always)]
+    fn long(&self) -> u64 {
+        let x = self.first ^ self.last;
+        ((((x & LOW6) + LOW6) | x) & MARKS) >> 3
     }
 
     /// The rows whose lone stone leaving would cut the board of a state
@@ -268,14 +335,17 @@ impl RowInfo {
     /// or last occupied row only shrinks the span).
     #[inline(always)]
     fn cuts(&self) -> u32 {
-        let occ = self.occ;
+        // Rows with a stone (its mark), and with two (first ≠ last); the
+        // lazy expansion's n ≤ 6 rows fit the gather.
+        let occ = gather(self.first >> 6);
+        let multi = gather(self.long() >> 3);
         if occ == 0 {
             return 0;
         }
         let (lo, hi) = (occ.trailing_zeros(), 31 - occ.leading_zeros());
         let inner = ((1u32 << hi) - 1) & !((2u32 << lo) - 1);
         let empty = !occ;
-        occ & !self.multi & inner & (empty << 1 | empty >> 1)
+        occ & !multi & inner & (empty << 1 | empty >> 1)
     }
 
     /// The vertical pairs and double jumps, in the order
@@ -286,7 +356,7 @@ impl RowInfo {
     /// double jump passes over a row of at most one stone.
     #[inline(always)]
     fn vertical(&self) -> u64 {
-        let (first, last, long) = (self.first, self.last, self.long);
+        let (first, last, long) = (self.first, self.last, self.long());
         let over = !(long >> LANE);
         compatible_lanes(first, first >> LANE)
             | (compatible_lanes(last, last >> LANE) & (long | long >> LANE)) << 1
@@ -442,6 +512,7 @@ impl Martello {
         t.present &= !(1u64 << self.id(y));
         t.rows[ry] = set_at(t.rows[ry], iy, x);
         t.rows[rx] = remove_at(t.rows[rx], ix);
+        t.refresh_rows(ry, rx);
         if !t.doomed {
             t.doomed = split(&t) || !self.still_connected(t.present, y);
         }
@@ -451,8 +522,10 @@ impl Martello {
     /// Whether the stones `p` are still one class after the stone in lane
     /// `y` was removed from a connected set: quick certificates first (`y`
     /// was the last of its colour or of its symbol, or a stone of its
-    /// colour and one of its symbol share a third link), the full test
-    /// otherwise.
+    /// colour and one of its symbol share a third link), otherwise whether
+    /// `y`'s colour and symbol are still joined ([`joined`]: removing one
+    /// edge from a connected graph leaves it connected exactly when the
+    /// edge's ends stay joined).
     #[inline(always)]
     fn still_connected(&self, p: u64, y: u64) -> bool {
         let n = self.n;
@@ -470,7 +543,7 @@ impl Martello {
         let colours = (same_sym >> sy) * low;
         let symbols = syms * self.rep;
         let certified = (syms == 0) | (same_sym == 0) | (p & colours & symbols != 0);
-        certified || connected_mask(n, p)
+        certified || joined(n, p, 1 << shift, same_sym >> sy)
     }
 
     /// Whether stones `a` and `b` share colour or symbol.
@@ -526,7 +599,8 @@ impl Martello {
     /// (eater, eaten) pair once.
     #[inline]
     pub fn for_each_child(&self, s: &State, mut f: impl FnMut(Op, State)) {
-        self.for_each_pair(s, &RowInfo::of(self.n, s), &mut |a, pa, b, pb| {
+        debug_assert_eq!(s.info.0, RowInfo::of(MAX_N, s));
+        self.for_each_pair(s, &s.info.0, &mut |a, pa, b, pb| {
             let (ia, ib) = (self.id(a), self.id(b));
             f(
                 Op {
@@ -562,7 +636,8 @@ impl Martello {
     ) -> u64 {
         debug_assert!(self.n <= 6);
         let rows = &s.rows;
-        let info = RowInfo::of(6, s);
+        debug_assert_eq!(s.info.0, RowInfo::of(MAX_N, s));
+        let info = s.info.0;
         let p = Parent {
             present: s.present,
             doomed: s.doomed,
@@ -643,12 +718,19 @@ impl Martello {
         let [rx, ix, ry, iy] = c.aux;
         let (rx, ix, ry, iy) = (rx as usize, ix as usize, ry as usize, iy as usize);
         // `apply_at` without its bound test: the lazy child carries it.
-        let mut t = *s;
-        t.present &= !(1u64 << c.mv.eaten);
-        t.rows[ry] = set_at(t.rows[ry], iy, lane(s.rows[rx], ix));
-        t.rows[rx] = remove_at(t.rows[rx], ix);
-        t.doomed = c.pruned;
-        t
+        let mut rows = s.rows;
+        rows[ry] = set_at(rows[ry], iy, lane(s.rows[rx], ix));
+        rows[rx] = remove_at(rows[rx], ix);
+        let mut info = s.info.0;
+        info.set_row(ry, rows[ry]);
+        info.set_row(rx, rows[rx]);
+        State {
+            rows,
+            present: s.present & !(1u64 << c.mv.eaten),
+            n: s.n,
+            doomed: c.pruned,
+            info: RowCache(info),
+        }
     }
 
     /// The operations of `s` and their results.
@@ -707,6 +789,7 @@ impl Martello {
             t.rows[r] = (row & MARKS) | (row & COLOURS) >> 3 | (row & SYMBOLS) << 3;
         }
         t.present = present_of(self.n, &t);
+        t.refresh();
         t
     }
 
@@ -858,6 +941,38 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
     all & !cols == 0
 }
 
+/// Whether the colours `a` and `b` (bits at their lanes' starts, as in
+/// [`connected_mask`]) lie in one class of the stones `p`: grows the two
+/// sides in turn until they share a colour (one class) or the side just
+/// grown stops growing (it is a whole class without the other side's
+/// colours). A bridge usually cuts off a small class, which this finds in
+/// a step or two where growing from the first colour took three or four
+/// steps.
+#[inline]
+fn joined(n: usize, p: u64, mut a: u64, mut b: u64) -> bool {
+    let low = (1u64 << n) - 1;
+    let rep = REP[n];
+    let m = rep * (low >> 1);
+    let h = rep << (n - 1);
+    let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
+    let fold = |y: u64| {
+        let y = y | y >> n;
+        let y = y | y >> (2 * n);
+        (y | y >> (4 * n)) & low
+    };
+    loop {
+        if a & b != 0 {
+            return true;
+        }
+        let grown = nonzero(p & (fold(p & (a * low)) * rep));
+        if grown == a {
+            return false;
+        }
+        a = b;
+        b = grown;
+    }
+}
+
 /// `REP[n]`: bit 0 of each of the n lanes of n bits (`Σ 1 << (c·n)`).
 const REP: [u64; MAX_N + 1] = {
     let mut t = [0u64; MAX_N + 1];
@@ -894,6 +1009,7 @@ pub fn mirror(n: usize, s: &State, i: usize) -> State {
         let tr = if i & 2 != 0 { n - 1 - r } else { r };
         t.rows[tr] = row;
     }
+    t.refresh();
     t
 }
 
@@ -927,6 +1043,7 @@ fn relabel(n: usize, s: &State) -> State {
         }
         t.rows[r] = out;
     }
+    t.refresh();
     t
 }
 
@@ -1125,6 +1242,94 @@ mod tests {
             }
             frontier = next;
         }
+    }
+
+    /// The per-row data kept in every state equals a recomputation from
+    /// its rows: after operations (built and lazy), swaps, mirrors and
+    /// relabellings, on random playouts for n = 1 … 8.
+    #[test]
+    fn kept_row_data_matches_a_recomputation() {
+        let mut rng = endgame_core::restarts::Rng::new(5);
+        let check = |s: &State| {
+            let info = s.info.0;
+            assert_eq!(info, RowInfo::of(MAX_N, s), "{s:?}");
+            for r in 0..MAX_N {
+                let long = info.long() >> (LANE * r + 3) & 1;
+                assert_eq!(long, u64::from(s.rows[r] > 0x7F), "{s:?}");
+            }
+            let (occ, multi) = (gather(info.first >> 6), gather(info.long() >> 3));
+            for r in 0..7 {
+                assert_eq!(occ >> r & 1, u32::from(s.rows[r] != 0), "{s:?}");
+                assert_eq!(multi >> r & 1, u32::from(s.rows[r] > 0x7F), "{s:?}");
+            }
+        };
+        for n in 1..=8 {
+            for seed in 0..40 {
+                let m =
+                    Martello::new(n, State::from_board(&Board::random(n, seed).unwrap())).unwrap();
+                let mut s = m.start;
+                loop {
+                    check(&s);
+                    check(&m.swapped(&s));
+                    for i in 0..4 {
+                        check(&mirror(n, &s, i));
+                    }
+                    check(&relabel(n, &s));
+                    let kids = m.children(&s);
+                    if kids.is_empty() {
+                        break;
+                    }
+                    for (_, c) in &kids {
+                        check(c);
+                    }
+                    if n <= 6 {
+                        let mut lazy = Vec::new();
+                        m.lazy_children4(&s, &mut lazy, false);
+                        for (l, (_, c)) in lazy.iter().zip(&kids) {
+                            let b = m.build_lazy(&s, l);
+                            check(&b);
+                            assert_eq!(b.info.0, c.info.0);
+                        }
+                    }
+                    s = kids[rng.below(kids.len())].1;
+                }
+            }
+        }
+    }
+
+    /// The class test after one stone's removal (certificates, then
+    /// [`joined`]) against [`connected_mask`] of the stones left, for every
+    /// stone of random connected stone sets, n = 1 … 8.
+    #[test]
+    fn removal_test_matches_the_class_test() {
+        let mut rng = endgame_core::restarts::Rng::new(17);
+        let mut split_seen = 0;
+        for n in 1..=8 {
+            let m = Martello::new(n, State::from_board(&Board::random(n, 1).unwrap())).unwrap();
+            for _ in 0..3000 {
+                let keep = 1 + rng.below(4);
+                let mut p = 0u64;
+                for id in 0..n * n {
+                    if rng.below(keep + 1) < keep {
+                        p |= 1 << id;
+                    }
+                }
+                if !connected_mask(n, p) {
+                    continue;
+                }
+                for id in 0..n * n {
+                    if p >> id & 1 == 0 {
+                        continue;
+                    }
+                    let rest = p & !(1 << id);
+                    let want = connected_mask(n, rest);
+                    split_seen += usize::from(!want);
+                    let y = code_of(n, id as u8);
+                    assert_eq!(m.still_connected(rest, y), want, "n {n} p {p:#x} id {id}");
+                }
+            }
+        }
+        assert!(split_seen > 1000, "{split_seen}");
     }
 
     /// key7 keeps every row whole, n = 8 included.
