@@ -913,26 +913,13 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
     if p == 0 {
         return true;
     }
-    let low = (1u64 << n) - 1;
-    let rep = REP[n];
-    // Lane-wise "is not zero", as a bit at each lane's start: adding the
-    // lane's low n-1 bits to all-ones-but-the-top carries into the top
-    // bit exactly when one of them is set (no carry leaves the lane).
-    let m = rep * (low >> 1);
-    let h = rep << (n - 1);
-    let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
-    // The union of the (at most eight) lanes, by doubling.
-    let fold = |y: u64| {
-        let y = y | y >> n;
-        let y = y | y >> (2 * n);
-        (y | y >> (4 * n)) & low
-    };
+    let lanes = Lanes::new(n);
     // The colours reachable from the first non-empty one: grow until
     // no new colour joins (the symbols follow from the colours).
-    let all = nonzero(p);
+    let all = lanes.nonzero(p);
     let mut cols = all & all.wrapping_neg();
     loop {
-        let nc = nonzero(p & (fold(p & (cols * low)) * rep));
+        let nc = lanes.grow(p, cols);
         if nc == cols {
             break;
         }
@@ -950,26 +937,67 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
 /// steps.
 #[inline]
 fn joined(n: usize, p: u64, mut a: u64, mut b: u64) -> bool {
-    let low = (1u64 << n) - 1;
-    let rep = REP[n];
-    let m = rep * (low >> 1);
-    let h = rep << (n - 1);
-    let nonzero = |y: u64| ((((y & m) + m) | y) & h) >> (n - 1);
-    let fold = |y: u64| {
-        let y = y | y >> n;
-        let y = y | y >> (2 * n);
-        (y | y >> (4 * n)) & low
-    };
+    let lanes = Lanes::new(n);
     loop {
         if a & b != 0 {
             return true;
         }
-        let grown = nonzero(p & (fold(p & (a * low)) * rep));
+        let grown = lanes.grow(p, a);
         if grown == a {
             return false;
         }
         a = b;
         b = grown;
+    }
+}
+
+/// Whole-lane bit operations on the n lanes of n bits of a stone set
+/// (colour `c` is lane `c`; see [`connected_mask`]).
+#[derive(Clone, Copy)]
+struct Lanes {
+    n: usize,
+    low: u64,
+    rep: u64,
+    m: u64,
+    h: u64,
+}
+
+impl Lanes {
+    #[inline(always)]
+    fn new(n: usize) -> Lanes {
+        let low = (1u64 << n) - 1;
+        let rep = REP[n];
+        Lanes {
+            n,
+            low,
+            rep,
+            m: rep * (low >> 1),
+            h: rep << (n - 1),
+        }
+    }
+
+    /// Lane-wise "is not zero", as a bit at each lane's start: adding the
+    /// lane's low n-1 bits to all-ones-but-the-top carries into the top
+    /// bit exactly when one of them is set (no carry leaves the lane).
+    #[inline(always)]
+    fn nonzero(self, y: u64) -> u64 {
+        ((((y & self.m) + self.m) | y) & self.h) >> (self.n - 1)
+    }
+
+    /// The union of the (at most eight) lanes, by doubling.
+    #[inline(always)]
+    fn fold(self, y: u64) -> u64 {
+        let n = self.n;
+        let y = y | y >> n;
+        let y = y | y >> (2 * n);
+        (y | y >> (4 * n)) & self.low
+    }
+
+    /// The colours of `p` sharing a symbol with a stone of the colours
+    /// `cols` (bits at their lanes' starts), `cols`' own included.
+    #[inline(always)]
+    fn grow(self, p: u64, cols: u64) -> u64 {
+        self.nonzero(p & (self.fold(p & (cols * self.low)) * self.rep))
     }
 }
 
