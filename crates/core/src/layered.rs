@@ -1046,68 +1046,58 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         self.step_within_mapped(from, within, depth, forward, false)
     }
 
-    /// The members of `probe` that some member of `from` links to: each
-    /// member `x` of `from` names candidates (`links(x, out)` pushes them
-    /// to `out`), and a
-    /// candidate that is a member of `probe` is kept. With `mark_source`
-    /// (`from` is `probe` itself) the member `x` that named it is kept too,
-    /// so a symmetric relation need only be named from one end.
+    /// The members of `layer` on either end of a link to another member:
+    /// each member `x` names candidates (`links(x, out)` pushes them to
+    /// `out`), and when a candidate `y` is a member both `x` and `y` are
+    /// kept, so a symmetric relation need only be named from one end.
     ///
     /// A semi-join rather than a gather: the candidates are scattered to
-    /// `probe`'s buckets, and each bucket looks them up in a table of its
+    /// the layer's buckets, and each bucket looks them up in a table of its
     /// members (in cache) and marks the hits; nothing is de-duplicated or
-    /// sorted, and the result keeps `probe`'s buckets and order. `None`
+    /// sorted, and the result keeps the layer's buckets and order. `None`
     /// when the scattered candidates would not fit the memory budget.
-    fn semi_join(
+    fn linked_pairs(
         &self,
-        from: &Layer<P::Position>,
-        probe: &Layer<P::Position>,
-        mark_source: bool,
+        layer: &Layer<P::Position>,
         per_member: f64,
         links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
     ) -> Option<Layer<P::Position>> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
-        debug_assert!(!mark_source || std::ptr::eq(from, probe));
-        let nb = probe.nb();
-        let est = (from.len() as f64 * per_member * 1.1) as usize + 16;
+        let nb = layer.nb();
+        let est = (layer.len() as f64 * per_member * 1.1) as usize + 16;
         let item = std::mem::size_of::<P::Position>() + 4;
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
-        if est.saturating_mul(item) / 4 * 5 > avail
-            || probe.len() >= u32::MAX as usize
-            || from.len() >= u32::MAX as usize
-        {
+        if est.saturating_mul(item) / 4 * 5 > avail || layer.len() >= u32::MAX as usize {
             return None;
         }
-        let starts = |l: &Layer<P::Position>| -> Vec<usize> {
-            l.buckets
-                .iter()
-                .scan(0, |acc, b| {
-                    let o = *acc;
-                    *acc += b.len();
-                    Some(o)
-                })
-                .collect()
-        };
         // Global index of each bucket's first member.
-        let offsets = starts(probe);
-        let from_offsets = starts(from);
-        let marks: Vec<AtomicU64> = (0..probe.len().div_ceil(64))
+        let offsets: Vec<usize> = layer
+            .buckets
+            .iter()
+            .scan(0, |acc, b| {
+                let o = *acc;
+                *acc += b.len();
+                Some(o)
+            })
+            .collect();
+        let marks: Vec<AtomicU64> = (0..layer.len().div_ceil(64))
             .map(|_| AtomicU64::new(0))
             .collect();
         let mark = |i: usize| {
             marks[i / 64].fetch_or(1 << (i % 64), Relaxed);
         };
         let threads = rayon::current_num_threads();
-        let tasks = (threads * 8).min(from.nb()).max(1);
+        let tasks = (threads * 8).min(nb).max(1);
         let per = est / tasks / nb.max(1);
         let reserve = per + per / 4 + 16;
+        // Each candidate carries the index of the member that named it.
         let sinks: Vec<Sink<P::Position, u32>> = (0..tasks)
             .into_par_iter()
             .map(|t| {
                 let mut sink = Sink::new(nb, reserve);
                 let mut named = Vec::new();
-                let range = (t * from.nb() / tasks)..((t + 1) * from.nb() / tasks);
-                for (bucket, &o) in from.buckets[range.clone()].iter().zip(&from_offsets[range]) {
+                let range = (t * nb / tasks)..((t + 1) * nb / tasks);
+                for (bucket, &o) in layer.buckets[range.clone()].iter().zip(&offsets[range]) {
                     for (i, x) in bucket.iter().enumerate() {
                         let tag = (o + i) as u32;
                         named.clear();
@@ -1120,33 +1110,34 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 sink
             })
             .collect();
-        let tables: Vec<std::sync::Mutex<Table<P::Position, u32>>> = (0..threads + 1)
-            .map(|_| std::sync::Mutex::new(Table::new()))
+        // Each worker's table and its buffer of member indices.
+        type Slot<T> = (Table<T, u32>, Vec<u32>);
+        let tables: Vec<std::sync::Mutex<Slot<P::Position>>> = (0..threads + 1)
+            .map(|_| std::sync::Mutex::new((Table::new(), Vec::new())))
             .collect();
         (0..nb).into_par_iter().for_each(|b| {
-            let here = probe.bucket(b);
+            let here = layer.bucket(b);
             let Some(&first) = here.first() else {
                 return;
             };
             let slot = rayon::current_thread_index().map_or(threads, |t| t.min(threads));
-            let mut table = tables[slot].lock().unwrap_or_else(|e| e.into_inner());
-            let table = &mut *table;
+            let mut guard = tables[slot].lock().unwrap_or_else(|e| e.into_inner());
+            let (table, idx) = &mut *guard;
+            idx.clear();
+            idx.extend(0..here.len() as u32);
             table.prepare(here.len(), first);
-            let idx: Vec<u32> = (0..here.len() as u32).collect();
-            table.insert_all(here, &idx, &|_, _| {});
+            table.insert_all(here, idx, &|_, _| {});
             for sink in &sinks {
                 for (q, &tag) in sink.keys[b].iter().zip(&sink.vals[b]) {
                     if let Some(i) = table.get(q) {
                         mark(offsets[b] + i as usize);
-                        if mark_source {
-                            mark(tag as usize);
-                        }
+                        mark(tag as usize);
                     }
                 }
             }
         });
         drop(sinks);
-        let buckets = probe
+        let buckets = layer
             .buckets
             .par_iter()
             .zip(offsets.par_iter())
@@ -1775,7 +1766,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             // named once, from its lesser end.
             let layer = &fwd[m];
             let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
-            let joined = ctx.semi_join(layer, layer, true, fan, &|x, out| {
+            let joined = ctx.linked_pairs(layer, fan, &|x, out| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
                         if y >= *x {

@@ -74,6 +74,9 @@ struct D4<B> {
     pad: (u32, u32),
     /// For each element of the problem's group, its image index `k`.
     codes: Vec<u8>,
+    /// Bit `k` set for each image index in `codes` (the group's lanes of
+    /// [`d4_gfni`]'s register).
+    lanes: u8,
 }
 
 impl<B: Bits> D4<B> {
@@ -112,6 +115,7 @@ impl<B: Bits> D4<B> {
             square,
             pad: ((8 - cols) as u32, (8 * (8 - rows)) as u32),
             codes: Vec::new(),
+            lanes: 0,
         }
     }
 
@@ -212,7 +216,7 @@ unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
     out.map(B::from_low_u64)
 }
 
-/// How many of the group's images of `pos` (the lanes in `lanes`) equal
+/// How many of the group's images of `pos` (the lanes of `d4.lanes`) equal
 /// it: the order of its stabiliser, from [`d4_gfni`]'s register.
 ///
 /// # Safety
@@ -220,11 +224,11 @@ unsafe fn d4_gfni<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 #[inline]
-unsafe fn d4_fixed_gfni<B: Bits>(d4: &D4<B>, pos: B, lanes: u8) -> u32 {
+unsafe fn d4_fixed_gfni<B: Bits>(d4: &D4<B>, pos: B) -> u32 {
     use std::arch::x86_64::*;
     let images = d4_gfni_register(d4, pos);
     let same = _mm512_cmpeq_epi64_mask(images, _mm512_set1_epi64(pos.low_u64(0) as i64));
-    (same & lanes).count_ones()
+    (same & d4.lanes).count_ones()
 }
 
 /// The images of [`d4_gfni`] in one register.
@@ -666,6 +670,7 @@ impl<B: Bits> Problem<B> {
                 })
             })?;
             d4.codes.push(k);
+            d4.lanes |= 1 << k;
         }
         Some(d4)
     }
@@ -1000,9 +1005,8 @@ impl<B: Bits> Symmetric for Problem<B> {
         let fixed = if let Some(d4) = &self.d4 {
             #[cfg(target_arch = "x86_64")]
             if self.gfni {
-                let lanes = d4.codes.iter().fold(0u8, |m, &k| m | 1 << k);
                 // SAFETY: `gfni` is set only when the CPU has these features.
-                let fixed = unsafe { d4_fixed_gfni(d4, *pos, lanes) };
+                let fixed = unsafe { d4_fixed_gfni(d4, *pos) };
                 // A stabiliser's order divides the group's: a power of two
                 // in D4 (a shift, not a division).
                 return (n >> fixed.max(1).trailing_zeros()) as u32;

@@ -183,7 +183,7 @@ pub const DEFAULT_MOVE_TIME: Duration = Duration::from_millis(1000);
 /// keeps the proven value (so a won position is never spoilt once the
 /// solver applies).
 pub struct StrongPlayer {
-    search: AlphaBeta<Pentago>,
+    search: StrongSearch,
     solver: Solver,
 }
 
@@ -197,23 +197,40 @@ impl StrongPlayer {
     /// A strong player with its tables (about 100 MB).
     pub fn new() -> Self {
         StrongPlayer {
-            search: AlphaBeta::new(18),
+            search: StrongSearch::new(),
             solver: Solver::new(21),
         }
     }
+}
 
-    /// The heuristic search's choice among `keep` (every legal move when
-    /// `None`) within `time` and `nodes`, without the exact stage: for a
-    /// caller that has already solved `pos` and holds the moves keeping
-    /// its value (see [`crate::solve::keeping_moves`]).
-    pub fn search_among(
+/// `strong`'s heuristic search alone (its transposition table, without
+/// the exact solver's): for a caller that has already solved a position
+/// and holds the moves keeping its value (see
+/// [`crate::solve::keeping_moves`]).
+pub struct StrongSearch(AlphaBeta<Pentago>);
+
+impl Default for StrongSearch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl StrongSearch {
+    /// The search with its transposition table.
+    pub fn new() -> Self {
+        StrongSearch(AlphaBeta::new(18))
+    }
+
+    /// The search's choice among `keep` (every legal move when `None`)
+    /// within `time` and `nodes`.
+    pub fn among(
         &mut self,
         pos: &Position,
         time: Option<Duration>,
         nodes: Option<u64>,
         keep: Option<&[Move]>,
     ) -> Move {
-        let r = self.search.search_among(
+        let r = self.0.search_among(
             &Pentago,
             pos,
             &mut StrongEval,
@@ -266,6 +283,7 @@ impl Player<Pentago> for StrongPlayer {
             t.saturating_sub(start.elapsed())
                 .max(Duration::from_millis(1))
         });
-        self.search_among(pos, rest, limits.nodes.map(|n| n * 3 / 5), keep.as_deref())
+        self.search
+            .among(pos, rest, limits.nodes.map(|n| n * 3 / 5), keep.as_deref())
     }
 }

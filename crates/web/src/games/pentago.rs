@@ -13,7 +13,7 @@ use endgame_core::player::MoveLimits;
 use endgame_core::{Notation, Rules, Value};
 use endgame_pentago::board::bit_index;
 use endgame_pentago::notation::{format_cell, QUADRANTS};
-use endgame_pentago::player::StrongPlayer;
+use endgame_pentago::player::StrongSearch;
 use endgame_pentago::solve::{self, Solver};
 use endgame_pentago::{Pentago, Position};
 use serde::Deserialize;
@@ -413,7 +413,7 @@ pub(crate) async fn ai(
                     // leaving a fallible opponent the most chances to go
                     // wrong, as `strong` does in its own games.
                     Some((v, moves)) => {
-                        let m = StrongPlayer::new().search_among(
+                        let m = StrongSearch::new().among(
                             &pos,
                             Some(budget.time / 2),
                             Some(budget.nodes / 2),
