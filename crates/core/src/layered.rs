@@ -507,14 +507,17 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
     {
         let empty = self.empty.expect("prepared");
         let out = &mut self.sorted;
+        // Without a branch per slot (about half the slots are empty, at
+        // random): every slot is written at the end of the entries so
+        // far, which grows only past a key.
         out.clear();
-        out.extend(
-            self.keys
-                .iter()
-                .zip(&self.vals)
-                .filter(|(&k, _)| k != empty)
-                .map(|(&k, &v)| (k, v)),
-        );
+        out.resize(self.len + 1, (empty, V::default()));
+        let mut n = 0;
+        for (&k, &v) in self.keys.iter().zip(&self.vals) {
+            out[n] = (k, v);
+            n += (k != empty) as usize;
+        }
+        out.truncate(n);
         if let Some(v) = self.empty_val {
             out.push((empty, v));
         }
