@@ -62,7 +62,7 @@
 //! the shallower half and once across the middle (`mirrored_solutions`);
 //! the solutions through each first move are then not reported.
 
-use crate::hash::FxHasher;
+use crate::hash::{FxHashSet, FxHasher};
 use crate::memory::peak_rss_bytes;
 use crate::{Puzzle, Reversible, Symmetric};
 use rayon::prelude::*;
@@ -770,7 +770,7 @@ where
                 match within {
                     Some(w) if w.sorted => retain_members(&mut merged, w.bucket(b)),
                     Some(w) => {
-                        let here: std::collections::HashSet<&T> = w.bucket(b).iter().collect();
+                        let here: FxHashSet<&T> = w.bucket(b).iter().collect();
                         merged.retain(|e| here.contains(&e.0));
                     }
                     None => {}
@@ -788,6 +788,40 @@ where
         out.distinct += found;
     }
     Some(out)
+}
+
+/// [`gather`] of bare positions: each bucket's distinct items (only the
+/// members of `within`, with it) as a layer, and how many distinct items
+/// there were.
+#[allow(clippy::too_many_arguments)]
+fn gather_layer<S: Sync, T: Copy + Ord + Hash + Send + Sync>(
+    sources: &[&[S]],
+    extra: &[(T, ())],
+    nb: usize,
+    est_items: usize,
+    distinct: f64,
+    avail: usize,
+    produce: &(impl Fn(&S, &mut Sink<T, ()>) + Sync),
+    within: Option<&Layer<T>>,
+    sort: bool,
+) -> Option<(Layer<T>, u64)> {
+    let g = gather(
+        sources,
+        extra,
+        nb,
+        est_items,
+        distinct,
+        avail,
+        produce,
+        &|_, _| {},
+        &|_, entries: &[(T, ())], out: &mut Vec<T>| {
+            out.extend(entries.iter().map(|e| e.0));
+            0
+        },
+        within,
+        sort,
+    )?;
+    Some((Layer::from_parts(g.buckets, g.sorted), g.distinct))
 }
 
 /// What a bucket of one batch leaves: its output, tally and number of
@@ -1018,7 +1052,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         )?;
         let sources: Vec<&[P::Position]> = layer.buckets.iter().map(Vec::as_slice).collect();
         let extra: Vec<(P::Position, ())> = extra.iter().map(|&g| (g, ())).collect();
-        let g = gather::<P::Position, P::Position, (), P::Position>(
+        let (prev, _) = gather_layer(
             &sources,
             &extra,
             plan.nb,
@@ -1026,17 +1060,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             self.distinct,
             plan.avail,
             &|q, sink| canonical_parents(puzzle, q, |p, _| sink.push(p, ())),
-            &|_, _| {},
-            &|_, entries, out| {
-                out.extend(entries.iter().map(|e| e.0));
-                0
-            },
             None,
             self.sort,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
         self.progress.advance(layer.len() as u64);
-        Ok(Layer::from_parts(g.buckets, g.sorted))
+        Ok(prev)
     }
 
     /// The canonical images of `layer` under the puzzle's time reversal.
@@ -1055,7 +1084,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 .saturating_sub(self.stored + layer.bytes()),
         };
         let sources: Vec<&[P::Position]> = layer.buckets.iter().map(Vec::as_slice).collect();
-        let g = gather::<P::Position, P::Position, (), P::Position>(
+        let (layer, _) = gather_layer(
             &sources,
             &[],
             plan.nb,
@@ -1067,20 +1096,15 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     sink.push(puzzle.canonical(&q), ());
                 }
             },
-            &|_, _| {},
-            &|_, entries, out| {
-                out.extend(entries.iter().map(|e| e.0));
-                0
-            },
             None,
             self.sort,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
-        Ok(Layer::from_parts(g.buckets, g.sorted))
+        Ok(layer)
     }
 
     /// The members of `a` that lie in `b`, partitioned as `b` (so the test
-    /// is a merge per bucket rather than a look-up per member).
+    /// runs bucket by bucket, a merge or look-ups in the bucket's table).
     fn intersect(
         &self,
         a: &Layer<P::Position>,
@@ -1089,7 +1113,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     ) -> Result<Layer<P::Position>, LayeredError> {
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         let sources: Vec<&[P::Position]> = a.buckets.iter().map(Vec::as_slice).collect();
-        let g = gather::<P::Position, P::Position, (), P::Position>(
+        let (layer, _) = gather_layer(
             &sources,
             &[],
             b.nb(),
@@ -1097,16 +1121,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             1.0,
             avail,
             &|&p, sink| sink.push(p, ()),
-            &|_, _| {},
-            &|_, entries, out| {
-                out.extend(entries.iter().map(|e| e.0));
-                0
-            },
             Some(b),
             self.sort,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + a.len() * 16))?;
-        Ok(Layer::from_parts(g.buckets, g.sorted))
+        Ok(layer)
     }
 
     /// The canonical children (`forward`) or parents of `from` that lie in
@@ -1246,7 +1265,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             depth,
         )?;
         let sources: Vec<&[P::Position]> = from.buckets.iter().map(Vec::as_slice).collect();
-        let g = gather::<P::Position, P::Position, (), P::Position>(
+        let (layer, found) = gather_layer(
             &sources,
             &[],
             within.nb(),
@@ -1268,16 +1287,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     canonical_parents(puzzle, p, |q, _| sink.push(q, ()));
                 }
             },
-            &|_, _| {},
-            &|_, entries, out| {
-                out.extend(entries.iter().map(|e| e.0));
-                0
-            },
             Some(within),
             self.sort,
         )
         .ok_or_else(|| self.budget_error(depth, self.stored + plan.est * 16))?;
-        Ok((Layer::from_parts(g.buckets, g.sorted), g.distinct))
+        Ok((layer, found))
     }
 
     /// The goal-reaching members of `layer` with their solution counts and

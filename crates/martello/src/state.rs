@@ -294,29 +294,23 @@ impl RowInfo {
     fn of(n: usize, s: &State) -> RowInfo {
         let mut info = RowInfo::default();
         for r in 0..n {
-            let row = s.rows[r];
-            // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i
-            // by one multiplication (see `GATHER`).
-            let near = compatible_neighbours(row) >> 3;
-            info.pairs |= ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << (LANE * r);
-            info.first |= (row & 0x7F) << (LANE * r);
-            // The last stone's mark (bit 6 of its lane) is the row's top
-            // bit; `| 0x40` makes an empty row's shift 0.
-            let top = 63 - (row | 0x40).leading_zeros();
-            info.last |= (row >> (top - 6)) << (LANE * r);
+            info.set_row(r, s.rows[r]);
         }
         info
     }
 
-    /// Sets row `r`'s part of the data to that of `row` (what
-    /// [`RowInfo::of`] computes for it).
+    /// Sets row `r`'s part of the data to that of `row`.
     #[inline(always)]
     fn set_row(&mut self, r: usize, row: u64) {
         let at = LANE * r;
         let lane = 0x7Fu64 << at;
+        // Bit 3 of lane i (i ≤ 6) of the neighbour test moved to bit i by
+        // one multiplication (see `GATHER`).
         let near = compatible_neighbours(row) >> 3;
         self.pairs = (self.pairs & !lane) | ((near.wrapping_mul(GATHER) >> 36) & 0x7F) << at;
         self.first = (self.first & !lane) | (row & 0x7F) << at;
+        // The last stone's mark (bit 6 of its lane) is the row's top bit;
+        // `| 0x40` makes an empty row's shift 0.
         let top = 63 - (row | 0x40).leading_zeros();
         self.last = (self.last & !lane) | (row >> (top - 6)) << at;
     }
