@@ -75,6 +75,9 @@ impl Spec {
 }
 
 /// A problem with the bitboard width its board needs.
+// One is built per command, so the variants' sizes do not matter, and a
+// box would only add an indirection to every use.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug)]
 pub enum AnyProblem {
     /// Boards whose grid fits 64 bits.

@@ -317,6 +317,9 @@ pub struct Problem<B: Bits> {
     start: B,
     goal: Goal,
     goal_mask: B,
+    /// Every hole, when the goal is the start's complement: the time
+    /// reversal is then the complement (see `Reversible::reversal`).
+    complement: Option<B>,
     dirs: Vec<Dir<B>>,
     jump_mask: Vec<B>,
     /// Board symmetries (indices) that fix the start and the goal set.
@@ -499,6 +502,7 @@ impl<B: Bits> Problem<B> {
             start: start_mask,
             goal,
             goal_mask,
+            complement: None,
             dirs,
             jump_mask,
             group,
@@ -514,6 +518,12 @@ impl<B: Bits> Problem<B> {
             gfni: gfni_simd(),
             order_tables: Vec::new(),
         };
+        // Complementing reverses every jump; it maps the start to the goal
+        // only when the goal is the start's complement.
+        let board_mask = p.position_of(0..p.board.holes());
+        if matches!(p.goal, Goal::Pattern(_)) && p.goal_mask == board_mask ^ p.start {
+            p.complement = Some(board_mask);
+        }
         p.d4 = p.find_d4(&g, stride);
         if let Some(mut d4) = p.d4.take() {
             // Order the group as the delta-swap images come (the identity
@@ -1053,13 +1063,7 @@ impl<B: Bits> Reversible for Problem<B> {
     }
 
     fn reversal(&self, pos: &B) -> Option<B> {
-        // Complementing reverses every jump; it maps the start to the goal
-        // only when the goal is the start's complement.
-        let board = self.position_of(0..self.board.holes());
-        match self.goal {
-            Goal::Pattern(_) if self.goal_mask == board ^ self.start => Some(board ^ *pos),
-            _ => None,
-        }
+        self.complement.map(|board| board ^ *pos)
     }
 
     #[inline]
