@@ -1230,6 +1230,36 @@ mod tests {
         check(&french);
     }
 
+    /// The time reversal exists exactly when the goal is the start's
+    /// complement, and turns every jump round: q is a child of p exactly
+    /// when σ(p) is a child of σ(q).
+    #[test]
+    fn the_reversal_is_the_complement_of_a_self_complementary_game() {
+        let central: Problem<u64> = problem("english", &["d4"], Some("d4"));
+        let goal = central.goals()[0];
+        assert_eq!(central.reversal(&central.start()), Some(goal));
+        for pos in sample(&central) {
+            let s = central.reversal(&pos).expect("a reversal");
+            assert_eq!(central.reversal(&s), Some(pos));
+            assert_eq!(s.count() + pos.count(), 33);
+            central.for_each_move(&pos, |m| {
+                let child = central.play_unchecked(&pos, m);
+                let sc = central.reversal(&child).expect("a reversal");
+                let mut found = false;
+                central.for_each_move(&sc, |n| found |= central.play_unchecked(&sc, n) == s);
+                assert!(found, "σ of {pos:?} is not a child of σ of its child");
+            });
+        }
+        assert_eq!(
+            problem::<u64>("english", &["d4"], Some("c4")).reversal(&goal),
+            None
+        );
+        assert_eq!(
+            problem::<u64>("english", &["d4"], None).reversal(&goal),
+            None
+        );
+    }
+
     #[test]
     fn fast_symmetry_routes_agree_with_the_definitions() {
         fast_routes_agree(&problem::<u64>("english", &["d4"], Some("d4")));
