@@ -332,8 +332,9 @@ struct Table<T, V> {
     empty: Option<T>,
     /// The value of the `empty` key, once inserted.
     empty_val: Option<V>,
-    /// The sorted entries of the last bucket.
-    sorted: Vec<(T, V)>,
+    /// The entries handed over for the last bucket (see `members` and
+    /// `entries`).
+    handed: Vec<(T, V)>,
     /// Buffers splitting a coarse bucket into fine ones.
     split_keys: Vec<Vec<T>>,
     split_vals: Vec<Vec<V>>,
@@ -350,7 +351,7 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
             len: 0,
             empty: None,
             empty_val: None,
-            sorted: Vec::new(),
+            handed: Vec::new(),
             split_keys: Vec::new(),
             split_vals: Vec::new(),
             ratio: 0.0,
@@ -478,14 +479,14 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
         }
     }
 
-    /// The entries whose keys are in `here` (sorted), in its order: a
-    /// look-up per member of `here` instead of sorting every entry.
+    /// The entries whose keys are in `here`, in its order: a look-up per
+    /// member of `here` instead of sorting every entry.
     fn members(&mut self, here: &[T]) -> &[(T, V)] {
-        let mut out = std::mem::take(&mut self.sorted);
+        let mut out = std::mem::take(&mut self.handed);
         out.clear();
         out.extend(here.iter().filter_map(|k| self.get(k).map(|v| (*k, v))));
-        self.sorted = out;
-        &self.sorted
+        self.handed = out;
+        &self.handed
     }
 
     /// The distinct entries whose keys are in `here` (sorted), sorted by
@@ -495,8 +496,8 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
         T: Ord,
     {
         self.entries(true);
-        retain_members(&mut self.sorted, here);
-        &self.sorted
+        retain_members(&mut self.handed, here);
+        &self.handed
     }
 
     /// The distinct entries, sorted by key if `sort` (in table order
@@ -506,7 +507,7 @@ impl<T: Copy + Eq + Hash, V: Copy + Default> Table<T, V> {
         T: Ord,
     {
         let empty = self.empty.expect("prepared");
-        let out = &mut self.sorted;
+        let out = &mut self.handed;
         // Without a branch per slot (about half the slots are empty, at
         // random): every slot is written at the end of the entries so
         // far, which grows only past a key.
@@ -1366,23 +1367,24 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             },
             &|acc, w| *acc += w,
             &|b, entries, out| {
-                // The positions that lie in the layer, with their indices
-                // there (both sorted).
+                // The gather hands over only members of the layer, in its
+                // order; the crossing needs their indices there.
                 let here = layer.bucket(b);
                 let mut j = 0;
                 for &(p, w) in entries {
-                    let (found, k) = gallop(&here[j..], &p);
-                    j += k;
-                    if found {
-                        let o = puzzle.orbit_size(&p);
-                        match times {
-                            Some(t) => out.push((p, w * t[b][j].1, o)),
-                            None => {
-                                debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
-                                out.push((p, w / o as u128, o));
-                            }
+                    let o = puzzle.orbit_size(&p);
+                    match times {
+                        Some(t) => {
+                            let (found, k) = gallop(&here[j..], &p);
+                            debug_assert!(found, "a member of the layer");
+                            j += k;
+                            out.push((p, w * t[b][j].1, o));
+                            j += 1;
                         }
-                        j += 1;
+                        None => {
+                            debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
+                            out.push((p, w / o as u128, o));
+                        }
                     }
                 }
                 0
@@ -1406,8 +1408,8 @@ enum Push {
     Mirror,
 }
 
-/// Pushes the keys of `entries` that are also in `here` (both sorted):
-/// one merge, galloping over the longer side.
+/// Keeps the entries whose keys are also in `here` (both sorted): one
+/// merge, galloping over the longer side.
 fn retain_members<T: Ord + Copy, V>(entries: &mut Vec<(T, V)>, here: &[T]) {
     let mut j = 0;
     entries.retain(|(p, _)| {
