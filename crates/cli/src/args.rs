@@ -2,6 +2,7 @@
 //! arguments into a problem is `peg.rs`'s job.
 
 use crate::battle::BattleArgs;
+use crate::cache::CacheArgs;
 use crate::lab::LabArgs;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
 use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
@@ -21,6 +22,10 @@ pub struct Cli {
     /// No progress bars or spinners.
     #[arg(long, short, global = true)]
     pub quiet: bool,
+    /// Directory of the solved tables (default: $ENDGAME_CACHE, else the
+    /// user's cache directory, e.g. ~/.cache/endgame).
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cache: Option<std::path::PathBuf>,
     /// What to do.
     #[command(subcommand)]
     pub command: Command,
@@ -80,6 +85,8 @@ pub enum Command {
     Lab(LabArgs),
     /// Start the web workbench: play every game in the browser with hints.
     Serve(ServeArgs),
+    /// The solved tables kept on disk: list, build or clear them.
+    Cache(CacheArgs),
     /// List the built-in boards with their ASCII art.
     Boards,
 }

@@ -2,7 +2,7 @@
 //! whole text; nothing here decides anything about the game.
 
 use crate::peg::BoardInfo;
-use endgame_peg::api::{CountReport, HintReport, Method, SolveReport};
+use endgame_peg::api::{CountReport, Method, SolveReport};
 use endgame_peg::notation::parse_position;
 use endgame_peg::Board;
 use std::fmt::Write;
@@ -198,35 +198,6 @@ pub fn count(board: &Board, r: &CountReport) -> String {
             memory(r.peak_memory_bytes)
         ),
     );
-    out
-}
-
-/// The text of `endgame hint peg`.
-pub fn hint(board: &Board, r: &HintReport) -> String {
-    let mut out = String::new();
-    field(&mut out, "position", &r.position);
-    out.push_str(&drawing(board, &r.position));
-    let reachable = match r.goal_reachable {
-        Some(true) => "reachable",
-        Some(false) => "not reachable",
-        None => "undecided within the budget",
-    };
-    field(&mut out, "goal", &format!("{} ({reachable})", r.goal));
-    field(&mut out, "moves", &r.moves.len().to_string());
-    let width = r.moves.iter().map(|m| m.mv.len()).max().unwrap_or(0);
-    for m in &r.moves {
-        let mut line = format!("  {:width$}  {:5}", m.mv, m.colour);
-        match (&m.solutions, m.goal_reachable) {
-            (Some(n), _) => {
-                let _ = write!(line, "  {} solutions", group(n));
-            }
-            (None, Some(true)) => line.push_str("  goal reachable"),
-            (None, Some(false)) => line.push_str("  goal lost"),
-            (None, None) => line.push_str("  undecided"),
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
     out
 }
 

@@ -5,6 +5,7 @@
 
 mod args;
 mod battle;
+mod cache;
 mod human;
 mod lab;
 mod martello;
@@ -29,6 +30,14 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => return clap_exit(&e),
     };
+    // One place decides the cache directory: every service reads it from
+    // `ENDGAME_CACHE` (set before any thread starts).
+    if let Some(dir) = &cli.cache {
+        if dir.as_os_str().is_empty() {
+            return fail("--cache needs a directory");
+        }
+        std::env::set_var("ENDGAME_CACHE", dir);
+    }
     let out = output::Output {
         json: cli.json,
         quiet: cli.quiet,
@@ -84,6 +93,11 @@ fn main() -> ExitCode {
         } => battle::sim(a, out),
         Command::Lab(a) => lab::run(a, out),
         Command::Serve(a) => serve::run(a, out),
+        Command::Cache(a) => {
+            let dir = endgame_core::cache::dir(None);
+            let services = endgame_web::table_services(&dir);
+            cache::run(a, out, dir, &services)
+        }
         Command::Boards => peg::boards(out),
     };
     match result {

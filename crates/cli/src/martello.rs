@@ -1,18 +1,23 @@
 //! `endgame … martello`: arguments to an `endgame_martello` call, the
-//! report rendered as text or JSON.
+//! report rendered as text or JSON. `hint` is the analysis service's
+//! answer (`endgame_martello::api`), the same the web gives.
 
+use crate::battle::parse_duration;
 use crate::output::Output;
 use crate::progress::{Bar, Spinner};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
+use endgame_core::analysis::{Decided, PuzzleResult};
+use endgame_core::budget::Budget;
 use endgame_core::restarts::Schedule;
+use endgame_martello::api::{self, MartelloAnalysis};
 use endgame_martello::real::{real_moves, RealMove};
 use endgame_martello::solver::{self, SolveOptions, SymmetryMode};
 use endgame_martello::study::{self, StudyOptions, StudyReport};
 use endgame_martello::{Board, Martello, State};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Symmetries the memo identifies.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -90,14 +95,19 @@ pub struct SolveMartello {
 /// `endgame hint martello`.
 #[derive(Debug, Args)]
 pub struct HintMartello {
-    /// The board string.
-    pub board: String,
-    /// Expansions allowed per operation before it is reported unknown.
-    #[arg(long, default_value_t = 5_000_000)]
-    pub budget: u64,
-    /// Memory budget of the shared memo, MiB.
-    #[arg(long, default_value_t = 1536)]
-    pub memo_mb: usize,
+    /// The position.
+    #[command(flatten)]
+    pub board: BoardArgs,
+    /// States the whole hint may expand before what is left is reported
+    /// undecided (default: the service's, as on the web).
+    #[arg(long)]
+    pub budget: Option<u64>,
+    /// Time limit (`2s`, `500ms`; default: the service's, as on the web).
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Memory budget of the memos, MiB (default: the service's, 512).
+    #[arg(long)]
+    pub memo_mb: Option<usize>,
 }
 
 /// `endgame study martello`.
@@ -323,89 +333,74 @@ fn solve_text(r: &SolveReport) -> String {
     s
 }
 
-/// One hint.
-#[derive(Debug, Serialize)]
-pub struct HintRow {
-    /// The operation and its real moves.
-    #[serde(flatten)]
-    pub op: OpReport,
-    /// Minimum stone count after it (`null`: undecided within the budget).
-    pub min_stones: Option<u32>,
-    /// green (keeps it solvable), red (loses), yellow (keeps the best
-    /// result of an unsolvable position), blue (undecided).
-    pub colour: &'static str,
-}
-
-/// The report of `endgame hint martello`.
-#[derive(Debug, Serialize)]
-pub struct HintReport {
-    /// The position (normalised).
-    pub board: String,
-    /// Stones on it.
-    pub stones: u32,
-    /// Best minimum stone count among the decided operations.
-    pub best: Option<u32>,
-    /// Every operation.
-    pub hints: Vec<HintRow>,
-    /// Wall time, ms.
-    pub time_ms: f64,
-}
-
-/// `endgame hint martello`.
+/// `endgame hint martello`: the analysis service's answer, printed as is
+/// with `--json`.
 pub fn hint(args: &HintMartello, out: Output) -> Result<String> {
-    let b = Board::parse(&args.board)?;
-    let n = b.n();
-    let s = State::from_board(&b);
-    let m = Martello::new(n, s)?;
-    let spinner = Spinner::start(out.progress(), "hinting martello");
-    let t = Instant::now();
-    let hints = solver::hints(&m, &s, args.budget, memo_bytes(args.memo_mb)?);
-    let time_ms = t.elapsed().as_secs_f64() * 1e3;
-    spinner.finish();
-    let best = hints.iter().filter_map(|h| h.min_stones).min();
-    let mut rows = Vec::new();
-    for h in &hints {
-        let colour = match (h.min_stones, best) {
-            (None, _) => "blue",
-            (Some(1), _) => "green",
-            (Some(v), Some(b)) if v == b && b > 1 => "yellow",
-            _ => "red",
-        };
-        rows.push(HintRow {
-            op: op_report(&m, &s, h.op)?,
-            min_stones: h.min_stones,
-            colour,
-        });
+    let b = args.board.board()?;
+    let (m, s) = api::from_board(&b)?;
+    let mut budget = Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
+        .with_nodes(args.budget.unwrap_or(api::DEFAULT_NODES));
+    if let Some(mb) = args.memo_mb {
+        budget = budget.with_memory(memo_bytes(mb)?);
     }
-    let report = HintReport {
-        board: s.to_board(n).to_board_string(),
-        stones: s.stones(),
-        best,
-        hints: rows,
-        time_ms,
+    let spinner = Spinner::start(out.progress(), "weighing every operation");
+    let a = api::analyze(&m, &s, &budget);
+    spinner.finish();
+    out.render(&a, hint_text)
+}
+
+/// A result in words (`solvable`, `at best 3 stones`, `undecided`).
+fn result_text(r: &PuzzleResult) -> String {
+    match (r.solvable, r.best, r.best_proven) {
+        (Some(true), _, _) => "solvable".into(),
+        (Some(false), Some(b), true) => format!("at best {b} stones"),
+        (Some(false), _, _) => "goal lost".into(),
+        (None, _, _) => "undecided".into(),
+    }
+}
+
+/// The text of `endgame hint martello`.
+fn hint_text(a: &MartelloAnalysis) -> String {
+    let mut t = String::new();
+    let n = a.detail.n;
+    let _ = writeln!(
+        t,
+        "Martello {n}×{n} {} ({} stones)",
+        a.position, a.detail.stones
+    );
+    t += &rows(&a.position);
+    let r = a.result.unwrap_or(PuzzleResult::UNKNOWN);
+    let rem = a
+        .remoteness
+        .map_or(String::new(), |x| format!(", {x} operations"));
+    let _ = writeln!(t, "result      {}{rem}", result_text(&r));
+    let by = match a.decided_by {
+        Decided::Table => "solved table",
+        Decided::Search => "search",
+        Decided::Heuristic => "heuristic",
+        Decided::Undecided => "undecided",
     };
-    out.render(&report, |r| {
-        let mut t = String::new();
+    let _ = writeln!(t, "decided by  {by} ({:.1} ms)", a.time_ms);
+    let _ = writeln!(t, "operations  {}", a.moves.len());
+    let width = a.moves.iter().map(|m| m.mv.len()).max().unwrap_or(0);
+    for mv in &a.moves {
+        let r = mv.result.unwrap_or(PuzzleResult::UNKNOWN);
         let _ = writeln!(
             t,
-            "{} ({} stones), {} operations, best {}",
-            r.board,
-            r.stones,
-            r.hints.len(),
-            r.best.map_or("unknown".into(), |b| b.to_string())
+            "  {:width$}  {:6}  {:<18}  {}",
+            mv.mv,
+            mv.colour.as_str(),
+            result_text(&r),
+            mv.detail.moves.join("; ")
         );
-        for h in &r.hints {
-            let _ = writeln!(
-                t,
-                "{:>7} {:<6} min {:>7}  {}",
-                h.op.op,
-                h.colour,
-                h.min_stones.map_or("unknown".into(), |v| v.to_string()),
-                h.op.moves.join("; ")
-            );
-        }
-        t
-    })
+    }
+    if !a.line.is_empty() {
+        let _ = writeln!(t, "best line   {}", a.line.join(" "));
+    }
+    if let Some(r) = &a.reason {
+        let _ = writeln!(t, "note        {r}");
+    }
+    t
 }
 
 /// `endgame study martello`.

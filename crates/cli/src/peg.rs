@@ -6,6 +6,7 @@ use crate::human;
 pub use crate::output::Output;
 use crate::progress::{Bar, Spinner};
 use anyhow::{bail, Context, Result};
+use endgame_core::analysis::{Decided, PuzzleResult};
 use endgame_peg::api::{self, AnyProblem, BoardSource, Budget, Finish, Method, Spec};
 use endgame_peg::board::BUILT_IN;
 use endgame_peg::{Board, Pruning};
@@ -97,14 +98,96 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     out.render(&report?, |r| human::count(&board, r))
 }
 
-/// `endgame hint peg`.
+/// `endgame hint peg`: the analysis service's answer, as is with
+/// `--json`. `--max-expansions` sets the node budget; the time budget is
+/// the service's default, as on the web.
 pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
-    let budget = budget(args.max_expansions);
+    let budget = endgame_core::budget::Budget::time(api::DEFAULT_TIME)
+        .with_nodes(args.max_expansions.unwrap_or(api::DEFAULT_NODES));
     let spinner = Spinner::start(out.progress(), "weighing every move");
-    let report = api::hint(&problem, &budget, args.count_limit);
+    let service = api::Service::new();
+    let report = service.analyze_with(&problem, args.count_limit, &budget);
     spinner.finish();
-    out.render(&report, |r| human::hint(&board, r))
+    out.render(&report, |r| hint_text(&board, r))
+}
+
+/// The text of `endgame hint peg`.
+fn hint_text(board: &Board, a: &api::PegAnalysis) -> String {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(out, "position     {}", a.position);
+    if let Ok(pegs) = endgame_peg::notation::parse_position(board, &a.position) {
+        for row in board.draw(|h| pegs[h]).lines() {
+            let _ = writeln!(out, "             {row}");
+        }
+    }
+    let result = a.result.unwrap_or(PuzzleResult::UNKNOWN);
+    let reach = match result.solvable {
+        Some(true) => "reachable",
+        Some(false) => "not reachable",
+        None => "undecided within the budget",
+    };
+    let _ = writeln!(out, "goal         {} ({reach})", a.detail.goal);
+    if let Some(p) = &a.detail.proof {
+        let _ = writeln!(out, "proof        {p}");
+    }
+    if result.solvable == Some(false) {
+        let best = match (result.best, result.best_proven) {
+            (Some(b), true) => format!("{b} pegs left (proven best)"),
+            (Some(b), false) => format!("{b} pegs left (not proven best)"),
+            (None, _) => "undecided".into(),
+        };
+        let _ = writeln!(out, "best result  {best}");
+    }
+    if let Some(r) = a.remoteness {
+        let _ = writeln!(out, "remoteness   {r} moves");
+    }
+    let by = match a.decided_by {
+        Decided::Table => "solved table",
+        Decided::Search => "search",
+        Decided::Heuristic => "heuristic",
+        Decided::Undecided => "undecided",
+    };
+    let table = a
+        .detail
+        .table
+        .as_deref()
+        .map_or(String::new(), |t| format!(" ({t})"));
+    let _ = writeln!(out, "decided by   {by}{table}");
+    if let Some(n) = &a.detail.solutions {
+        let _ = writeln!(out, "solutions    {n}");
+    }
+    let _ = writeln!(out, "moves        {}", a.moves.len());
+    let width = a.moves.iter().map(|m| m.mv.len()).max().unwrap_or(0);
+    for m in &a.moves {
+        let r = m.result.unwrap_or(PuzzleResult::UNKNOWN);
+        let what = match (r.solvable, &m.detail.solutions) {
+            (_, Some(n)) if n != "0" => format!("{n} solutions"),
+            (Some(true), _) => "goal reachable".to_string(),
+            (Some(false), _) => match (r.best, r.best_proven) {
+                (Some(b), true) => format!("goal lost, best {b} pegs"),
+                _ => "goal lost".to_string(),
+            },
+            (None, _) => "undecided".to_string(),
+        };
+        let rem = m
+            .remoteness
+            .map_or(String::new(), |r| format!(", {r} moves"));
+        let _ = writeln!(
+            out,
+            "  {:width$}  {:6}  {what}{rem}",
+            m.mv,
+            m.colour.as_str()
+        );
+    }
+    if !a.line.is_empty() {
+        let _ = writeln!(out, "best line    {}", a.line.join(" "));
+    }
+    if let Some(r) = &a.reason {
+        let _ = writeln!(out, "note         {r}");
+    }
+    out
 }
 
 /// One built-in board as `endgame boards` lists it.

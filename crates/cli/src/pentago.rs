@@ -5,10 +5,12 @@ use crate::output::Output;
 use crate::progress::Spinner;
 use anyhow::{bail, Context, Result};
 use clap::Args;
+use endgame_core::analysis::Decided;
 use endgame_core::player::{MoveLimits, Player};
 use endgame_core::{Rules, Value};
+use endgame_pentago::api;
 use endgame_pentago::notation::{draw, format_move, format_position, parse_move, parse_position};
-use endgame_pentago::solve::{move_values, Budget, Solver};
+use endgame_pentago::solve::{Budget, Solver};
 use endgame_pentago::{Pentago, Position};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -64,10 +66,12 @@ pub struct SolvePentago {
 pub struct HintPentago {
     /// The position in the interchange notation.
     pub position: String,
-    /// Time limit (`10s`, `500ms`); default none from 18 stones, 10 s before.
+    /// Time limit (`10s`, `500ms`); default 2 s (the analysis service's
+    /// default, the same as the web's).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Node limit.
+    /// Node limit of the alpha-beta searches (the retrograde solver, from
+    /// 18 stones, is bounded by the time alone).
     #[arg(long)]
     pub max_nodes: Option<u64>,
 }
@@ -196,85 +200,89 @@ pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     })
 }
 
-/// One move of `endgame hint pentago`.
-#[derive(Debug, Serialize)]
-pub struct HintMove {
-    /// The move in the move notation (`c4 ur cw`).
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// The position it leads to.
-    pub position: String,
-    /// The value for the player making the move.
-    pub value: Value,
-    /// green win, yellow draw, red loss, blue unknown.
-    pub colour: &'static str,
-}
-
-/// The report of `endgame hint pentago`.
-#[derive(Debug, Serialize)]
-pub struct HintReport {
-    /// The position.
-    pub position: String,
-    /// `black` or `white`.
-    pub to_move: &'static str,
-    /// Every legal move, best first.
-    pub moves: Vec<HintMove>,
-    /// `alpha-beta` or `retrograde`: what gave the answer.
-    pub method: &'static str,
-    /// Wall time in milliseconds.
-    pub time_ms: f64,
-}
-
-/// `endgame hint pentago`.
+/// `endgame hint pentago`: the analysis service's answer
+/// (`endgame_pentago::api`), printed as is with `--json`.
 pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
-    let pos = parse_position(&args.position)?;
-    let mut solver = solver_for(&pos);
-    let spinner = Spinner::start(out.progress(), "solving every move");
-    let t = Instant::now();
-    let values = move_values(&mut solver, &pos, budget(&pos, args.time, args.max_nodes));
-    let time_ms = t.elapsed().as_secs_f64() * 1e3;
+    let pos = api::parse(&args.position)?;
+    let budget = endgame_core::budget::Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
+        .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES));
+    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let analysis = api::Service::new().analyze(&pos, &budget);
     spinner.finish();
-    let report = HintReport {
-        position: format_position(&pos),
-        to_move: side(&pos),
-        moves: values
-            .iter()
-            .map(|&(m, v)| HintMove {
-                mv: format_move(m),
-                position: format_position(&Pentago.play_unchecked(&pos, m)),
-                value: v,
-                colour: match v {
-                    Value::Win => "green",
-                    Value::Draw => "yellow",
-                    Value::Loss => "red",
-                    Value::Unknown => "blue",
-                },
-            })
-            .collect(),
-        method: method(&solver),
-        time_ms,
+    out.render(&analysis, |a| hint_text(&pos, a))
+}
+
+/// A value for the text: `win`, `win in 1`, ...
+fn value_text(v: Option<Value>, remoteness: Option<u32>) -> String {
+    let v = v.unwrap_or(Value::Unknown);
+    match remoteness {
+        Some(r) if v != Value::Unknown => format!("{v} in {r}"),
+        _ => v.to_string(),
+    }
+}
+
+/// The text of `endgame hint pentago`.
+fn hint_text(pos: &Position, a: &api::PentagoAnalysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "position     {}", a.position);
+    s.push_str(&indent(&draw(pos)));
+    let rotate = if a.detail.must_rotate {
+        " (to rotate)"
+    } else {
+        ""
     };
-    out.render(&report, |r| {
-        let mut s = String::new();
-        let _ = writeln!(s, "position     {}", r.position);
-        s.push_str(&indent(&draw(&pos)));
-        let _ = writeln!(s, "to move      {}", r.to_move);
+    let _ = writeln!(
+        s,
+        "to move      {}{rotate}, {} stones",
+        a.to_move.as_deref().unwrap_or("-"),
+        a.detail.stones
+    );
+    let by = match a.decided_by {
+        Decided::Table => "solved table",
+        Decided::Search => "exact search",
+        Decided::Heuristic => "undecided, estimated",
+        Decided::Undecided => "undecided",
+    };
+    let method = a
+        .detail
+        .method
+        .as_deref()
+        .map_or(String::new(), |m| format!(", {m}"));
+    let _ = writeln!(
+        s,
+        "value        {} (for the player to move; {by}{method})",
+        value_text(a.value, a.remoteness)
+    );
+    if let Some(e) = &a.estimate {
+        let _ = writeln!(s, "estimate     {:+.3} ({})", e.score, e.by);
+    }
+    if let Some(r) = &a.reason {
+        let _ = writeln!(s, "reason       {r}");
+    }
+    let _ = writeln!(
+        s,
+        "moves        {} (best first; value for the mover)",
+        a.moves.len()
+    );
+    for m in &a.moves {
+        let what = match &m.estimate {
+            Some(e) => format!("estimate {:+.3}", e.score),
+            None => value_text(m.value, m.remoteness),
+        };
         let _ = writeln!(
             s,
-            "moves        {} (best first; value for the mover)",
-            r.moves.len()
+            "  {:<10} {:<16} {:<7} {}",
+            m.mv,
+            what,
+            m.colour.as_str(),
+            m.after
         );
-        for m in &r.moves {
-            let _ = writeln!(
-                s,
-                "  {:<10} {:<8} {:<7} {}",
-                m.mv, m.value, m.colour, m.position
-            );
-        }
-        let _ = writeln!(s, "method       {}", r.method);
-        let _ = writeln!(s, "time         {:.1} ms", r.time_ms);
-        s
-    })
+    }
+    if !a.line.is_empty() {
+        let _ = writeln!(s, "line         {}", a.line.join(", "));
+    }
+    let _ = writeln!(s, "time         {:.1} ms", a.time_ms);
+    s
 }
 
 /// The report of `endgame play pentago`.

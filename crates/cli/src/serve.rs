@@ -33,6 +33,10 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = (endgame_pentago::mid::DEFAULT_POOL_BYTES >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub pentago_pool_mb: u64,
+    /// Do not build missing solved tables in the background (hints then
+    /// search, or use tables built by `endgame cache build`).
+    #[arg(long)]
+    pub no_build_tables: bool,
 }
 
 /// The lab's default store, used when it exists.
@@ -47,6 +51,7 @@ pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
         max_solves: args.max_solves,
         max_queue: args.max_queue,
         queue_wait: std::time::Duration::from_millis(args.queue_wait_ms),
+        build_tables: !args.no_build_tables,
         ..endgame_web::Limits::default()
     };
     endgame_pentago::mid::set_pool_limit((args.pentago_pool_mb as usize) << 20);

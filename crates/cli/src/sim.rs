@@ -1,18 +1,22 @@
 //! `endgame … sim`: Sim (Cassis) on K_n. Arguments to an `endgame_sim`
 //! call, the report rendered as text or JSON.
 
+use crate::battle::parse_duration;
 use crate::output::Output;
 use crate::progress::Spinner;
 use anyhow::{bail, Result};
 use clap::Args;
+use endgame_core::analysis::Decided;
+use endgame_core::budget::Budget;
 use endgame_core::memory::{hash_table_bytes, peak_rss_bytes};
 use endgame_core::strong::{self, LayerCounts, WeakSolution};
-use endgame_core::{Game, Notation, Outcome, Rules, Value};
+use endgame_core::{Game, Notation, Rules, Value};
+use endgame_sim::api::{self, SimAnalysis};
 use endgame_sim::solve::{self, KeyKind, Table};
 use endgame_sim::{Sim, SimPos};
 use serde::Serialize;
 use std::fmt::Write;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// `endgame solve sim`.
 #[derive(Debug, Args)]
@@ -37,6 +41,13 @@ pub struct HintSim {
     /// Completing your own triangle wins instead of losing.
     #[arg(long)]
     pub misere: bool,
+    /// Time limit of the exact search when no solved table is in the
+    /// cache (`2s`, `500ms`; default: the service's, as on the web).
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Positions the exact search may expand (default: the service's).
+    #[arg(long)]
+    pub max_nodes: Option<u64>,
 }
 
 /// `endgame count sim`.
@@ -173,86 +184,62 @@ fn remoteness_text(r: Option<u32>) -> String {
     r.map(|r| format!(" in {r}")).unwrap_or_default()
 }
 
-/// One move of a hint.
-#[derive(Debug, Serialize)]
-pub struct HintMove {
-    /// The segment, e.g. `ac`.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Value of playing it, for the player who plays it.
-    pub value: Value,
-    /// Moves to the end after playing it, this move included.
-    pub remoteness: Option<u32>,
-    /// The position it leads to.
-    pub after: String,
-}
-
-/// The report of `endgame hint sim`.
-#[derive(Debug, Serialize)]
-pub struct HintReport {
-    /// Points.
-    pub n: usize,
-    /// Misère rule.
-    pub misere: bool,
-    /// The position.
-    pub position: String,
-    /// `red` or `blue`.
-    pub to_move: &'static str,
-    /// Value of the position for the player to move.
-    pub value: Value,
-    /// Its remoteness.
-    pub remoteness: Option<u32>,
-    /// Every legal move, best first (empty when the game is over).
-    pub moves: Vec<HintMove>,
-}
-
-/// `endgame hint sim`.
+/// `endgame hint sim`: the analysis service's answer (from a solved
+/// table in the cache directory when one is there; `hint` never builds
+/// one, `endgame cache build` does), printed as is with `--json`.
 pub fn hint(args: &HintSim, out: Output) -> Result<String> {
-    let (sim, pos) = game_and_position(Some(&args.position), None, args.misere)?;
+    let (sim, pos) = api::parse(&args.position, args.misere)?;
+    let budget = Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
+        .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES));
+    let service = api::Service::new(Some(endgame_core::cache::dir(None)));
     let spinner = Spinner::start(out.progress(), "weighing every move");
-    let mut table = Table::default();
-    let o = solve::outcome(&sim, &mut table, &pos);
-    let moves = solve::hint(&sim, &mut table, &pos)
-        .into_iter()
-        .map(|(m, mo): (_, Outcome)| HintMove {
-            mv: sim.format_move(m),
-            value: mo.value,
-            remoteness: mo.remoteness,
-            after: sim.format_position(&sim.play_unchecked(&pos, m)),
-        })
-        .collect();
+    let a = service.analyze(&sim, &pos, &budget);
     spinner.finish();
-    let report = HintReport {
-        n: sim.n(),
-        misere: sim.misere(),
-        position: sim.format_position(&pos),
-        to_move: to_move(&pos),
-        value: o.value,
-        remoteness: o.remoteness,
-        moves,
+    out.render(&a, hint_text)
+}
+
+/// The text of `endgame hint sim`.
+fn hint_text(a: &SimAnalysis) -> String {
+    let mut s = format!(
+        "Sim on K{}{}: {} ({} to move)\n",
+        a.detail.n,
+        if a.detail.misere { " (misère)" } else { "" },
+        a.position,
+        a.to_move.as_deref().unwrap_or("?")
+    );
+    let by = match a.decided_by {
+        Decided::Table => "solved table",
+        Decided::Search => "exact search",
+        Decided::Heuristic => "heuristic",
+        Decided::Undecided => "undecided",
     };
-    out.render(&report, |r| {
-        let mut s = format!(
-            "{} ({} to move): {}{}\n",
-            r.position,
-            r.to_move,
-            r.value,
-            remoteness_text(r.remoteness)
+    let _ = writeln!(
+        s,
+        "value: {}{} ({by}, {:.1} ms)",
+        a.value.unwrap_or(Value::Unknown),
+        remoteness_text(a.remoteness),
+        a.time_ms
+    );
+    if a.over {
+        s.push_str("the game is over\n");
+    }
+    for m in &a.moves {
+        let _ = writeln!(
+            s,
+            "  {}  {:6}  {}{}",
+            m.mv,
+            m.colour.as_str(),
+            m.value.unwrap_or(Value::Unknown),
+            remoteness_text(m.remoteness)
         );
-        if r.moves.is_empty() {
-            s.push_str("the game is over\n");
-        }
-        for m in &r.moves {
-            let _ = writeln!(
-                s,
-                "  {}  {}{}",
-                m.mv,
-                m.value,
-                remoteness_text(m.remoteness)
-            );
-        }
-        s
-    })
+    }
+    if !a.line.is_empty() {
+        let _ = writeln!(s, "perfect line: {}", a.line.join(" "));
+    }
+    if let Some(r) = &a.reason {
+        let _ = writeln!(s, "note: {r}");
+    }
+    s
 }
 
 /// One move number of `endgame count sim`.

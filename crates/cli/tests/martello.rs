@@ -1,6 +1,9 @@
 //! `endgame … martello` through the real binary: JSON fields, lines that
 //! replay under the rules, hints against solves, reproducible studies, and
-//! exit status 2 with one `error:` line for bad input.
+//! exit status 2 with one `error:` line for bad input; the hint is the
+//! same analysis from the command line and the web.
+
+mod common;
 
 use assert_cmd::Command;
 use endgame_martello::{Board, Martello, State};
@@ -83,20 +86,89 @@ fn solve_random_and_given_boards() {
 #[test]
 fn hint_agrees_with_solving_each_child() {
     let r = json(&["hint", "martello", "dhgb/fcpa/jmon/ekil"]);
-    let hints = r["hints"].as_array().unwrap();
-    assert!(!hints.is_empty());
-    for h in hints {
-        let child = json(&["solve", "martello", h["board"].as_str().unwrap()]);
-        assert_eq!(h["min_stones"], child["min_stones"]);
+    let moves = r["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let best = r["result"]["best"].as_u64().unwrap();
+    for h in moves {
+        let child = json(&["solve", "martello", h["after"].as_str().unwrap()]);
+        assert_eq!(h["result"]["best"], child["min_stones"]);
+        assert_eq!(h["result"]["solvable"], child["solvable"]);
         let colour = h["colour"].as_str().unwrap();
-        assert_eq!(colour == "green", h["min_stones"] == 1);
+        assert_eq!(colour == "green", h["result"]["best"] == 1);
+        assert!(h["result"]["best"].as_u64().unwrap() >= best);
     }
+    // The hint's --budget is the node budget of the whole hint now.
     let tight = json(&["hint", "martello", "dhgb/fcpa/jmon/ekil", "--budget", "1"]);
-    assert!(tight["hints"]
+    assert!(tight["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .any(|h| h["min_stones"].is_null() && h["colour"] == "blue"));
+        .any(|h| h["result"]["best"].is_null() && h["colour"] == "blue"));
+    assert!(tight["reason"].as_str().unwrap().contains("node budget"));
+    // --memo-mb and --time still taken.
+    let roomy = json(&[
+        "hint",
+        "martello",
+        "dhgb/fcpa/jmon/ekil",
+        "--memo-mb",
+        "64",
+        "--time",
+        "5s",
+    ]);
+    assert_eq!(
+        common::without_timing(roomy),
+        common::without_timing(r.clone())
+    );
+}
+
+/// The line of an analysis replays under the rules, one stone less an
+/// operation, to the position's best result.
+fn check_analysis_line(a: &Value) {
+    let m = Martello::from_board_string(a["position"].as_str().unwrap()).unwrap();
+    let (_, mut s) = State::parse(a["position"].as_str().unwrap()).unwrap();
+    let line = a["line"].as_array().unwrap();
+    for op in line {
+        s = m
+            .play_checked(&s, m.parse_op(op.as_str().unwrap()).unwrap())
+            .unwrap();
+    }
+    assert_eq!(u64::from(s.stones()), a["result"]["best"].as_u64().unwrap());
+    assert_eq!(a["remoteness"].as_u64().unwrap(), line.len() as u64);
+}
+
+#[test]
+fn a_4x4_hint_is_the_same_analysis_on_both_ends() {
+    let a = common::same_analysis(
+        &["hint", "martello", "dhgb/fcpa/jmon/ekil"],
+        "/api/martello/hints?board=dhgb/fcpa/jmon/ekil",
+    );
+    assert_eq!(a["game"], "martello");
+    assert_eq!(a["detail"], Value::Null, "detail fields are flattened");
+    assert_eq!(a["n"], 4);
+    assert!(a["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|m| m["colour"] != "blue"));
+    check_analysis_line(&a);
+}
+
+#[test]
+fn the_6x6_seed_1_start_is_the_same_exact_analysis_on_both_ends() {
+    let a = common::same_analysis(
+        &["hint", "martello", "--n", "6", "--seed", "1"],
+        "/api/martello/hints?n=6&seed=1",
+    );
+    assert_eq!(a["result"]["solvable"], true);
+    assert_eq!(a["decided_by"], "search");
+    assert_eq!(a["remoteness"], 35);
+    let moves = a["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    assert!(moves.iter().all(|m| m["colour"] != "blue"), "{a}");
+    assert!(moves
+        .iter()
+        .all(|m| !m["real_moves"].as_array().unwrap().is_empty()));
+    check_analysis_line(&a);
 }
 
 #[test]
@@ -161,6 +233,9 @@ fn bad_input_is_one_line_and_status_2() {
     bad(&["solve", "martello", "abcd", "--n", "2"]);
     bad(&["solve", "martello", "abcd", "--schedule", "3x0"]);
     bad(&["hint", "martello", "abcdX"]);
+    bad(&["hint", "martello"]);
+    bad(&["hint", "martello", "abcd", "--memo-mb", "0"]);
+    bad(&["hint", "martello", "--n", "9"]);
     bad(&["study", "martello", "--n", "9"]);
     bad(&["study", "martello", "--games", "0"]);
     bad(&["study", "martello", "--threads", "0"]);

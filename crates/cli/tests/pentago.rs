@@ -1,5 +1,7 @@
 //! `endgame … pentago` and `endgame battle` from the outside.
 
+mod common;
+
 use assert_cmd::Command;
 use endgame_core::conformance::random_game_positions;
 use endgame_core::Rules;
@@ -114,8 +116,107 @@ fn hint_lists_every_move_best_first() {
     for m in moves {
         let mv = parse_move(m["move"].as_str().unwrap()).unwrap();
         let child = Pentago.play_checked(&p, mv).unwrap();
-        assert_eq!(m["position"], format_position(&child));
+        assert_eq!(m["after"], format_position(&child));
     }
+}
+
+/// The value of each move by the alpha-beta alone (no retrograde solver,
+/// one null-window pair per child), for the player making it.
+fn alpha_beta_move_value(p: &Position, m: &Json) -> &'static str {
+    let mv = parse_move(m["move"].as_str().unwrap()).unwrap();
+    let child = Pentago.play_checked(p, mv).unwrap();
+    let mut ab = Solver::new(20);
+    ab.set_retrograde(false);
+    match ab.value(&child, Budget::UNLIMITED).flip() {
+        endgame_core::Value::Win => "win",
+        endgame_core::Value::Draw => "draw",
+        endgame_core::Value::Loss => "loss",
+        endgame_core::Value::Unknown => "unknown",
+    }
+}
+
+#[test]
+fn a_late_hint_is_the_same_analysis_on_both_ends_and_exact() {
+    // From 30 stones every move is decided at once: the same JSON from
+    // the command line and the web, every move green, yellow or red as
+    // the alpha-beta alone values it.
+    let p = random_game_positions(&Pentago, 5, 200)
+        .into_iter()
+        .find(|p| p.stones() >= 30 && p.outcome().is_none() && !p.must_rotate())
+        .unwrap();
+    let text = format_position(&p);
+    let a = common::same_analysis(
+        &["hint", "pentago", &text],
+        &format!("/api/pentago/hints?start={text}"),
+    );
+    assert_eq!(a["game"], "pentago");
+    assert_eq!(a["position"], text.as_str());
+    assert_eq!(
+        a["to_move"],
+        if p.black_to_move() { "black" } else { "white" }
+    );
+    assert!(a["reason"].is_null(), "{}", a["reason"]);
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), Pentago.moves(&p).len());
+    for m in moves {
+        let want = alpha_beta_move_value(&p, m);
+        assert_eq!(m["value"], want, "{m}");
+        let colour = match want {
+            "win" => "green",
+            "draw" => "yellow",
+            _ => "red",
+        };
+        assert_eq!(m["colour"], colour, "{m}");
+        assert!(m["estimate"].is_null(), "{m}");
+    }
+    // The line starts with the first (best) move and replays legally.
+    let line = a["line"].as_array().unwrap();
+    assert_eq!(line[0], moves[0]["move"]);
+    let mut q = p;
+    for m in line {
+        q = Pentago
+            .play_checked(&q, parse_move(m.as_str().unwrap()).unwrap())
+            .unwrap();
+    }
+}
+
+#[test]
+fn the_spec_rotation_wins_at_once_on_both_ends() {
+    // White to rotate: `ul cw` makes five at once. It is green whatever
+    // the budget leaves of the other rotations (a node limit keeps them
+    // alike on both ends); undecided ones carry an estimate and stay blue.
+    let a = common::same_analysis(
+        &[
+            "hint",
+            "pentago",
+            "205481007622539795m",
+            "--time",
+            "500ms",
+            "--max-nodes",
+            "20000",
+        ],
+        "/api/pentago/hints?start=205481007622539795m&time_ms=500&nodes=20000",
+    );
+    assert_eq!(a["value"], "win");
+    assert_eq!(a["remoteness"], 1);
+    assert_eq!(a["to_move"], "white");
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 8);
+    assert_eq!(moves[0]["move"], "ul cw");
+    assert_eq!(moves[0]["colour"], "green");
+    assert_eq!(a["line"], serde_json::json!(["ul cw"]));
+    for m in moves {
+        if m["estimate"].is_object() {
+            assert_eq!(m["colour"], "blue", "{m}");
+            assert_eq!(m["value"], "unknown", "{m}");
+        } else {
+            assert_ne!(m["colour"], "blue", "{m}");
+        }
+    }
+    // The text prints the position's value line.
+    let text = common::text(&["hint", "pentago", "205481007622539795m", "--time", "200ms"]);
+    assert!(text.contains("value        win in 1"), "{text}");
+    assert!(text.contains("ul cw      win in 1"), "{text}");
 }
 
 #[test]
@@ -162,6 +263,12 @@ fn bad_input_is_one_line_and_status_2() {
     fails(&["solve", "pentago", "4"], "", "impossible");
     fails(&["solve", "pentago", "19683"], "", "quadrant 0");
     fails(&["hint", "pentago", "0m"], "", "impossible");
+    fails(&["hint", "pentago", "xyz"], "", "bad position");
+    fails(
+        &["hint", "pentago", "0", "--time", "soon"],
+        "",
+        "bad duration",
+    );
     let occupied = [
         "play",
         "pentago",

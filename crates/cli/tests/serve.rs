@@ -19,12 +19,21 @@ fn http_get(addr: &str, path: &str) -> String {
     out
 }
 
-/// Starts `endgame serve --port 0 EXTRA…` in `dir`; returns it and its address.
+/// Starts `endgame serve --port 0 --no-build-tables EXTRA…` in `dir`;
+/// returns it and its address.
 fn start(extra: &[&str], dir: &std::path::Path) -> (std::process::Child, String) {
+    start_with(&[&["--no-build-tables"], extra].concat(), dir)
+}
+
+/// Starts `endgame serve --port 0 ARGS…` in `dir` with `dir/cache` as the
+/// cache directory; returns it and its address.
+fn start_with(args: &[&str], dir: &std::path::Path) -> (std::process::Child, String) {
     let mut child = Command::cargo_bin("endgame")
         .unwrap()
         .args(["serve", "--port", "0"])
-        .args(extra)
+        .arg("--cache")
+        .arg(dir.join("cache"))
+        .args(args)
         .current_dir(dir)
         .stdout(Stdio::piped())
         .spawn()
@@ -84,6 +93,37 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
     ] {
         assert!(status.contains(want), "{want}: {status}");
     }
+}
+
+#[test]
+fn builds_missing_tables_in_the_background_and_reports_them() {
+    let d = tmpdir("tables");
+    let (mut child, addr) = start_with(&[], &d);
+    let first = http_get(&addr, "/api/status");
+    // Sim's small tables come first and take milliseconds.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    let mut ready = false;
+    while std::time::Instant::now() < deadline {
+        let s = http_get(&addr, "/api/status");
+        if s.contains("\"name\":\"sim-k5-standard\"") && s.contains("\"state\":\"ready\"") {
+            let i = s.find("\"name\":\"sim-k5-standard\"").unwrap();
+            let obj_start = s[..i].rfind('{').unwrap();
+            let obj_end = i + s[i..].find('}').unwrap();
+            if s[obj_start..obj_end].contains("\"state\":\"ready\"") {
+                ready = true;
+                break;
+            }
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    let hint = http_get(&addr, "/api/sim/hints?n=5");
+    child.kill().unwrap();
+    let _ = child.wait();
+    assert!(first.contains("\"tables\":["), "{first}");
+    assert!(first.contains("peg-english-d4"), "{first}");
+    assert!(ready, "sim-k5-standard not ready within 120 s");
+    assert!(d.join("cache").join("sim-k5-standard.bin").exists());
+    assert!(hint.contains("\"decided_by\":\"table\""), "{hint}");
 }
 
 #[test]

@@ -3,8 +3,24 @@
 
 mod common;
 
-use common::{endgame, json, text, user_error};
+use common::{endgame, json, same_analysis, text, user_error};
 use serde_json::Value;
+use std::path::PathBuf;
+
+/// Points this test process (the `endgame` it runs and the web router it
+/// builds) at a fresh, empty cache directory, so the user's solved tables
+/// are never read nor touched; returns it.
+fn isolated() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let d = std::env::temp_dir().join(format!("endgame-cli-sim-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).expect("a scratch directory");
+        std::env::set_var("ENDGAME_CACHE", &d);
+        d
+    })
+    .clone()
+}
 
 #[test]
 fn solve_k6_second_player_wins() {
@@ -36,6 +52,7 @@ fn solve_small_boards_and_misere() {
 
 #[test]
 fn the_best_move_keeps_the_value_hint_agrees() {
+    isolated();
     // After red ac and blue ef, red is to move; every hinted move's
     // outcome is at most the position's, and the best one equals it.
     let pos = ".r............b";
@@ -65,6 +82,7 @@ fn the_best_move_keeps_the_value_hint_agrees() {
 
 #[test]
 fn finished_positions_report_their_result() {
+    isolated();
     // Red has just completed abc: standard, red lost, blue (to move) won.
     let r = json(&["solve", "sim", "rr...r......bb."]);
     assert_eq!(r["finished"], true);
@@ -107,6 +125,7 @@ fn count_k6_and_k5() {
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
+    isolated();
     for (args, needle) in [
         (&["solve", "sim", "....."][..], "one character per segment"),
         (&["solve", "sim", "..x............"], "unknown character"),
@@ -117,6 +136,14 @@ fn bad_input_is_one_line_and_status_2() {
         (&["solve", "sim", "--n", "9"], "n = 3 to 8"),
         (&["count", "sim", "--n", "2"], "n = 3 to 8"),
         (&["solve", "sim", "......", "--n", "5"], "contradicts"),
+        (
+            &["hint", "sim", "...............", "--time", "0"],
+            "bad duration",
+        ),
+        (
+            &["hint", "sim", "..........", "--max-nodes", "x"],
+            "invalid value",
+        ),
     ] {
         let e = user_error(args);
         assert!(e.contains(needle), "{args:?}: {e}");
@@ -135,6 +162,7 @@ fn play(args: &[&str], stdin: &str) -> std::process::Output {
 
 #[test]
 fn play_sim_perfect_blue_beats_any_red_and_replays() {
+    isolated();
     let out = play(&["--red", "random", "--blue", "perfect", "--seed", "3"], "");
     assert!(out.status.success());
     let r = json(&[
@@ -180,4 +208,76 @@ fn play_sim_human_moves_and_illegal_ones() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("already coloured"), "{err}");
     user_error(&["play", "sim", "--red", "nobody"]);
+}
+
+#[test]
+fn cli_and_web_give_the_same_analysis() {
+    isolated();
+    // K6, red to move after four moves.
+    let a = same_analysis(
+        &["hint", "sim", "rbrb.r..b......"],
+        "/api/sim/hints?n=6&start=rbrb.r..b......",
+    );
+    assert_eq!(a["value"], "win");
+    assert_eq!(a["remoteness"], 8);
+    assert_eq!(a["decided_by"], "search");
+    assert_eq!(a["moves"][0]["colour"], "green");
+    assert_eq!(a["line"].as_array().unwrap().len(), 8);
+    // K4 misère, blue to move; the web reaches it by moves from the start.
+    let a = same_analysis(
+        &["hint", "sim", "rb.r..", "--misere"],
+        "/api/sim/hints?n=4&misere=true&moves=ab,ac,bc",
+    );
+    assert_eq!(a["to_move"], "blue");
+    assert_eq!(a["misere"], true);
+    assert_eq!(a["moves"].as_array().unwrap().len(), 3);
+}
+
+#[test]
+fn hint_reads_a_table_from_the_cache_and_never_builds_one() {
+    use endgame_core::cache::Tables;
+    let dir = isolated();
+    // No K5 table: the exact search answers, and nothing is written.
+    let a = json(&["hint", "sim", "rb........"]);
+    assert_eq!(a["decided_by"], "search");
+    let k5 = dir.join("sim-k5-standard.bin");
+    assert!(!k5.exists());
+    // With a table in the cache (built here as `endgame cache build`
+    // would), the same hint comes from it, with the same answer.
+    endgame_sim::api::Service::new(Some(dir.clone()))
+        .build(
+            "sim-k5-standard",
+            &endgame_core::budget::Budget::unlimited(),
+        )
+        .expect("a Sim table")
+        .expect("built");
+    let b = json(&["hint", "sim", "rb........"]);
+    assert_eq!(b["decided_by"], "table");
+    assert_eq!(b["value"], a["value"]);
+    assert_eq!(b["moves"][0]["decided_by"], "table");
+    let human = text(&["hint", "sim", "rb........"]);
+    assert!(human.contains("solved table"), "{human}");
+}
+
+#[test]
+fn hint_k8_early_without_a_table_stops_at_the_time_limit() {
+    isolated();
+    let t = std::time::Instant::now();
+    let a = json(&[
+        "hint",
+        "sim",
+        "............................",
+        "--time",
+        "200ms",
+    ]);
+    assert!(t.elapsed() < std::time::Duration::from_secs(5));
+    assert_eq!(a["value"], "unknown");
+    let moves = a["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 28);
+    assert!(moves.iter().all(|m| m["colour"] == "blue"));
+    let why = a["reason"].as_str().unwrap();
+    assert!(
+        why.contains("no table yet") && why.contains("0.2 s"),
+        "{why}"
+    );
 }

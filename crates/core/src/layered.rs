@@ -62,6 +62,7 @@
 //! the shallower half and once across the middle (`mirrored_solutions`);
 //! the solutions through each first move are then not reported.
 
+use crate::budget::Budget;
 use crate::hash::{FxHashSet, FxHasher};
 use crate::memory::peak_rss_bytes;
 use crate::{Puzzle, Reversible, Symmetric};
@@ -115,6 +116,10 @@ pub struct LayeredOptions {
     /// ([`LayeredReport::solutions`] is `None`); elsewhere the counting
     /// pass is how the goal set is found, and it runs anyway.
     pub count_solutions: bool,
+    /// Deadline and cancel token, checked before each layer (or pass) is
+    /// built: [`LayeredError::Stopped`] when either has passed. Its node
+    /// and memory limits are not used (`max_bytes` bounds the memory).
+    pub budget: Budget,
 }
 
 impl Default for LayeredOptions {
@@ -126,6 +131,7 @@ impl Default for LayeredOptions {
             count_all: true,
             prune: false,
             count_solutions: true,
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -144,6 +150,12 @@ pub enum LayeredError {
         layer: usize,
         /// The bytes it would have needed.
         needed: usize,
+    },
+    /// The budget's deadline passed or its cancel token was set.
+    #[error("stopped at layer {layer}: the time budget ran out or the work was cancelled")]
+    Stopped {
+        /// The layer about to be built.
+        layer: usize,
     },
 }
 
@@ -950,6 +962,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// Sizes the buckets and the passes of a layer about to be built from
     /// `n` sources producing about `per_source` items each.
     fn plan(&self, n: usize, per_source: f64, layer: usize) -> Result<Plan, LayeredError> {
+        if self.opts.budget.stop() {
+            return Err(LayeredError::Stopped { layer });
+        }
         let psize = std::mem::size_of::<P::Position>();
         let est = (n as f64 * per_source * 1.05).ceil() as usize + 16;
         let nb = round_buckets((est as f64 * self.distinct) as usize / BUCKET_TARGET);

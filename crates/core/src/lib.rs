@@ -16,10 +16,16 @@
 //! - [`conformance`]: the battery of checks every game must pass.
 //! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
 //! - [`strong`]: strong and weak solving of acyclic games with canonical keys.
+//! - [`budget`]: the one budget vocabulary (nodes, deadline, memory, cancel).
+//! - [`analysis`]: the shape of every game's hint and the one colour policy.
+//! - [`cache`]: solved tables kept on disk, versioned and checksummed.
 
 pub mod alphabeta;
+pub mod analysis;
 pub mod astar;
 pub mod battle;
+pub mod budget;
+pub mod cache;
 pub mod conformance;
 pub mod dfs;
 pub mod genetic;

@@ -14,6 +14,7 @@
 //! The plain exact solver is the empty schedule: a single unbounded run in
 //! generation order.
 
+use crate::budget::Budget;
 use crate::hash::MumHasher;
 use crate::Puzzle;
 use std::hash::{Hash, Hasher};
@@ -436,6 +437,12 @@ impl<K: Hash + Eq + Copy> Memo<K> {
 /// far below it.
 pub const INEXACT: u32 = 1 << 31;
 
+/// Expansions between two looks of a [`Searcher::run_within`] run at its
+/// deadline and cancel token (a clock read costs about what an expansion
+/// does; one in a thousand is noise, and a thousand expansions take well
+/// under a millisecond).
+pub const CHECK_EVERY: u64 = 1024;
+
 /// A small, fast, seedable generator for child orders (SplitMix64): the
 /// shuffle sits in the hot loop, and reproducibility is all we need.
 #[derive(Clone, Debug)]
@@ -578,6 +585,16 @@ pub trait Objective<P: Puzzle> {
     fn by_score(&self) -> bool {
         false
     }
+    /// A lower bound on the best value reachable from `pos` (default:
+    /// [`Objective::stop_at`]). A best-value search stops at `pos` as soon
+    /// as a move reaches it, so it must never exceed the true best: then
+    /// every value found stays exact, and an unsolvable position whose
+    /// bound its first line meets costs one line instead of its whole
+    /// subtree. Goal-only searches ignore it.
+    #[inline(always)]
+    fn floor(&self, puzzle: &P, _pos: &P::Position) -> u32 {
+        self.stop_at(puzzle)
+    }
 }
 
 /// The puzzle's own [`Puzzle::score`], stopping at [`Puzzle::score_bound`]:
@@ -651,6 +668,11 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     pub generated: u64,
     limit: u64,
     spent: u64,
+    /// The next `spent` at which a run looks at its limit and its
+    /// [`Budget`] (deadline, cancel): every [`CHECK_EVERY`] expansions.
+    check_at: u64,
+    /// The deadline and cancel token of the current run, if any.
+    stop: Option<Budget>,
     aborted: bool,
     rng: Option<Rng>,
     buffers: Vec<Vec<(P::Move, P::Position)>>,
@@ -707,6 +729,8 @@ where
             generated: 0,
             limit: u64::MAX,
             spent: 0,
+            check_at: 0,
+            stop: None,
             aborted: false,
             rng: None,
             buffers: Vec::new(),
@@ -731,12 +755,18 @@ where
     where
         G: Fn(&P::Position) -> u32,
     {
-        assert!(self.memo.is_empty(), "with_objective before any run");
+        self.objective(By { f, stop_at })
+    }
+
+    /// Minimises `objective` (which must be invariant under whatever `key`
+    /// identifies). Call before any run.
+    pub fn objective<O2: Objective<P>>(self, objective: O2) -> Searcher<'a, P, K, F, E, O2> {
+        assert!(self.memo.is_empty(), "objective before any run");
         Searcher {
             puzzle: self.puzzle,
             key: self.key,
             children: self.children,
-            objective: By { f, stop_at },
+            objective,
             memo: self.memo,
             max_memo_entries: self.max_memo_entries,
             expansions: self.expansions,
@@ -744,6 +774,8 @@ where
             generated: self.generated,
             limit: self.limit,
             spent: self.spent,
+            check_at: self.check_at,
+            stop: self.stop,
             aborted: self.aborted,
             rng: self.rng,
             buffers: self.buffers,
@@ -848,6 +880,23 @@ where
         self
     }
 
+    /// Starts from `memo`, the memo of an earlier searcher on the same
+    /// puzzle with the same key, objective and mode (see
+    /// [`Searcher::take_memo`]): what it holds stays true, so a service
+    /// answering one question after another keeps what it learnt. Call
+    /// before any run.
+    pub fn with_memo(mut self, memo: Memo<K>) -> Self {
+        assert!(self.memo.is_empty(), "with_memo before any run");
+        self.memo = memo;
+        self
+    }
+
+    /// Hands over the memo with its entries (the searcher keeps an empty
+    /// one), for a later [`Searcher::with_memo`].
+    pub fn take_memo(&mut self) -> Memo<K> {
+        std::mem::take(&mut self.memo)
+    }
+
     /// Empties the memo and returns its tables for reuse.
     pub fn take_memo_pool(&mut self) -> MemoPool<K> {
         std::mem::take(&mut self.memo).into_pool()
@@ -873,8 +922,43 @@ where
     /// limit), children in generation order or shuffled by `rng`. Returns
     /// the exact value (see [`Searcher`]), or `None` if the budget ran out.
     pub fn run(&mut self, pos: &P::Position, budget: Option<u64>, rng: Option<Rng>) -> Option<u32> {
+        self.stop = None;
+        self.start_run(pos, budget, rng)
+    }
+
+    /// One run from `pos` within `budget`: at most its nodes in
+    /// expansions, stopping by itself (every [`CHECK_EVERY`] expansions
+    /// it looks) once the deadline passes or the cancel token is set.
+    /// Returns the exact value, or `None` if any limit stopped it (the
+    /// memo keeps whatever was fully explored).
+    pub fn run_within(
+        &mut self,
+        pos: &P::Position,
+        budget: &Budget,
+        rng: Option<Rng>,
+    ) -> Option<u32> {
+        self.stop = Some(budget.clone());
+        let r = self.start_run(pos, budget.nodes, rng);
+        self.stop = None;
+        r
+    }
+
+    /// Whether the last run was stopped by a limit (nodes, deadline,
+    /// cancel) rather than finished.
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    fn start_run(
+        &mut self,
+        pos: &P::Position,
+        budget: Option<u64>,
+        rng: Option<Rng>,
+    ) -> Option<u32> {
         self.runs += 1;
         self.limit = budget.unwrap_or(u64::MAX);
+        // Without a deadline or token only the node limit needs a look.
+        self.check_at = if self.stop.is_some() { 0 } else { self.limit };
         self.spent = 0;
         self.aborted = false;
         self.rng = rng;
@@ -994,9 +1078,24 @@ where
                 return Some(best | INEXACT);
             }
         }
-        if self.spent >= self.limit {
-            self.aborted = true;
-            return None;
+        // Where a best-value search may stop below this position (the
+        // objective's floor; the clamped goal-only value is never at it).
+        let floor = if self.goal_only {
+            stop
+        } else {
+            self.objective.floor(puzzle, pos).max(stop)
+        };
+        if best <= floor {
+            return Some(best);
+        }
+        if self.spent >= self.check_at {
+            // One comparison per expansion: the clock and the token are
+            // read only every `CHECK_EVERY` expansions.
+            if self.spent >= self.limit || self.stop.as_ref().is_some_and(Budget::stop) {
+                self.aborted = true;
+                return None;
+            }
+            self.check_at = self.spent.saturating_add(CHECK_EVERY).min(self.limit);
         }
         self.spent += 1;
         if !self.ordered && self.objective.by_score() {
@@ -1004,7 +1103,13 @@ where
             let skip = self.goal_only && self.prune;
             if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut self.lazy, skip) {
                 self.generated += count;
-                return self.descend_lazy(pos, depth, (best, inexact), stop, (base, count));
+                return self.descend_lazy(
+                    pos,
+                    depth,
+                    (best, inexact),
+                    (stop, floor),
+                    (base, count),
+                );
             }
         }
         if self.buffers.len() <= depth {
@@ -1088,7 +1193,7 @@ where
             if v < best {
                 best = v;
                 result = Some(best);
-                if best <= stop {
+                if best <= floor {
                     break;
                 }
             }
@@ -1108,7 +1213,7 @@ where
         pos: &P::Position,
         depth: usize,
         (mut best, mut inexact): (u32, u32),
-        stop: u32,
+        (stop, floor): (u32, u32),
         (base, count): (usize, u64),
     ) -> Option<u32> {
         let puzzle = self.puzzle;
@@ -1176,7 +1281,7 @@ where
             // best value is anyone's guess.)
             let v = v & !INEXACT;
             best ^= (best ^ v) & u32::from(v < best).wrapping_neg();
-            if best <= stop {
+            if best <= floor {
                 break;
             }
         }
@@ -1691,6 +1796,33 @@ mod tests {
                 assert_eq!(fresh, pooled, "start {start:b}");
             }
         }
+    }
+
+    #[test]
+    fn a_run_within_a_budget_stops_itself_and_a_kept_memo_stays_exact() {
+        let start = 0b1011_0110_1101_1011_0110_1101u32;
+        let l = Line(24, start);
+        let mut s = Searcher::new(&l, |p: &u32| *p, 1 << 20);
+        // A set token, a passed deadline: stopped at the first look.
+        let cancelled = Budget::unlimited();
+        cancelled.cancel.cancel();
+        assert_eq!(s.run_within(&start, &cancelled, None), None);
+        assert!(s.aborted());
+        let late = Budget::time(std::time::Duration::ZERO);
+        assert_eq!(s.run_within(&start, &late, None), None);
+        assert_eq!(s.expansions, 0);
+        // A node limit is a budget's too.
+        let few = Budget::unlimited().with_nodes(5);
+        assert_eq!(s.run_within(&start, &few, None), None);
+        assert!(s.expansions <= 5);
+        let want = brute(&l, start);
+        assert_eq!(s.run_within(&start, &Budget::unlimited(), None), Some(want));
+        assert!(!s.aborted());
+        // The memo handed to a new searcher answers at once.
+        let memo = s.take_memo();
+        let mut t = Searcher::new(&l, |p: &u32| *p, 1 << 20).with_memo(memo);
+        assert_eq!(t.known(&start), Some(want));
+        assert_eq!(t.run(&start, Some(0), None), Some(want));
     }
 
     #[test]

@@ -15,12 +15,15 @@
 //!   stops at the first winning move (the seed document's method), with the
 //!   number of positions stored per round.
 //! - [`solve_lazily`] / [`best_move`]: perfect play from any position,
-//!   solving (and memoising) only the positions below it.
+//!   solving (and memoising) only the positions below it;
+//!   [`solve_lazily_within`] does the same within a [`Budget`] (deadline,
+//!   nodes, cancel token), keeping what it finished when it stops.
 //!
 //! The games must be acyclic and every path from the start to a position
 //! must have the same length ([`Keyed::move_number`]), as in Sim,
 //! tic-tac-toe or any game where each move adds a piece.
 
+use crate::budget::Budget;
 use crate::hash::FxHashMap;
 use crate::{Game, Outcome, Value};
 
@@ -142,18 +145,89 @@ pub fn solve_lazily<G: Keyed>(
     table: &mut FxHashMap<G::Position, Packed>,
     pos: &G::Position,
 ) -> Outcome {
+    let unlimited = Budget::unlimited();
+    let mut meter = Meter::new(&unlimited, 0);
+    solve_lazily_metered(game, table, pos, &mut meter)
+        .expect("an unlimited budget nobody can cancel never stops")
+}
+
+/// [`solve_lazily`] within `budget`: `None` when the deadline, the node
+/// limit or the cancel token stopped the search first. `nodes` counts the
+/// positions expanded (it accumulates over calls, so one node limit can
+/// cover several calls). Only fully solved positions ever enter the
+/// table, so a stopped search leaves it correct, and the next call goes on
+/// from what this one finished.
+pub fn solve_lazily_within<G: Keyed>(
+    game: &G,
+    table: &mut FxHashMap<G::Position, Packed>,
+    pos: &G::Position,
+    budget: &Budget,
+    nodes: &mut u64,
+) -> Option<Outcome> {
+    let mut meter = Meter::new(budget, *nodes);
+    let r = solve_lazily_metered(game, table, pos, &mut meter);
+    *nodes = meter.nodes;
+    r
+}
+
+/// Nodes expanded against a budget, with the clock read only every
+/// [`Meter::EVERY`] nodes.
+struct Meter<'a> {
+    budget: &'a Budget,
+    nodes: u64,
+    stopped: bool,
+}
+
+impl<'a> Meter<'a> {
+    /// How many nodes pass between two looks at the clock and the token
+    /// (a power of two).
+    const EVERY: u64 = 1024;
+
+    fn new(budget: &'a Budget, nodes: u64) -> Meter<'a> {
+        Meter {
+            budget,
+            nodes,
+            stopped: false,
+        }
+    }
+
+    /// Counts one expansion; `true` when the search must stop.
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.stopped {
+            let over = self.budget.nodes.is_some_and(|n| self.nodes > n);
+            self.stopped = over || (self.nodes & (Self::EVERY - 1) == 0 && self.budget.stop());
+        }
+        self.stopped
+    }
+}
+
+fn solve_lazily_metered<G: Keyed>(
+    game: &G,
+    table: &mut FxHashMap<G::Position, Packed>,
+    pos: &G::Position,
+    meter: &mut Meter<'_>,
+) -> Option<Outcome> {
     let key = game.canonical_key(pos);
     if let Some(p) = table.get(&key) {
-        return p.outcome();
+        return Some(p.outcome());
     }
-    solve_key(game, table, &key)
+    if meter.stopped || meter.budget.stop() {
+        meter.stopped = true;
+        return None;
+    }
+    solve_key(game, table, &key, meter)
 }
 
 fn solve_key<G: Keyed>(
     game: &G,
     table: &mut FxHashMap<G::Position, Packed>,
     key: &G::Position,
-) -> Outcome {
+    meter: &mut Meter<'_>,
+) -> Option<Outcome> {
+    if meter.tick() {
+        return None;
+    }
     let o = match game.outcome(key) {
         Some(value) => Outcome {
             value,
@@ -167,7 +241,7 @@ fn solve_key<G: Keyed>(
                 let ck = game.canonical_key(&c);
                 let co = match table.get(&ck) {
                     Some(p) => p.outcome(),
-                    None => solve_key(game, table, &ck),
+                    None => solve_key(game, table, &ck, meter)?,
                 };
                 best = combine(best, co);
             }
@@ -180,7 +254,7 @@ fn solve_key<G: Keyed>(
         }
     };
     table.insert(*key, Packed::new(o));
-    o
+    Some(o)
 }
 
 /// Strongly solves the game from its start position.
@@ -379,4 +453,91 @@ fn weak<G: Keyed>(
     }
     rounds[round].insert(key, value);
     value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::budget::Budget;
+    use crate::Rules;
+
+    /// Two heaps of 20 counters (`100 * a + b`); a move takes one or two
+    /// from one heap; the player facing two empty heaps has lost.
+    struct Take;
+
+    impl Rules for Take {
+        type Position = u32;
+        type Move = (u32, u32);
+        fn start(&self) -> u32 {
+            2020
+        }
+        fn for_each_move(&self, p: &u32, mut f: impl FnMut((u32, u32))) {
+            for (heap, left) in [(100, p / 100), (1, p % 100)] {
+                for t in 1..=left.min(2) {
+                    f((heap, t));
+                }
+            }
+        }
+        fn play_unchecked(&self, p: &u32, (heap, t): (u32, u32)) -> u32 {
+            p - heap * t
+        }
+    }
+
+    impl Game for Take {
+        fn outcome(&self, p: &u32) -> Option<Value> {
+            (*p == 0).then_some(Value::Loss)
+        }
+    }
+
+    impl Keyed for Take {
+        fn canonical_key(&self, p: &u32) -> u32 {
+            *p
+        }
+        fn move_number(&self, p: &u32) -> usize {
+            (40 - p / 100 - p % 100) as usize
+        }
+    }
+
+    #[test]
+    fn a_budgeted_lazy_solve_stops_keeps_what_it_finished_and_resumes() {
+        let mut full = FxHashMap::default();
+        let want = solve_lazily(&Take, &mut full, &2020);
+        // Both heaps 2 mod 3: the Grundy values cancel, lost for the mover.
+        assert_eq!(want.value, Value::Loss);
+        let mut table = FxHashMap::default();
+        let mut nodes = 0;
+        let cut = Budget::unlimited().with_nodes(60);
+        assert_eq!(
+            solve_lazily_within(&Take, &mut table, &2020, &cut, &mut nodes),
+            None
+        );
+        // What is stored is exact.
+        assert!(!table.is_empty());
+        for (k, v) in &table {
+            assert_eq!(full.get(k), Some(v));
+        }
+        // A cancelled budget does nothing at all.
+        let stopped = Budget::unlimited();
+        stopped.cancel.cancel();
+        let before = table.len();
+        let mut n2 = 0;
+        assert_eq!(
+            solve_lazily_within(&Take, &mut table, &2020, &stopped, &mut n2),
+            None
+        );
+        assert_eq!(table.len(), before);
+        // Slices longer than the depth finish it, each going on from where
+        // the last one stopped.
+        let mut rounds = 0;
+        let got = loop {
+            rounds += 1;
+            let mut n = 0;
+            let b = Budget::unlimited().with_nodes(60);
+            if let Some(o) = solve_lazily_within(&Take, &mut table, &2020, &b, &mut n) {
+                break o;
+            }
+            assert!(rounds < 100, "no progress");
+        };
+        assert_eq!(got, want);
+    }
 }

@@ -348,6 +348,35 @@ fn layered_enumeration_honours_its_memory_budget() {
 }
 
 #[test]
+fn layered_enumeration_stops_on_a_cancel_or_a_passed_deadline() {
+    let l = Line {
+        n: 11,
+        start: Line::full(11) & !1,
+        target: None,
+    };
+    let cancelled = endgame_core::budget::Budget::unlimited();
+    cancelled.cancel.cancel();
+    let late = endgame_core::budget::Budget::time(std::time::Duration::ZERO);
+    for budget in [cancelled, late] {
+        let opts = LayeredOptions {
+            budget,
+            ..Default::default()
+        };
+        let e = layered::enumerate(&l, &opts, &Silent);
+        assert!(
+            matches!(e, Err(layered::LayeredError::Stopped { .. })),
+            "{e:?}"
+        );
+    }
+    // The same enumeration with time to spare finishes.
+    let opts = LayeredOptions {
+        budget: endgame_core::budget::Budget::time(std::time::Duration::from_secs(600)),
+        ..Default::default()
+    };
+    assert!(layered::enumerate(&l, &opts, &Silent).is_ok());
+}
+
+#[test]
 fn astar_finds_a_solution_exactly_when_one_exists() {
     let h = |_: &Line, p: &u32| p.count_ones() as i64;
     for l in line_problems() {

@@ -4,7 +4,8 @@
 //! SPEC.md, normalised states and operations, the real moves behind each
 //! operation, an independent brute force over raw boards, the exact solver
 //! and the restart meta-solver (both on `endgame_core::restarts`), hints,
-//! and the random-board study of the source document.
+//! the analysis service behind every hint, and the random-board study of
+//! the source document.
 //!
 //! - [`board`]: raw boards, board strings, validation, random starts.
 //! - [`state`]: normalised states, operations, symmetries, the
@@ -12,11 +13,14 @@
 //! - [`real`]: an operation as the slides, eat and re-packing a person makes.
 //! - [`brute`]: the brute force over raw boards with explicit slides.
 //! - [`solver`]: exact solver, meta-solver, hints.
+//! - [`api`]: the analysis service ([`api::Service::analyze`]): the
+//!   hint the command line and the web both give.
 //! - [`study`]: the study of random boards.
 
 // Row-indexed loops over parallel per-row arrays read better than zips.
 #![allow(clippy::needless_range_loop)]
 
+pub mod api;
 pub mod board;
 pub mod brute;
 pub mod real;

@@ -5,10 +5,10 @@
 
 use crate::board::{stone_name, Board, MartelloError, EMPTY};
 use crate::state::{Martello, Op, State};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One move on the real board.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum RealMove {
     /// A stone slides along its row over empty cells (or a lone stone

@@ -798,6 +798,39 @@ impl Martello {
         connected_mask(self.n, s.present)
     }
 
+    /// A lower bound on the minimum stone count reachable from `s`: the
+    /// classes (see [`connected_mask`]) of each part of the board that
+    /// two consecutive empty rows cut off, summed (parts never meet again
+    /// and classes never meet, so each class of each part keeps a stone);
+    /// 1 for a state that is not [`State::doomed`].
+    pub fn floor(&self, s: &State) -> u32 {
+        if !s.doomed {
+            return 1;
+        }
+        let n = self.n;
+        let (mut total, mut part, mut empty) = (0, 0u64, 0);
+        for r in 0..n {
+            let mut row = s.rows[r];
+            if row == 0 {
+                empty += 1;
+                if empty == 2 && part != 0 {
+                    total += classes(n, part);
+                    part = 0;
+                }
+                continue;
+            }
+            empty = 0;
+            while row != 0 {
+                part |= 1u64 << self.id(row);
+                row >>= 7;
+            }
+        }
+        if part != 0 {
+            total += classes(n, part);
+        }
+        total.max(1)
+    }
+
     /// Key of `s` without symmetry for n ≤ 6: the rows' lanes (42 bits a
     /// row) in 4 words (see [`key4_rows`]; each row ends its stones with
     /// zero lanes, so the key is injective).
@@ -920,6 +953,27 @@ pub fn connected_mask(n: usize, p: u64) -> bool {
         cols = nc;
     }
     all & !cols == 0
+}
+
+/// The classes of the stones `p` under "shares colour or symbol" (see
+/// [`connected_mask`]).
+pub fn classes(n: usize, p: u64) -> u32 {
+    let lanes = Lanes::new(n);
+    let mut left = lanes.nonzero(p);
+    let mut count = 0;
+    while left != 0 {
+        let mut cols = left & left.wrapping_neg();
+        loop {
+            let nc = lanes.grow(p, cols);
+            if nc == cols {
+                break;
+            }
+            cols = nc;
+        }
+        left &= !cols;
+        count += 1;
+    }
+    count
 }
 
 /// Whether the colours `a` and `b` (bits at their lanes' starts, as in

@@ -1,7 +1,8 @@
 //! The operations of the command line and the web, on problems described
-//! by text (board name or art, vacancies, goal): solve, count, hint and
-//! the single-vacancy study. Reports are plain data with serde, so the
-//! front ends only print them.
+//! by text (board name or art, vacancies, goal): solve, count, the
+//! single-vacancy study, and the analysis service behind every hint
+//! ([`Service`]). Reports are plain data with serde, so the front ends
+//! only print them.
 
 use crate::bits::Bits;
 use crate::board::Board;
@@ -17,6 +18,15 @@ use endgame_core::{Notation, Puzzle, Rules, Symmetric};
 use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
+
+pub use crate::service::{
+    MoveDetail, PegAnalysis, PosDetail, Service, DEFAULT_COUNT_LIMIT, DEFAULT_NODES, DEFAULT_TIME,
+};
+
+/// The goal of a problem in words (e.g. `one peg in d4`).
+pub fn goal(problem: &AnyProblem) -> String {
+    crate::with_problem!(problem, p => goal_text(p))
+}
 
 /// Where the board comes from.
 #[derive(Clone, Debug)]
@@ -167,7 +177,8 @@ pub fn build(spec: &Spec) -> Result<AnyProblem, PegError> {
     }
 }
 
-fn goal_text(p: &Problem<impl Bits>) -> String {
+/// The goal of a problem in words.
+pub(crate) fn goal_text(p: &Problem<impl Bits>) -> String {
     match p.goal() {
         Goal::AnyOne => "one peg anywhere".into(),
         Goal::Pattern(h) if h.len() == 1 => format!("one peg in {}", p.board().hole_name(h[0])),
@@ -619,113 +630,4 @@ fn count_typed<B: Bits>(
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
         peak_memory_bytes: r.peak_rss,
     })
-}
-
-/// One move of a hint.
-#[derive(Clone, Debug, Serialize)]
-pub struct HintMove {
-    /// The move, `from-to`.
-    #[serde(rename = "move")]
-    pub mv: String,
-    /// Whether the goal can still be reached after it (`null`: undecided
-    /// within the budget).
-    pub goal_reachable: Option<bool>,
-    /// Solutions through this move, when counted.
-    pub solutions: Option<String>,
-    /// The colour of the move (green keeps the goal reachable, red loses
-    /// it, blue undecided).
-    pub colour: &'static str,
-}
-
-/// The answer of `hint`.
-#[derive(Clone, Debug, Serialize)]
-pub struct HintReport {
-    /// The position (notation).
-    pub position: String,
-    /// The goal in words.
-    pub goal: String,
-    /// Whether the goal is reachable from the position.
-    pub goal_reachable: Option<bool>,
-    /// Every legal move.
-    pub moves: Vec<HintMove>,
-}
-
-/// Every legal move with whether the goal stays reachable; solutions are
-/// counted when the position is small enough (`count_limit` pegs or
-/// fewer) for a full enumeration.
-pub fn hint(problem: &AnyProblem, budget: &Budget, count_limit: u32) -> HintReport {
-    with_problem!(problem, p => hint_typed(p, budget, count_limit))
-}
-
-fn hint_typed<B: Bits>(p: &Problem<B>, budget: &Budget, count_limit: u32) -> HintReport {
-    let start = p.start();
-    let counted = if start.count() <= count_limit {
-        layered::enumerate(p, &LayeredOptions::default(), &layered::Silent).ok()
-    } else {
-        None
-    };
-    let opts = DfsOptions {
-        max_expansions: Some(budget.max_expansions),
-        max_memo_entries: budget.max_memo_entries,
-        ..DfsOptions::default()
-    };
-    let moves: Vec<HintMove> = p
-        .moves(&start)
-        .into_iter()
-        .map(|m| {
-            let child = p.play_unchecked(&start, m);
-            let (reachable, solutions) = match &counted {
-                Some(r) => {
-                    let c = p.canonical(&child);
-                    let n = r
-                        .child_solutions
-                        .iter()
-                        .find(|(q, _)| *q == c)
-                        .map_or(0, |&(_, n)| n);
-                    (Some(n > 0), Some(n.to_string()))
-                }
-                None => {
-                    let r = if p.is_goal(&child) {
-                        None
-                    } else if p.cannot_reach_goal(&child) {
-                        Some(false)
-                    } else {
-                        let r = dfs::solve(p, &child, &opts);
-                        if r.reached_goal {
-                            Some(true)
-                        } else if r.complete {
-                            Some(false)
-                        } else {
-                            None
-                        }
-                    };
-                    (if p.is_goal(&child) { Some(true) } else { r }, None)
-                }
-            };
-            HintMove {
-                mv: p.move_name(m),
-                goal_reachable: reachable,
-                solutions,
-                colour: match reachable {
-                    Some(true) => "green",
-                    Some(false) => "red",
-                    None => "blue",
-                },
-            }
-        })
-        .collect();
-    let goal_reachable =
-        if p.is_goal(&start) || moves.iter().any(|m| m.goal_reachable == Some(true)) {
-            Some(true)
-        } else if moves.iter().all(|m| m.goal_reachable == Some(false)) {
-            Some(false)
-        } else {
-            None
-        };
-    HintReport {
-        position: p.format_position(&start),
-        goal: goal_text(p),
-        goal_reachable,
-        moves,
-    }
 }

@@ -19,5 +19,7 @@ pub use board::{Board, Jump, Lattice};
 pub use error::PegError;
 pub use problem::{Goal, Problem, Pruning};
 pub mod api;
+pub mod goalset;
 pub mod heuristics;
+mod service;
 pub mod study;

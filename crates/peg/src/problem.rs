@@ -1412,7 +1412,9 @@ mod tests {
             ..LayeredOptions::default()
         };
         let e = enumerate(&p, &opts, &Silent).unwrap_err();
-        let LayeredError::MemoryBudget { budget, .. } = e;
+        let LayeredError::MemoryBudget { budget, .. } = e else {
+            panic!("expected the memory budget error, got {e}");
+        };
         assert_eq!(budget, 4 << 20);
     }
 

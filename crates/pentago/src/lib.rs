@@ -3,6 +3,7 @@
 //! Pentago for Endgame: bitboards, win tables, exact late-game solver, AI
 //! players.
 //!
+//! - [`api`]: the analysis service behind every hint ([`api::Service`]).
 //! - [`board`]: bit layout, rotation, line and symmetry tables.
 //! - [`game`]: [`Position`], [`Move`] and the rules ([`Pentago`] implements
 //!   the core traits `Rules`, `Game`, `Symmetric`, `Notation`).
@@ -13,6 +14,7 @@
 //!   positions with rotations abstracted (used by [`solve`] late enough).
 //! - [`player`]: the `random`, `seed` and `strong` players.
 
+pub mod api;
 pub mod board;
 pub mod error;
 pub mod eval;

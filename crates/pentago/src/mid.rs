@@ -39,6 +39,7 @@
 
 use crate::board::{bits_of, rotate, LINES};
 use crate::game::{Move, Position};
+use endgame_core::budget::Cancel;
 use endgame_core::Value;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -1274,15 +1275,27 @@ fn subsets(n: u32, k: u32) -> Vec<u32> {
 /// The stopping signal shared by the parallel workers.
 struct Stop {
     deadline: Option<Instant>,
+    /// Set by whoever may want the solve to stop (a client that left).
+    cancel: Option<Cancel>,
     stopped: AtomicBool,
 }
 
 impl Stop {
+    fn new(deadline: Option<Instant>, cancel: Option<&Cancel>) -> Stop {
+        Stop {
+            deadline,
+            cancel: cancel.cloned(),
+            stopped: AtomicBool::new(false),
+        }
+    }
+
     fn check(&self) -> bool {
         if self.stopped.load(Ordering::Relaxed) {
             return true;
         }
-        if self.deadline.is_some_and(|d| Instant::now() >= d) {
+        if self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+        {
             self.stopped.store(true, Ordering::Relaxed);
             return true;
         }
@@ -1886,7 +1899,17 @@ impl Solution {
 /// Solves `pos` and everything one move away by the retrograde solver;
 /// `deadline`: give up when it passes.
 pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
-    solve_with(pos, deadline, Options::of(pos))
+    solve_with(pos, deadline, None, Options::of(pos))
+}
+
+/// [`solve`], also stopped (as [`Refusal::OutOfTime`]) when `cancel` is
+/// set: checked with the deadline, every 64 blocks of a layer.
+pub fn solve_stoppable(
+    pos: &Position,
+    deadline: Option<Instant>,
+    cancel: &Cancel,
+) -> Result<Solution, Refusal> {
+    solve_with(pos, deadline, Some(cancel), Options::of(pos))
 }
 
 /// How [`solve_with`] runs (what [`solve`] uses, or variants the tests
@@ -1925,6 +1948,7 @@ impl Options {
 fn solve_with(
     pos: &Position,
     deadline: Option<Instant>,
+    cancel: Option<&Cancel>,
     opt: Options,
 ) -> Result<Solution, Refusal> {
     let n = pos.empty().count_ones();
@@ -1948,10 +1972,7 @@ fn solve_with(
     sp.fuse_turn = opt.fuse_turn;
     sp.stream_above = opt.stream_above;
     let (one_sweep, pool) = (opt.one_sweep, opt.pool);
-    let stop = Stop {
-        deadline,
-        stopped: AtomicBool::new(false),
-    };
+    let stop = Stop::new(deadline, cancel);
     // Two layer buffers, as large as the largest layer.
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let (win0, not_lose0, win1, not_lose1) = if one_sweep {
@@ -2003,12 +2024,32 @@ pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal
     value_with(
         pos,
         deadline,
+        None,
+        pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP,
+    )
+}
+
+/// [`value`], also stopped when `cancel` is set (see [`solve_stoppable`]).
+pub fn value_stoppable(
+    pos: &Position,
+    deadline: Option<Instant>,
+    cancel: &Cancel,
+) -> Result<Value, Refusal> {
+    value_with(
+        pos,
+        deadline,
+        Some(cancel),
         pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP,
     )
 }
 
 /// [`value`], question by question (`split`) or from a whole [`solve`].
-fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<Value, Refusal> {
+fn value_with(
+    pos: &Position,
+    deadline: Option<Instant>,
+    cancel: Option<&Cancel>,
+    split: bool,
+) -> Result<Value, Refusal> {
     if let Some(v) = pos.outcome() {
         return Ok(v);
     }
@@ -2016,13 +2057,10 @@ fn value_with(pos: &Position, deadline: Option<Instant>, split: bool) -> Result<
         return Err(Refusal::TooEarly);
     }
     if !split || pos.must_rotate() {
-        return solve(pos, deadline).map(|s| s.value());
+        return solve_with(pos, deadline, cancel, Options::of(pos)).map(|s| s.value());
     }
     let sp = space(pos);
-    let stop = Stop {
-        deadline,
-        stopped: AtomicBool::new(false),
-    };
+    let stop = Stop::new(deadline, cancel);
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
     let mut a: Buf<Half> = Buf::new(most, &POOL);
     let mut b: Buf<Half> = Buf::new(most, &POOL);
@@ -2072,9 +2110,10 @@ mod tests {
         assert!(ps.len() > 50);
         for p in &ps {
             let base = Options::of(p);
-            let one = solve_with(p, None, base).unwrap();
+            let one = solve_with(p, None, None, base).unwrap();
             let two = solve_with(
                 p,
+                None,
                 None,
                 Options {
                     one_sweep: false,
@@ -2109,12 +2148,12 @@ mod tests {
                     stream_above,
                     ..base
                 };
-                let other = solve_with(p, None, opt).unwrap();
+                let other = solve_with(p, None, None, opt).unwrap();
                 assert_eq!(other.value(), one.value());
                 assert_eq!(other.children(), one.children());
                 assert_eq!(other.move_values(), one.move_values());
             }
-            assert_eq!(value_with(p, None, true), Ok(one.value()));
+            assert_eq!(value_with(p, None, None, true), Ok(one.value()));
         }
     }
 
@@ -2140,9 +2179,9 @@ mod tests {
                 release_above: release,
                 ..Options::of(p)
             };
-            let fresh = solve_with(p, None, Options { pool: none, ..opt }).unwrap();
+            let fresh = solve_with(p, None, None, Options { pool: none, ..opt }).unwrap();
             let before = pool.taken();
-            let pooled = solve_with(p, None, Options { pool, ..opt }).unwrap();
+            let pooled = solve_with(p, None, None, Options { pool, ..opt }).unwrap();
             if i > 0 {
                 // The previous solve's regions were written over.
                 assert!(pool.taken() > before, "no region taken from the pool");

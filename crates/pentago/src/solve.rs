@@ -18,6 +18,7 @@
 use crate::board::{has_five, has_four_open, rotate, CELLS, LINES};
 use crate::game::{Move, Position, NONE};
 use crate::mid;
+use endgame_core::budget::Cancel;
 use endgame_core::Value;
 use std::time::{Duration, Instant};
 
@@ -56,6 +57,8 @@ pub struct Solver {
     node_limit: u64,
     deadline: Option<Instant>,
     aborted: bool,
+    /// Stops every search (alpha-beta and retrograde) when set.
+    cancel: Cancel,
     /// Whether the retrograde solver may be used.
     retrograde: bool,
     /// Whether the last answer came from the retrograde solver.
@@ -120,6 +123,7 @@ impl Solver {
             node_limit: u64::MAX,
             deadline: None,
             aborted: false,
+            cancel: Cancel::new(),
             retrograde: true,
             last_retrograde: false,
             mid: None,
@@ -133,6 +137,18 @@ impl Solver {
         if !on {
             self.mid = None;
         }
+    }
+
+    /// Makes `cancel` stop every later search of this solver (the
+    /// alpha-beta checks it with its deadline, the retrograde solver
+    /// between blocks), as a passed deadline does.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
+    }
+
+    /// Whether the cancel token given by [`Solver::set_cancel`] was set.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
     }
 
     /// The retrograde solution the solver keeps, if any.
@@ -171,7 +187,7 @@ impl Solver {
             return from_mid(sol);
         }
         self.answer_by(pos, budget, ab, |s, p, deadline| {
-            let sol = mid::solve(p, deadline)?;
+            let sol = mid::solve_stoppable(p, deadline, &s.cancel)?;
             let out = from_mid(&sol);
             s.mid = Some(sol);
             Ok(out)
@@ -212,7 +228,7 @@ impl Solver {
         let nodes_fit = budget.nodes.is_none_or(|n| n.saturating_sub(used) >= cost);
         let predicted = Duration::from_nanos(cost.saturating_mul(MID_NS_PER_POSITION));
         let time_fits = budget.time.is_none_or(|t| elapsed + predicted <= t);
-        if nodes_fit && time_fits {
+        if nodes_fit && time_fits && !self.cancel.is_cancelled() {
             return match by_mid(self, pos, budget.time.map(|t| start + t)) {
                 Ok(out) => {
                     self.nodes += cost;
@@ -265,7 +281,9 @@ impl Solver {
         };
         if pos.empty().count_ones() > mid::MAX_EMPTY_ONE_SWEEP {
             // The value alone: one question at a time, nothing kept.
-            self.answer_by(pos, budget, ab, |_, p, deadline| mid::value(p, deadline))
+            self.answer_by(pos, budget, ab, |s, p, deadline| {
+                mid::value_stoppable(p, deadline, &s.cancel)
+            })
         } else {
             self.answer(pos, budget, ab, |sol| sol.value())
         }
@@ -413,8 +431,13 @@ impl Solver {
     /// position given as the mover's and the opponent's stones. Fail-soft.
     fn search(&mut self, mine: u64, theirs: u64, mut alpha: i8, mut beta: i8) -> i8 {
         self.nodes += 1;
-        if self.nodes & 1023 == 0
-            && (self.nodes >= self.node_limit || self.deadline.is_some_and(|d| Instant::now() >= d))
+        // The node limit exactly (a compare), so that small per-move
+        // limits mean what they say; the clock and the cancel token every
+        // 1024 nodes.
+        if self.nodes >= self.node_limit
+            || (self.nodes & 1023 == 0
+                && (self.cancel.is_cancelled()
+                    || self.deadline.is_some_and(|d| Instant::now() >= d)))
         {
             self.aborted = true;
         }
@@ -620,6 +643,92 @@ pub fn move_values(
     };
     out.sort_by_key(|&(m, v)| (rank(v), m.rot == NONE, m));
     out
+}
+
+/// The value of each of `moves` (full moves of `pos`, or rotations when it
+/// must rotate) for the player making it, in the order given; `Unknown`
+/// where the budget ran out. Unlike [`move_values`], no move can eat the
+/// whole budget before the others are looked at: the alpha-beta asks every
+/// undecided move in rounds of growing node limits (the table keeps what
+/// each round learnt), so a move that a few nodes settle is settled
+/// whatever the hard ones cost. From [`mid::MAX_EMPTY`] empty cells down,
+/// the rounds get the alpha-beta's first share, then the retrograde solver
+/// answers every move at once if it fits the time left (its positions
+/// count as nodes, as for [`Solver::value`]: pass `nodes: None` to let it
+/// run whatever its cost), else the rounds go on.
+pub fn move_values_shared(
+    solver: &mut Solver,
+    pos: &Position,
+    moves: &[Move],
+    budget: Budget,
+) -> Vec<Value> {
+    use endgame_core::Rules;
+    let game = crate::game::Pentago;
+    let children: Vec<Position> = moves.iter().map(|&m| game.play_unchecked(pos, m)).collect();
+    solver.answer(
+        pos,
+        budget,
+        |s, b| {
+            let v = ab_rounds(s, &children, b);
+            let done = v.iter().all(|&v| v != Value::Unknown);
+            (v, done)
+        },
+        |sol| {
+            children
+                .iter()
+                .map(|c| {
+                    c.outcome()
+                        .or_else(|| sol.lookup(c))
+                        .unwrap_or(Value::Unknown)
+                        .flip()
+                })
+                .collect()
+        },
+    )
+}
+
+/// Node limit of each child in the first round of [`ab_rounds`]; each
+/// round gives four times more.
+pub const FIRST_ROUND_NODES: u64 = 64;
+
+/// The values, for the player who moved into them, of `children` by the
+/// alpha-beta in rounds: every undecided child gets
+/// [`FIRST_ROUND_NODES`], then four times more, and so on, until all are
+/// decided or the budget (nodes over all rounds, time, cancel) is spent.
+fn ab_rounds(solver: &mut Solver, children: &[Position], budget: Budget) -> Vec<Value> {
+    let start = Instant::now();
+    let nodes0 = solver.nodes;
+    let mut values: Vec<Value> = children
+        .iter()
+        .map(|c| c.outcome().map_or(Value::Unknown, Value::flip))
+        .collect();
+    let mut per = FIRST_ROUND_NODES;
+    'rounds: loop {
+        let open: Vec<usize> = (0..children.len())
+            .filter(|&i| values[i] == Value::Unknown)
+            .collect();
+        if open.is_empty() {
+            break;
+        }
+        for &i in &open {
+            let used = solver.nodes - nodes0;
+            let left = budget.nodes.map(|n| n.saturating_sub(used));
+            let time_left = budget.time.map(|t| t.saturating_sub(start.elapsed()));
+            if left == Some(0) || time_left.is_some_and(|t| t.is_zero()) || solver.cancelled() {
+                break 'rounds;
+            }
+            solver.arm(Budget {
+                nodes: Some(left.map_or(per, |l| l.min(per))),
+                time: time_left,
+            });
+            let v = solver.value_in(&children[i]);
+            if !solver.aborted {
+                values[i] = to_value(v).flip();
+            }
+        }
+        per = per.saturating_mul(4);
+    }
+    values
 }
 
 /// [`move_values`] by the alpha-beta alone, unsorted.

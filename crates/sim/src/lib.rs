@@ -11,12 +11,18 @@
 //! - [`solve`]: strong and weak solutions, perfect moves mapped back to the
 //!   real segment through the canonical relabelling, hints.
 //! - [`player`]: the players a battle can build by name.
+//! - [`table`]: a solved variant as a compact table, built in parallel
+//!   and kept on disk.
+//! - [`api`]: the analysis service behind every hint (solved tables,
+//!   else the exact search within a budget).
 
+pub mod api;
 pub mod canon;
 mod error;
 mod game;
 pub mod player;
 pub mod solve;
+pub mod table;
 
 pub use error::SimError;
 pub use game::{Segment, Sim, SimPos, MAX_N, MIN_N};

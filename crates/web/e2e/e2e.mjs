@@ -21,7 +21,7 @@ const lab = spawnSync(bin, ['lab', 'run', 'calibration', '--param', 'units=12', 
 if (lab.status !== 0) throw new Error('endgame lab run failed');
 
 // Start the server on port 0 and read the port it prints.
-const server = spawn(bin, ['serve', '--port', '0', '--db', labDb], { stdio: ['ignore', 'pipe', 'inherit'] });
+const server = spawn(bin, ['serve', '--port', '0', '--db', labDb, '--no-build-tables'], { stdio: ['ignore', 'pipe', 'inherit'] });
 const base = await new Promise((resolve, reject) => {
   let buf = '';
   server.stdout.on('data', d => {
@@ -224,7 +224,7 @@ await step('martello: eater then eaten, hint arrows, undo', async () => {
   // Play the first green hint by clicking its eater then its eaten stone.
   const h = await page.evaluate(async () => {
     const r = await fetch('/api/martello/hints?n=4&seed=1').then(r => r.json());
-    const g = r.hints.find(h => h.colour === 'green');
+    const g = r.moves.find(h => h.colour === 'green');
     const eat = g.real_moves.find(m => m.kind === 'eat');
     return [eat.stone, eat.eaten];
   });

@@ -5,8 +5,9 @@ use crate::AppState;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use endgame_core::budget::Cancel;
 use serde::Deserialize;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -146,6 +147,21 @@ impl AppState {
         }
     }
 
+    /// The capped budget of a request to a game's analysis service, whose
+    /// own defaults (`api::DEFAULT_TIME`, `api::DEFAULT_NODES` of the game
+    /// crate, the same the command line uses) apply when the request names
+    /// none; the server's caps still bound them.
+    pub(crate) fn budget_for(&self, q: &BudgetQuery, time: Duration, nodes: u64) -> Budget {
+        let l = &self.limits;
+        Budget {
+            time: q
+                .time_ms
+                .map_or(time, Duration::from_millis)
+                .min(l.max_time),
+            nodes: q.nodes.unwrap_or(nodes).clamp(1, l.max_nodes),
+        }
+    }
+
     /// Runs solver work `f` on the blocking pool, holding one solve permit
     /// until it ends.
     ///
@@ -235,22 +251,23 @@ impl Drop for QueueSlot {
 }
 
 /// Sets the cancel flag when the request's future goes away.
-struct CancelOnDrop(Arc<AtomicBool>);
+struct CancelOnDrop(Cancel);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {
-        self.0.store(true, Ordering::SeqCst);
+        self.0.cancel();
     }
 }
 
 /// What running solver work sees: when to stop.
 ///
-/// The game crates' solvers take node (and for Pentago time) budgets but no
-/// cancel flag, so the work runs in chunks of growing budget
-/// ([`Ctl::grow`]) and checks [`Ctl::stop`] between them.
+/// The analysis services' searchers take a core budget ([`Ctl::budget`])
+/// and stop themselves; the solve routes of peg and Martello still run in
+/// chunks of growing budget ([`Ctl::grow`]) checking [`Ctl::stop`] between
+/// them.
 #[derive(Clone, Debug)]
 pub(crate) struct Ctl {
-    cancel: Arc<AtomicBool>,
+    cancel: Cancel,
     deadline: Instant,
 }
 
@@ -258,14 +275,26 @@ impl Ctl {
     /// A fresh control whose deadline is `time` from now.
     pub(crate) fn new(time: Duration) -> Ctl {
         Ctl {
-            cancel: Arc::new(AtomicBool::new(false)),
+            cancel: Cancel::new(),
             deadline: Instant::now() + time,
+        }
+    }
+
+    /// The core budget of this work: the request's deadline and node
+    /// limit, and the cancel token set when the client goes away. A
+    /// searcher given it stops itself.
+    pub(crate) fn budget(&self, nodes: u64) -> endgame_core::budget::Budget {
+        endgame_core::budget::Budget {
+            nodes: Some(nodes),
+            deadline: Some(self.deadline),
+            memory: None,
+            cancel: self.cancel.clone(),
         }
     }
 
     /// The client went away (or the request timed out).
     pub(crate) fn cancelled(&self) -> bool {
-        self.cancel.load(Ordering::SeqCst)
+        self.cancel.is_cancelled()
     }
 
     /// Cancelled or past the deadline: start no new chunk.
@@ -294,20 +323,6 @@ impl Ctl {
             n = n.saturating_mul(4).min(max);
         }
     }
-
-    /// Like [`Ctl::grow`] for a solver with a time budget (Pentago): slices
-    /// of `first`, 2·`first`, … each cut to the time left, until decided,
-    /// the deadline, or a cancel.
-    pub(crate) fn slices<T>(&self, first: Duration, mut f: impl FnMut(Duration) -> (T, bool)) -> T {
-        let mut slice = first;
-        loop {
-            let (t, decided) = f(slice.min(self.remaining()));
-            if decided || self.stop() {
-                return t;
-            }
-            slice *= 2;
-        }
-    }
 }
 
 /// Splits a `moves` parameter: moves separated by commas (Pentago moves
@@ -319,16 +334,4 @@ pub(crate) fn split_moves(s: Option<&str>) -> Vec<String> {
         .filter(|m| !m.is_empty())
         .map(String::from)
         .collect()
-}
-
-/// The SPEC colour of a move of a two-player game from the value it gives
-/// the player who makes it.
-pub(crate) fn colour_of(v: endgame_core::Value) -> &'static str {
-    use endgame_core::Value;
-    match v {
-        Value::Win => "green",
-        Value::Loss => "red",
-        Value::Draw => "yellow",
-        Value::Unknown => "blue",
-    }
 }

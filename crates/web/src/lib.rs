@@ -18,6 +18,7 @@ mod api;
 mod assets;
 mod games;
 mod lab;
+mod tables;
 
 pub use api::{ApiError, Budget};
 pub use lab::Lab;
@@ -50,6 +51,9 @@ pub struct Limits {
     /// memory Pentago's solver keeps between solves
     /// (`endgame_pentago::mid::free_pool`).
     pub pool_idle: Duration,
+    /// Whether [`serve`] builds the services' missing solved tables in the
+    /// background (one at a time; hints search until a table is ready).
+    pub build_tables: bool,
 }
 
 impl Default for Limits {
@@ -63,6 +67,7 @@ impl Default for Limits {
             default_nodes: 2_000_000,
             max_nodes: 50_000_000,
             pool_idle: Duration::from_secs(60),
+            build_tables: true,
         }
     }
 }
@@ -74,21 +79,44 @@ pub struct AppState {
     pub(crate) solves: Arc<Semaphore>,
     /// Requests waiting for a solve permit.
     pub(crate) queued: Arc<AtomicUsize>,
-    pub(crate) sim_tables: Arc<games::sim::Tables>,
+    /// Sim's analysis service (its solved and lazily filled tables
+    /// outlive requests).
+    pub(crate) sim: Arc<endgame_sim::api::Service>,
+    /// Peg solitaire's analysis service (its goal sets outlive requests).
+    pub(crate) peg: Arc<endgame_peg::api::Service>,
+    /// Pentago's analysis service (its solvers' tables outlive requests).
+    pub(crate) pentago: Arc<endgame_pentago::api::Service>,
+    /// Martello's analysis service (its memos outlive requests).
+    pub(crate) martello: Arc<endgame_martello::api::Service>,
     pub(crate) lab: Option<Arc<Lab>>,
+    /// The cache directory of the services' solved tables.
+    pub(crate) cache: std::path::PathBuf,
+    /// Stops the background table builds when the server shuts down.
+    pub(crate) build_cancel: endgame_core::budget::Cancel,
     /// Solver requests started so far (to tell an idle server).
     pub(crate) started: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl AppState {
-    /// The shared state for the given limits.
+    /// The shared state for the given limits, its services keeping their
+    /// tables in the default cache directory ([`endgame_core::cache::dir`]).
     pub fn new(limits: Limits) -> AppState {
+        AppState::with_cache(limits, &endgame_core::cache::dir(None))
+    }
+
+    /// The shared state whose services keep their tables in `dir`.
+    pub fn with_cache(limits: Limits, dir: &std::path::Path) -> AppState {
         AppState {
             solves: Arc::new(Semaphore::new(limits.max_solves)),
             limits: Arc::new(limits),
             queued: Arc::new(AtomicUsize::new(0)),
-            sim_tables: Arc::new(games::sim::Tables::default()),
+            sim: Arc::new(endgame_sim::api::Service::new(Some(dir.to_path_buf()))),
+            peg: Arc::new(endgame_peg::api::Service::with_dir(dir)),
+            pentago: Arc::new(endgame_pentago::api::Service::new()),
+            martello: Arc::new(endgame_martello::api::Service::new()),
             lab: None,
+            cache: dir.to_path_buf(),
+            build_cancel: endgame_core::budget::Cancel::new(),
             started: Arc::new(std::sync::atomic::AtomicU64::new(0)),
         }
     }
@@ -99,6 +127,13 @@ impl AppState {
         self
     }
 
+    /// The services that keep solved tables, cheapest tables first: the
+    /// very instances that answer hints, so a table built in the
+    /// background answers the next hint.
+    pub fn table_services(&self) -> Vec<Arc<dyn endgame_core::cache::Tables>> {
+        vec![self.sim.clone(), self.peg.clone()]
+    }
+
     /// `(running, queued)`: solver requests holding a permit and waiting
     /// for one.
     pub fn solves_in_use(&self) -> (usize, usize) {
@@ -107,6 +142,12 @@ impl AppState {
             self.queued.load(Ordering::SeqCst),
         )
     }
+}
+
+/// Fresh instances of every game's analysis service that keeps solved
+/// tables in `dir`, cheapest tables first (for `endgame cache`).
+pub fn table_services(dir: &std::path::Path) -> Vec<Arc<dyn endgame_core::cache::Tables>> {
+    AppState::with_cache(Limits::default(), dir).table_services()
 }
 
 /// The whole application: the UI's files and the JSON API.
@@ -133,9 +174,17 @@ pub async fn serve(
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
     let idle = tokio::spawn(free_pool_when_idle(state.clone()));
+    if state.limits.build_tables {
+        let (services, cancel) = (state.table_services(), state.build_cancel.clone());
+        // One blocking thread, so hints keep the other cores; a failure
+        // shows in `/api/status` as the table's state.
+        tokio::task::spawn_blocking(move || tables::build_missing(&services, &cancel));
+    }
+    let cancel = state.build_cancel.clone();
     let r = axum::serve(listener, app(state))
         .with_graceful_shutdown(shutdown())
         .await;
+    cancel.cancel();
     idle.abort();
     r
 }

@@ -71,16 +71,22 @@ async fn peg_state_follows_the_moves() {
 }
 
 #[tokio::test]
-async fn peg_hints_agree_with_the_peg_crate() {
+async fn peg_hints_are_the_peg_crates_analysis() {
     let v = ok("/api/peg/hints?board=triangle").await;
     let spec = endgame_peg::api::Spec::named("triangle");
     let p = endgame_peg::api::build(&spec).unwrap();
-    let want = endgame_peg::api::hint(&p, &endgame_peg::api::Budget::default(), 0);
-    assert_eq!(v["moves"].as_array().unwrap().len(), want.moves.len());
-    for (got, w) in v["moves"].as_array().unwrap().iter().zip(&want.moves) {
-        assert_eq!(got["move"], w.mv);
-        assert_eq!(got["colour"], w.colour);
-        assert!(["green", "red", "blue"].contains(&got["colour"].as_str().unwrap()));
+    let budget = endgame_core::budget::Budget::time(endgame_peg::api::DEFAULT_TIME)
+        .with_nodes(endgame_peg::api::DEFAULT_NODES);
+    let want = endgame_peg::api::Service::new().analyze(&p, &budget);
+    let mut want = serde_json::to_value(&want).unwrap();
+    let mut got = v.clone();
+    want["time_ms"] = Value::Null;
+    got["time_ms"] = Value::Null;
+    assert_eq!(got, want);
+    assert_eq!(v["result"]["solvable"], true);
+    for m in v["moves"].as_array().unwrap() {
+        assert_eq!(m["colour"], "green", "{m}");
+        assert_eq!(m["decided_by"], "table", "{m}");
     }
 }
 
@@ -111,10 +117,16 @@ async fn sim_hints_match_the_solver_and_colours() {
     let want = endgame_sim::solve::hint(&sim, &mut t, &pos);
     let got = v["moves"].as_array().unwrap();
     assert_eq!(got.len(), want.len());
+    assert_eq!(v["game"], "sim");
+    assert_eq!(v["to_move"], "red");
+    assert_eq!(v["n"], 6);
+    assert!(v["decided_by"] == "search" || v["decided_by"] == "table");
     for (g, (m, o)) in got.iter().zip(&want) {
         assert_eq!(g["move"], sim.format_move(*m));
         assert_eq!(g["value"], serde_json::to_value(o.value).unwrap());
         assert_eq!(g["remoteness"], serde_json::to_value(o.remoteness).unwrap());
+        let after = sim.format_position(&sim.play_unchecked(&pos, *m));
+        assert_eq!(g["after"], after.as_str());
         let colour = match g["value"].as_str().unwrap() {
             "win" => "green",
             "loss" => "red",
@@ -131,6 +143,36 @@ async fn sim_hints_match_the_solver_and_colours() {
         .unwrap()
         .iter()
         .all(|m| m["colour"] == "red"));
+}
+
+#[tokio::test]
+async fn sim_k8_early_is_blue_with_a_reason_within_the_budget() {
+    // Without a solved table (the usual case in a test) the exact search
+    // stops at the budget: every move blue, the reason in words. With a
+    // K8 table in the cache every move is decided instead.
+    let t = std::time::Instant::now();
+    let v = ok("/api/sim/hints?n=8&time_ms=300").await;
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+    let moves = v["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 28);
+    if v["decided_by"] == "table" {
+        assert_eq!(v["value"], "loss");
+        assert_eq!(v["remoteness"], 25);
+        assert!(moves.iter().all(|m| m["colour"] == "red"));
+    } else {
+        assert_eq!(v["value"], "unknown");
+        assert!(moves.iter().all(|m| m["colour"] == "blue"));
+        let why = v["reason"].as_str().unwrap();
+        assert!(why.starts_with("K8 at 0 coloured segments"), "{why}");
+        assert!(why.contains("within 0.3 s"), "{why}");
+        // The perfect AI will not guess: 503 with the way out.
+        let (status, body) = get("/api/sim/ai?n=8&time_ms=300").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{body}");
+        assert!(
+            body.to_string().contains("choose another strength"),
+            "{body}"
+        );
+    }
 }
 
 #[tokio::test]
@@ -163,22 +205,32 @@ async fn sim_solve_line_ends_the_game() {
 async fn pentago_late_position_is_solved_and_unknown_early() {
     // SPEC's check position: white to rotate, and white wins.
     let v = ok("/api/pentago/hints?start=205481007622539795m").await;
-    assert_eq!(v["kind"], "rotate");
+    assert_eq!(v["must_rotate"], true);
     assert_eq!(v["value"], "win");
     let moves = v["moves"].as_array().unwrap();
     assert_eq!(moves.len(), 8);
-    assert!(moves.iter().any(|m| m["colour"] == "green"));
+    // The rotation that wins at once, first and green.
+    assert_eq!(moves[0]["move"], "ul cw");
+    assert_eq!(moves[0]["colour"], "green");
+    assert_eq!(moves[0]["remoteness"], 1);
     let solve = ok("/api/pentago/solve?start=205481007622539795m").await;
     assert_eq!(solve["value"], "win");
-    // The empty board is far beyond a tiny budget: unknown, colour blue.
+    // The empty board is far beyond a tiny budget: unknown, colour blue,
+    // every full move with the strong evaluation's estimate.
     let early = ok("/api/pentago/hints?nodes=1000&time_ms=200").await;
-    assert_eq!(early["kind"], "place");
-    assert_eq!(early["moves"].as_array().unwrap().len(), 36);
+    assert_eq!(early["must_rotate"], false);
+    assert_eq!(early["moves"].as_array().unwrap().len(), 36 * 8);
     assert!(early["moves"]
         .as_array()
         .unwrap()
         .iter()
-        .all(|m| m["colour"] == "blue" && m["value"] == "unknown"));
+        .all(|m| m["colour"] == "blue"
+            && m["value"] == "unknown"
+            && m["estimate"]["score"].is_f64()));
+    assert!(early["reason"]
+        .as_str()
+        .unwrap()
+        .starts_with("below 18 stones"));
 }
 
 #[tokio::test]
@@ -192,13 +244,17 @@ async fn pentago_late_hints_come_from_the_exact_solver() {
     ))
     .await;
     let pos = endgame_pentago::notation::parse_position(start).unwrap();
-    let (value, kids) = endgame_pentago::mid::value_and_children(&pos, None).unwrap();
+    let sol = endgame_pentago::mid::solve(&pos, None).unwrap();
+    let value = sol.value();
     let name = |v: endgame_core::Value| serde_json::to_value(v).unwrap();
     assert_eq!(v["value"], name(value));
     let moves = v["moves"].as_array().unwrap();
-    assert_eq!(moves.len(), kids.len());
-    for (m, (_, kv)) in moves.iter().zip(&kids) {
-        assert_eq!(m["value"], name(*kv), "{m}");
+    let want = sol.move_values();
+    assert_eq!(moves.len(), want.len());
+    for (mv, mvalue) in want {
+        let text = endgame_pentago::notation::format_move(mv);
+        let m = moves.iter().find(|m| m["move"] == text.as_str()).unwrap();
+        assert_eq!(m["value"], name(mvalue), "{m}");
     }
     // The solve and the strong AI are exact there too, whatever the node
     // budget.
@@ -240,19 +296,28 @@ async fn martello_hints_lead_to_boards_with_one_stone_less() {
     let st = ok("/api/martello/state?n=4&seed=1").await;
     let stones = st["stones"].as_u64().unwrap();
     let v = ok("/api/martello/hints?n=4&seed=1").await;
-    let hints = v["hints"].as_array().unwrap();
-    assert!(!hints.is_empty());
-    let best = v["best"].as_u64().unwrap();
-    for h in hints {
+    assert_eq!(v["game"], "martello");
+    assert_eq!(v["position"], st["normalised"]);
+    let moves = v["moves"].as_array().unwrap();
+    assert!(!moves.is_empty());
+    let best = v["result"]["best"].as_u64().unwrap();
+    let solvable = v["result"]["solvable"].as_bool().unwrap();
+    for h in moves {
         let next = ok(&format!(
             "/api/martello/state?board={}",
-            h["board"].as_str().unwrap()
+            h["after"].as_str().unwrap()
         ))
         .await;
         assert_eq!(next["stones"].as_u64().unwrap(), stones - 1);
+        assert!(h["real_moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|m| m["kind"] == "eat"));
         let c = h["colour"].as_str().unwrap();
-        match h["min_stones"].as_u64() {
+        match h["result"]["best"].as_u64() {
             Some(1) => assert_eq!(c, "green"),
+            Some(_) if solvable => assert_eq!(c, "red"),
             Some(m) if m == best => assert_eq!(c, "yellow"),
             Some(_) => assert_eq!(c, "red"),
             None => assert_eq!(c, "blue"),
@@ -350,28 +415,27 @@ fn best_by_count(art: &str, position: &str) -> u32 {
 async fn peg_hints_on_unsolvable_boards_are_yellow_for_the_best_result() {
     for art in ["oo.oo.o", "ooo.oo/oo.ooo", "oooo./ooo.o/o.ooo"] {
         let v = ok(&format!("/api/peg/hints?art={art}")).await;
-        assert_eq!(v["value"], "unsolvable", "{art}");
+        assert_eq!(v["result"]["solvable"], false, "{art}");
         let moves = v["moves"].as_array().unwrap();
         let mut bests = Vec::new();
         for m in moves {
-            // The position after the move, from the API, counted apart.
-            let st = ok(&format!(
-                "/api/peg/state?art={art}&moves={}",
-                m["move"].as_str().unwrap()
-            ))
-            .await;
-            let best = best_by_count(art, st["position"].as_str().unwrap());
-            assert_eq!(m["best_pegs"], best, "{art} {m}");
-            // Remoteness: the moves of a line to that result, one peg each.
+            // The position after the move, counted apart.
+            let after = m["after"].as_str().unwrap();
+            let st = ok(&format!("/api/peg/state?art={art}&start={after}")).await;
+            let best = best_by_count(art, after);
+            assert_eq!(m["result"]["best"], best, "{art} {m}");
+            assert_eq!(m["result"]["best_proven"], true, "{art} {m}");
+            // Remoteness: this move and a line to that result, one peg each.
             assert_eq!(
                 m["remoteness"],
-                st["pegs"].as_u64().unwrap() - best as u64,
+                st["pegs"].as_u64().unwrap() + 1 - best as u64,
                 "{art} {m}"
             );
             bests.push(best);
         }
         let min = *bests.iter().min().unwrap();
-        assert_eq!(v["best_pegs"], min, "{art}");
+        assert_eq!(v["result"]["best"], min, "{art}");
+        assert_eq!(v["result"]["best_proven"], true, "{art}");
         for (m, b) in moves.iter().zip(&bests) {
             assert_eq!(
                 m["colour"],

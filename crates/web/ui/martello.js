@@ -5,7 +5,11 @@
 // eaten, each drawn on its own side of the line between the two stones, so
 // two stones that can eat each other show two distinct arrows. A move is
 // the board it leads to, so the URL holds the whole line.
-import { el, api, hintTitle } from './api.js';
+// The hints are the Martello crate's analysis: `result` {solvable, best,
+// best_proven} for the position and each operation (`move`, e.g. `o:m`),
+// `remoteness` (operations to the best result), `colour`, `after` (the
+// board it leads to) and its `real_moves`, by which clicks find it.
+import { el, api } from './api.js';
 
 const COLOURS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
 const SYMBOLS = ['●', '▲', '■', '◆', '★', '✚', '⬟', '✖'];
@@ -26,7 +30,17 @@ export function apiParams(v, moves) {
 }
 export function describe(s) { return s.stones === 1 ? 'Solved: one stone left!' : `${s.stones} stones.`; }
 export function valueText(h) {
-  return h.best == null ? 'Undecided within the budget.' : `Best reachable: ${h.best} stone(s) (${h.best === 1 ? 'solvable' : 'unsolvable'}).`;
+  const r = h.result || {};
+  if (r.solvable === true) return `Solvable: one stone left in ${h.remoteness} operation(s).`;
+  if (r.solvable === false && r.best_proven) return `Unsolvable: at best ${r.best} stone(s) left, in ${h.remoteness} operation(s).`;
+  return `Undecided within the budget.${h.reason ? ' ' + h.reason : ''}`;
+}
+function moveTitle(m) {
+  const r = m.result || {};
+  if (r.solvable === true) return `${m.move}: solvable, ${m.remoteness} operation(s) to one stone`;
+  if (r.solvable === false && r.best_proven) return `${m.move}: at best ${r.best} stone(s) left`;
+  if (r.solvable === false) return `${m.move}: loses the goal`;
+  return `${m.move}: undecided within the budget`;
 }
 export function moveLabel(m, i) { return `move ${i + 1}`; }
 export function solutionLine(r) { return (r.line || []).slice(1); }
@@ -73,7 +87,7 @@ export function render(svg, s, hints, ctx) {
   }
   drawnAt = next;
   if (hints && ctx.hintsOn) {
-    for (const h of hints.hints) {
+    for (const h of hints.moves) {
       const eat = h.real_moves.find(m => m.kind === 'eat');
       if (!eat || !cellOf[eat.stone] || !cellOf[eat.eaten]) continue;
       const [ax, ay] = cellOf[eat.stone], [bx, by] = cellOf[eat.eaten];
@@ -81,8 +95,8 @@ export function render(svg, s, hints, ctx) {
       const L = Math.hypot(bx - ax, by - ay), ux = (bx - ax) / L, uy = (by - ay) / L;
       const off = 7, ox = -uy * off, oy = ux * off;
       const x1 = ax + ox + ux * 14, y1 = ay + oy + uy * 14, x2 = bx + ox - ux * 16, y2 = by + oy - uy * 16;
-      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.op, 'data-colour': h.colour,
-        'data-eater': eat.stone, 'data-eaten': eat.eaten, opacity: 0.8, 'pointer-events': 'none', 'marker-end': `url(#mhead-${h.colour})` }, hintTitle(h));
+      const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.move, 'data-colour': h.colour,
+        'data-eater': eat.stone, 'data-eaten': eat.eaten, opacity: 0.8, 'pointer-events': 'none', 'marker-end': `url(#mhead-${h.colour})` }, moveTitle(h));
       svg.append(a);
       // The dot at the eater's end, so the direction reads without the head too.
       svg.append(el('circle', { cx: x1, cy: y1, r: 5, class: `dot ${h.colour}`, 'pointer-events': 'none' }));
@@ -146,6 +160,6 @@ async function click(id, svg, s, ctx) {
   if (!hints) {
     try { hints = await api('/api/martello/hints', apiParams(ctx.variant, ctx.moves)); } catch (e) { ctx.status(e.message, 'error'); return; }
   }
-  const h = hints.hints.find(h => h.real_moves.some(m => m.kind === 'eat' && m.stone === eater && m.eaten === id));
-  if (h) ctx.play(h.board); else { ctx.status('That stone cannot eat that one.', 'error'); render(svg, s, lastHints, ctx); }
+  const h = hints.moves.find(h => h.real_moves.some(m => m.kind === 'eat' && m.stone === eater && m.eaten === id));
+  if (h) ctx.play(h.after); else { ctx.status('That stone cannot eat that one.', 'error'); render(svg, s, lastHints, ctx); }
 }

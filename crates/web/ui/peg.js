@@ -1,6 +1,6 @@
 // Peg solitaire: any board shape (square or triangular lattice). Click a
 // peg, then a highlighted hole (or click a hint arrow) to jump.
-import { el, hintTitle } from './api.js';
+import { el } from './api.js';
 
 let selected = null;
 export function reset() { selected = null; }
@@ -16,11 +16,28 @@ export function describe(s) {
   if (s.over) return `No jump left: ${s.pegs} pegs.`;
   return `${s.pegs} pegs; goal: ${s.goal}.`;
 }
+// The hint is the peg crate's analysis: `result` {solvable, best,
+// best_proven} for the position and each move, `remoteness` (moves to the
+// goal, or to the best result when the goal is lost), `colour`,
+// `solutions` when counted.
+function bestText(r) {
+  if (!r || r.best == null) return '';
+  return `; ${r.best} peg(s) at best${r.best_proven ? '' : ' found'}`;
+}
 export function valueText(h) {
-  const r = h.goal_reachable;
-  if (r === true) return `This position is solvable: ${h.remoteness} move(s) to the goal.`;
-  if (r === false) return `This position is unsolvable${h.best_pegs != null ? `; at best ${h.best_pegs} peg(s) left` : ''}.`;
-  return 'This position is undecided within the budget.';
+  const r = h.result || {};
+  const sol = h.solutions != null ? ` ${h.solutions} solution(s).` : '';
+  if (r.solvable === true) return `This position is solvable: ${h.remoteness} move(s) to the goal.${sol}`;
+  if (r.solvable === false) return `This position is unsolvable${r.best != null ? `; at best ${r.best} peg(s) left` : ''}.`;
+  return `This position is undecided within the budget.${h.reason ? ' ' + h.reason : ''}`;
+}
+function moveTitle(m) {
+  if (!m) return '';
+  const r = m.result || {};
+  const sol = m.solutions != null ? `, ${m.solutions} solution(s)` : '';
+  if (r.solvable === true) return `${m.move}: solvable, ${m.remoteness} move(s) to the goal${sol}`;
+  if (r.solvable === false) return `${m.move}: unsolvable${bestText(r)}`;
+  return `${m.move}: undecided within the budget`;
 }
 
 export function render(svg, s, hints, ctx) {
@@ -53,7 +70,7 @@ export function render(svg, s, hints, ctx) {
       const dx = (x2 - x1), dy = (y2 - y1), L = Math.hypot(dx, dy);
       const ux = dx / L, uy = dy / L;
       const a = el('line', { x1: x1 + ux * 8 + uy * 5, y1: y1 + uy * 8 - ux * 5, x2: x2 - ux * 12 + uy * 5, y2: y2 - uy * 12 - ux * 5,
-        class: `hint ${hm ? hm.colour : 'none'}`, 'data-move': m.move, 'data-colour': hm ? hm.colour : '' }, hintTitle(hm));
+        class: `hint ${hm ? hm.colour : 'none'}`, 'data-move': m.move, 'data-colour': hm ? hm.colour : '' }, moveTitle(hm));
       a.onclick = () => { selected = null; ctx.play(m.move); };
       svg.append(a);
       svg.append(el('circle', { cx: x2 - ux * 12 + uy * 5, cy: y2 - uy * 12 - ux * 5, r: 5, class: `dot ${hm ? hm.colour : 'none'}`, 'pointer-events': 'none' }));

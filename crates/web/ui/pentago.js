@@ -1,15 +1,18 @@
-// Pentago: click an empty cell to place, then a rotation arrow. Hints are
-// dots on the cells (value of placing there) and coloured arrows (value of
-// each rotation once placed).
-import { el, hintTitle } from './api.js';
+// Pentago: click an empty cell to place, then a rotation arrow. Hints come
+// from the analysis service: for a position due to place, every full move
+// (`c4 ur cw`, best first), each cell's dot coloured by the best move
+// through it; once placed (a rotation due), the eight rotations as
+// coloured arrows. Undecided moves stay blue, with the strong evaluation's
+// estimate in their hover text.
+import { el } from './api.js';
 
 let pending = null;
 export function reset() { pending = null; }
 export const aiSides = ['black', 'white'];
 export const strengths = ['strong', 'seed', 'random'];
 export function title() { return 'Pentago'; }
-// Early positions are beyond any budget: hints spend at most a second.
-export function extraHintParams() { return { time_ms: '1000' }; }
+// The hint budget is the analysis service's default (the same as the
+// command line's), so no budget parameter is sent.
 export function apiParams(v, moves) {
   const q = { moves: moves.join(',') };
   if (v.start) q.start = v.start;
@@ -21,7 +24,18 @@ export function describe(s, v) {
   if (s.over) return s.winner === 'none' ? 'Game over: draw.' : `Game over: ${who(s.winner)} wins.`;
   return s.must_rotate ? `${who(s.to_move)}: turn a quadrant.` : `${who(s.to_move)} to place.`;
 }
-export function valueText(h) { return `Value for the player to move: ${h.value}.`; }
+const valueWords = (v, r) => (r === null || r === undefined || v === 'unknown' ? `${v}` : `${v} in ${r}`);
+export function valueText(h) {
+  let s = `Value for the player to move: ${valueWords(h.value, h.remoteness)}.`;
+  if (h.estimate) s += ` Estimate ${h.estimate.score.toFixed(2)} (${h.estimate.by}).`;
+  if (h.reason) s += ` ${h.reason[0].toUpperCase()}${h.reason.slice(1)}.`;
+  return s;
+}
+// The hover text of a move: its exact value, or the estimate when undecided.
+function moveTitle(m) {
+  if (m.estimate) return `${m.move}: undecided; estimate ${m.estimate.score.toFixed(2)} (${m.estimate.by})`;
+  return `${m.move}: ${valueWords(m.value, m.remoteness)}`;
+}
 const cellName = (x, y) => `${'abcdef'[x]}${y + 1}`;
 const QUADS = { ll: [0, 0], ul: [0, 1], lr: [1, 0], ur: [1, 1] };
 
@@ -31,8 +45,15 @@ export function render(svg, s, hints, ctx) {
   svg.textContent = '';
   const px = x => M + x * C + (x >= 3 ? G : 0);
   const py = y => M + (5 - y) * C + (y < 3 ? G : 0);
-  const hint = {};
-  if (hints && ctx.hintsOn) for (const m of hints.moves) hint[m.move] = m;
+  // By move (the rotations of a placement made), and by cell the best
+  // full move through it (moves come best first).
+  const hint = {}, byCell = {};
+  if (hints && ctx.hintsOn) {
+    for (const m of hints.moves) {
+      hint[m.move] = m;
+      if (m.cell && !byCell[m.cell]) byCell[m.cell] = m;
+    }
+  }
   for (const [q, [qx, qy]] of Object.entries(QUADS)) {
     svg.append(el('rect', { x: px(3 * qx) - 3, y: py(3 * qy + 2) - 3, width: 3 * C + 6, height: 3 * C + 6, rx: 10, class: 'quad', 'data-quad': q }));
   }
@@ -49,9 +70,9 @@ export function render(svg, s, hints, ctx) {
         if (s.moves.includes(name)) { pending = null; ctx.play(name); return; }
         pending = name; ctx.refresh();
       };
-      const h = hint[name];
+      const h = byCell[name];
       if (h) {
-        const d = el('circle', { cx, cy, r: 8, class: `dot ${h.colour}`, 'data-hint': name, 'data-colour': h.colour, 'pointer-events': 'none' }, hintTitle(h));
+        const d = el('circle', { cx, cy, r: 8, class: `dot ${h.colour}`, 'data-hint': name, 'data-colour': h.colour, 'data-best': h.move, 'pointer-events': 'none' }, moveTitle(h));
         svg.append(d);
       }
     }
@@ -72,7 +93,7 @@ export function render(svg, s, hints, ctx) {
         const x1 = horiz ? ox + (qx ? -40 : 40) : ox, y1 = horiz ? oy : oy + (qy ? 40 : -40);
         const path = `M ${x1} ${y1} Q ${ox} ${oy} ${horiz ? ox : ox + (qx ? -40 : 40)} ${horiz ? oy + (qy ? 40 : -40) : oy}`;
         const cls = h ? h.colour : 'none';
-        const a = el('path', { d: path, class: `arrow hint ${cls}`, 'data-move': mv, 'data-colour': h ? h.colour : '', 'marker-end': `url(#head-${cls})` }, h ? hintTitle(h) : mv);
+        const a = el('path', { d: path, class: `arrow hint ${cls}`, 'data-move': mv, 'data-colour': h ? h.colour : '', 'marker-end': `url(#head-${cls})` }, h ? moveTitle(h) : mv);
         a.onclick = () => { const full = `${pending} ${mv}`; pending = null; ctx.play(full); };
         void along;
         svg.append(a);

@@ -21,33 +21,32 @@ let moves = (params.get('moves') || '').split(',').map(s => s.trim()).filter(Boo
 // Hints for puzzles: 'solvable'/'unsolvable'/'unknown' and the best count.
 const puzzle = (value, count) => ({ value: count == null && value !== 'solvable' ? 'unknown' : value, count: count ?? null });
 const martelloValue = best => best == null ? 'unknown' : best === 1 ? 'solvable' : 'unsolvable';
+// A puzzle's analysis result ({solvable, best, best_proven}) as a chart point.
+const resultPoint = r => puzzle(r == null || r.solvable == null ? 'unknown' : r.solvable ? 'solvable' : 'unsolvable',
+  r && (r.solvable || r.best_proven) ? r.best : null);
+// Every game's hints are the analysis service's answer: `value` and
+// `remoteness` for two-player games, `result` for puzzles.
+const gameHints = h => h.value == null || h.value === 'unknown' ? null : { value: h.value, remoteness: h.remoteness };
 // How each game's answers become a point of the value-history chart.
 const HISTORY = {
   sim: {
     kind: 'game', sides: ['red', 'blue'],
-    fromHints: h => ({ value: h.value, remoteness: h.remoteness }),
+    fromHints: gameHints,
     fromSolve: r => ({ value: r.value, remoteness: r.remoteness }),
   },
   pentago: {
     kind: 'game', sides: ['black', 'white'],
-    // Hints of a pending placement value that half-move, not a position.
-    // The position's own share of a hints budget is small: an unknown
-    // value there is asked of the solver with the whole (small) budget.
-    fromHints: h => h.kind === 'place' && h.value !== 'unknown' ? { value: h.value, remoteness: null } : null,
+    fromHints: gameHints,
     fromSolve: r => ({ value: r.value, remoteness: null }),
   },
   peg: {
     kind: 'puzzle', unit: 'pegs',
-    fromHints: h => puzzle(h.value, h.best_pegs),
+    fromHints: h => resultPoint(h.result),
     fromSolve: r => puzzle(r.value, r.solvable === true || r.best_proven ? r.pegs_left : null),
   },
   martello: {
     kind: 'puzzle', unit: 'stones',
-    fromHints: (h, s) => {
-      if (!h.hints.length) return puzzle(martelloValue(s.stones), s.stones);
-      const open = h.hints.some(x => x.min_stones == null) && h.best !== 1;
-      return open ? puzzle('unknown', null) : puzzle(martelloValue(h.best), h.best);
-    },
+    fromHints: h => resultPoint(h.result),
     fromSolve: r => puzzle(r.value === 'unknown' ? 'unknown' : martelloValue(r.min_stones), r.value === 'unknown' ? null : r.min_stones),
   },
 };

@@ -17,8 +17,19 @@ export function describe(s, v) {
   if (s.over) return `Game over: ${who(s.winner)} wins.`;
   return `${who(s.to_move)} to move.`;
 }
+// The service's analysis: `value` (win/loss/draw/unknown) for the player
+// to move, `decided_by` (table, search, undecided) and, when something is
+// undecided, the `reason` in words.
 export function valueText(h) {
-  return `Value for the player to move: ${h.value}${h.remoteness != null ? ` in ${h.remoteness}` : ''}.`;
+  const how = { table: ' (solved table)', search: ' (exact search)' }[h.decided_by] || '';
+  let s = `Value for the player to move: ${h.value}${h.remoteness != null ? ` in ${h.remoteness}` : ''}${how}.`;
+  if (h.reason) s += ` ${h.reason[0].toUpperCase()}${h.reason.slice(1)}.`;
+  return s;
+}
+// The hover text of a move: its value for the player who plays it.
+function moveTitle(m) {
+  if (m.colour === 'blue') return `${m.move}: undecided within the budget`;
+  return hintTitle(m);
 }
 
 export function render(svg, s, hints, ctx) {
@@ -36,11 +47,11 @@ export function render(svg, s, hints, ctx) {
       const h = hint[g.name];
       // Not the midpoint: the long diagonals of K6 all cross at the centre.
       const mx = x1 + (x2 - x1) * 0.4, my = y1 + (y2 - y1) * 0.4;
-      const hit = el('line', { x1, y1, x2, y2, class: 'seg hit', 'data-move': g.name }, h ? hintTitle(h) : g.name);
+      const hit = el('line', { x1, y1, x2, y2, class: 'seg hit', 'data-move': g.name }, h ? moveTitle(h) : g.name);
       hit.onclick = () => ctx.play(g.name);
       svg.append(hit);
       if (h) {
-        const d = el('circle', { cx: mx, cy: my, r: 9, class: `dot ${h.colour}`, 'data-hint': g.name, 'data-colour': h.colour }, hintTitle(h));
+        const d = el('circle', { cx: mx, cy: my, r: 9, class: `dot ${h.colour}`, 'data-hint': g.name, 'data-colour': h.colour }, moveTitle(h));
         d.onclick = () => ctx.play(g.name);
         svg.append(d);
         if (h.remoteness != null) { const t = el('text', { x: mx, y: my + 20, class: 'remote' }); t.textContent = h.remoteness; svg.append(t); }

@@ -46,3 +46,55 @@ pub fn user_error(args: &[&str]) -> String {
     assert!(!err.contains("panicked"), "stderr {err:?}");
     lines[0].to_string()
 }
+
+/// `GET uri` on the web workbench's router in this process (default
+/// limits); expects HTTP 200 and returns the JSON body.
+pub fn web_json(uri: &str) -> Value {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    rt.block_on(async {
+        let r = endgame_web::router(endgame_web::Limits::default())
+            .oneshot(
+                axum::http::Request::get(uri)
+                    .body(axum::body::Body::empty())
+                    .expect("a request"),
+            )
+            .await
+            .expect("the router answers");
+        let status = r.status();
+        let bytes = r.into_body().collect().await.expect("a body").to_bytes();
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        assert_eq!(status, 200, "{uri}: {v}");
+        v
+    })
+}
+
+/// `v` without its timing fields (`time_ms` at any depth): what two runs of
+/// the same analysis must agree on.
+pub fn without_timing(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("time_ms");
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+/// Asserts that `endgame --json hint ARGS` and the web's `GET uri` give the
+/// same analysis (timings aside); returns it.
+pub fn same_analysis(args: &[&str], uri: &str) -> Value {
+    let cli = without_timing(json(args));
+    let web = without_timing(web_json(uri));
+    assert_eq!(cli, web, "endgame {args:?} and GET {uri} differ");
+    cli
+}

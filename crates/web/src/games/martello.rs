@@ -3,13 +3,15 @@
 //! A request gives the board (`board`, the board string of SPEC.md), or a
 //! random one (`n` and `seed`). Moves are operations: the hints list each
 //! with its real moves and the board it leads to, which the next request
-//! sends as `board`.
+//! sends as `board`. The hints are the Martello crate's analysis
+//! (`endgame_martello::api::Service`), exactly as `endgame hint martello
+//! --json` prints it.
 
 use crate::api::{opt, ApiError, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use endgame_martello::real::real_moves;
+use endgame_martello::api;
 use endgame_martello::solver::{self, SolveOptions};
 use endgame_martello::{Board, Martello, State as MState};
 use serde::Deserialize;
@@ -80,54 +82,26 @@ pub(crate) async fn state(Q(q): Q<MartelloQuery>) -> Result<Json<serde_json::Val
     })))
 }
 
-/// `GET /api/martello/hints`: every operation with the minimum stone count
-/// after it and its colour (green solvable, yellow keeps the best result
-/// of an unsolvable board, red worse, blue undecided).
+/// `GET /api/martello/hints`: the analysis of the board
+/// (`endgame_martello::api::Service::analyze`): every operation with the
+/// best result after it, its colour (`Colour::of_result`), its real moves
+/// and the board it leads to (`after`).
 pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<MartelloQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<api::MartelloAnalysis>, ApiError> {
     let (_, m, s) = current(&q)?;
-    let budget = app.budget(&q.budget);
-    let n = m.n();
-    let r = app
-        .solve(budget, move |ctl| {
-            // Growing node budgets until every operation is decided (the
-            // deadline and a cancel are seen between rounds).
-            let hints = ctl.grow(FIRST_NODES, budget.nodes, |nodes| {
-                let h = solver::hints(&m, &s, nodes, MEMO_BYTES);
-                let done = h.iter().all(|x| x.min_stones.is_some());
-                (h, done)
-            });
-            let best = hints.iter().filter_map(|h| h.min_stones).min();
-            let rows: Vec<serde_json::Value> = hints
-                .iter()
-                .map(|h| {
-                    let colour = match (h.min_stones, best) {
-                        (None, _) => "blue",
-                        (Some(1), _) => "green",
-                        (Some(v), Some(b)) if v == b => "yellow",
-                        _ => "red",
-                    };
-                    let moves = real_moves(&m, &s, h.op).unwrap_or_default();
-                    json!({
-                        "op": m.format_op(h.op),
-                        "min_stones": h.min_stones,
-                        "value": h.min_stones.map_or("unknown".to_string(), |v| v.to_string()),
-                        "colour": colour,
-                        "moves": moves.iter().map(|x| x.describe(n)).collect::<Vec<_>>(),
-                        "real_moves": moves,
-                        "board": h.child.to_board(n).to_board_string(),
-                    })
-                })
-                .collect();
-            (best, rows)
-        })
-        .await?;
-    let (best, rows) = r.unwrap_or((None, vec![]));
-    Ok(Json(
-        json!({ "best": best, "hints": rows, "budget": budget }),
-    ))
+    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
+    let service = app.martello.clone();
+    app.solve(budget, move |ctl| {
+        service.analyze(&m, &s, &ctl.budget(budget.nodes))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| ApiError {
+        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        message: "the analysis did not finish within its time, try again".into(),
+    })
 }
 
 /// `GET /api/martello/solve`: the minimum stone count and a line to it.

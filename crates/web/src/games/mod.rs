@@ -37,7 +37,9 @@ pub(crate) fn routes() -> Router<AppState> {
         })
 }
 
-/// `GET /api/status`: the solve permits and the queue, now.
+/// `GET /api/status`: the solve permits and the queue, and every solved
+/// table with its state (missing, building with progress, cached, ready,
+/// failed), now.
 async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Json<Value> {
     let (running, queued) = app.solves_in_use();
     let l = &app.limits;
@@ -48,6 +50,8 @@ async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Js
         "max_queue": l.max_queue,
         "queue_wait_ms": l.queue_wait.as_millis() as u64,
         "lab": app.lab.as_ref().map(|l| l.location().to_string()),
+        "cache": app.cache,
+        "tables": crate::tables::all(&app.table_services()),
     }))
 }
 

@@ -5,20 +5,20 @@
 //! `c4 ur cw` separated by commas) and optionally a pending placement
 //! (`place`, a cell like `c4`: the position then has `m`, a rotation due).
 
-use crate::api::{colour_of, split_moves, ApiError, Budget, BudgetQuery, Q};
+use crate::api::{split_moves, ApiError, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
 use endgame_core::player::MoveLimits;
 use endgame_core::{Notation, Rules, Value};
+use endgame_pentago::api;
 use endgame_pentago::board::bit_index;
-use endgame_pentago::notation::{format_cell, QUADRANTS};
+use endgame_pentago::notation::QUADRANTS;
 use endgame_pentago::player::StrongSearch;
 use endgame_pentago::solve::{self, Solver};
 use endgame_pentago::{Pentago, Position};
 use serde::Deserialize;
 use serde_json::json;
-use std::time::Duration;
 
 /// Transposition table of one request: 2^20 slots (16 MiB).
 const TABLE_BITS: u32 = 20;
@@ -137,128 +137,36 @@ fn exact_nodes(pos: &Position, nodes: u64) -> Option<u64> {
     }
 }
 
-fn sbudget(b: Budget) -> solve::Budget {
-    solve::Budget {
-        nodes: Some(b.nodes),
-        time: Some(b.time),
-    }
-}
-
-/// `GET /api/pentago/hints`: for a position due to place, every empty
-/// cell with the value of placing there (for the mover); for one due to
-/// rotate, the eight rotations. Colours as SPEC.md says.
+/// `GET /api/pentago/hints`: the Pentago crate's analysis of the current
+/// position (`endgame_pentago::api::Service::analyze`), exactly as
+/// `endgame hint pentago --json` prints it: for a position due to place
+/// its full moves (`c4 ur cw`), for one due to rotate its eight rotations.
 pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<PentagoQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<api::PentagoAnalysis>, ApiError> {
     let (pos, _) = current(&q)?;
-    let budget = app.budget(&q.budget);
-    let r = app
-        .solve(budget, move |ctl| {
-            // Each child gets its share of the budget, so one hard child
-            // cannot leave all the others unknown; the table is shared.
-            // A cancel or the deadline stops before the next child.
-            let mut s = Solver::new(TABLE_BITS);
-            let children: Vec<Position> = if pos.outcome().is_some() {
-                vec![]
-            } else if pos.must_rotate() {
-                (0..8).map(|r| pos.rotated(r)).collect()
-            } else {
-                endgame_pentago::board::bits_of(pos.empty())
-                    .map(|c| pos.place(c))
-                    .collect()
-            };
-            // Late positions: the solver's own value-and-children answers
-            // them all at once, by the retrograde solver when it fits the
-            // time budget (see `exact_nodes`). What it leaves unknown goes
-            // on as below with the time left.
-            let mut known: Vec<(Position, Value)> = Vec::new();
-            let mut value = Value::Unknown;
-            if pos.outcome().is_none() && exact_nodes(&pos, 0).is_none() {
-                (value, known) = s.value_and_children(
-                    &pos,
-                    solve::Budget {
-                        nodes: None,
-                        time: Some(ctl.remaining()),
-                    },
-                );
-            }
-            let known_value = |c: &Position| {
-                known
-                    .iter()
-                    .find(|k| k.0 == *c)
-                    .map_or(Value::Unknown, |k| k.1)
-            };
-            let open = 1 + children
-                .iter()
-                .filter(|&c| known_value(c) == Value::Unknown)
-                .count();
-            let share = Budget {
-                time: ctl.remaining() / open as u32,
-                nodes: budget.nodes / open as u64,
-            };
-            if value == Value::Unknown && !ctl.stop() {
-                value = s.value(&pos, sbudget(share));
-            }
-            let values: Vec<(Position, Value)> = children
-                .into_iter()
-                .map(|c| {
-                    let v = match known_value(&c) {
-                        Value::Unknown if !ctl.stop() => s.value(&c, sbudget(share)),
-                        v => v,
-                    };
-                    (c, v)
-                })
-                .collect();
-            (value, values)
-        })
-        .await?;
-    let rotate = pos.must_rotate();
-    let (value, children) = match r {
-        Some(r) => r,
-        None => (Value::Unknown, vec![]),
-    };
-    // The children in the order built above.
-    let labels: Vec<String> = if rotate {
-        (0..8u8).map(rotation_label).collect()
-    } else {
-        endgame_pentago::board::bits_of(pos.empty())
-            .map(format_cell)
-            .collect()
-    };
-    let moves: Vec<serde_json::Value> = labels
-        .iter()
-        .enumerate()
-        .filter(|_| pos.outcome().is_none())
-        .map(|(i, label)| {
-            // A placement child keeps the mover; a rotation passes the turn.
-            let v = children
-                .get(i)
-                .map_or(Value::Unknown, |c| if rotate { c.1.flip() } else { c.1 });
-            json!({ "move": label, "value": v, "colour": colour_of(v) })
-        })
-        .collect();
-    Ok(Json(json!({
-        "position": Pentago.format_position(&pos),
-        "kind": if rotate { "rotate" } else { "place" },
-        "value": value,
-        "moves": moves,
-        "budget": budget,
-    })))
+    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
+    let service = app.pentago.clone();
+    app.solve(budget, move |ctl| {
+        service.analyze(&pos, &ctl.budget(budget.nodes))
+    })
+    .await?
+    .map(Json)
+    .ok_or_else(|| ApiError {
+        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        message: "the analysis did not finish within its time, try again".into(),
+    })
 }
-
-/// First time slice of a solve; each undecided slice is followed by one
-/// twice as long (the table keeps what the earlier ones learnt).
-const FIRST_SLICE: Duration = Duration::from_millis(100);
 
 /// `GET /api/pentago/solve`: the value for the player to move and, when
 /// decided, the exact solver's line to the end of the game (each move keeps
 /// the value: the winner's moves win, a drawing side's moves draw). With a
 /// placement pending, the line starts with the rotation alone.
 ///
-/// The value is searched in time slices of growing length within two thirds
-/// of the budget's time, checking for a cancel between slices; the line
-/// gets the rest (`line_complete` false when it ran out).
+/// The value gets two thirds of the budget's time, the line the rest
+/// (`line_complete` false when it ran out); the solver stops itself at
+/// the deadline or when the client goes away.
 pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<PentagoQuery>,
@@ -268,22 +176,14 @@ pub(crate) async fn solve(
     let r = app
         .solve(budget, move |ctl| {
             let mut s = Solver::new(SOLVE_TABLE_BITS);
-            let value_end = std::time::Instant::now() + budget.time * 2 / 3;
-            let v = ctl.slices(FIRST_SLICE, |slice| {
-                let left = value_end.saturating_duration_since(std::time::Instant::now());
-                let nodes = exact_nodes(&pos, budget.nodes.saturating_sub(s.nodes()));
-                if left.is_zero() || nodes == Some(0) {
-                    return (Value::Unknown, true);
-                }
-                let v = s.value(
-                    &pos,
-                    solve::Budget {
-                        nodes,
-                        time: Some(slice.min(left)),
-                    },
-                );
-                (v, v != Value::Unknown)
-            });
+            s.set_cancel(ctl.budget(budget.nodes).cancel);
+            let v = s.value(
+                &pos,
+                solve::Budget {
+                    nodes: exact_nodes(&pos, budget.nodes),
+                    time: Some(budget.time * 2 / 3),
+                },
+            );
             let mut line = Vec::new();
             let mut complete = false;
             if v != Value::Unknown {
@@ -395,6 +295,7 @@ pub(crate) async fn ai(
                 // Exact when the position is small enough for the budget
                 // (half of it), else the heuristic player.
                 let mut s = Solver::new(TABLE_BITS);
+                s.set_cancel(ctl.budget(budget.nodes).cancel);
                 let half = solve::Budget {
                     nodes: exact_nodes(&pos, budget.nodes / 2),
                     time: Some(budget.time / 2),

@@ -4,38 +4,16 @@
 //! (`start` position string; default empty) and the moves played since
 //! (`moves`, segments like `ac` separated by commas).
 
-use crate::api::{colour_of, opt, split_moves, ApiError, Budget, BudgetQuery, Q};
+use crate::api::{opt, split_moves, ApiError, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
 use endgame_core::player::MoveLimits;
-use endgame_core::{Game, Notation, Outcome, Rules, Value};
-use endgame_sim::solve::{self, Table};
+use endgame_core::{Game, Notation, Rules, Value};
+use endgame_sim::api::{self, SimAnalysis};
 use endgame_sim::{Sim, SimPos};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-/// One variant's table, locked while a request solves into it.
-type Shared = Arc<Mutex<Table>>;
-
-/// Lazily solved tables, one per variant, kept between requests.
-#[derive(Default)]
-pub(crate) struct Tables {
-    tables: Mutex<HashMap<(usize, bool), Shared>>,
-}
-
-impl Tables {
-    fn of(&self, sim: &Sim) -> Shared {
-        let mut t = self.tables.lock().unwrap_or_else(|e| e.into_inner());
-        t.entry((sim.n(), sim.misere())).or_default().clone()
-    }
-}
-
-/// On K8 the lazy solve of an early position can take minutes; the web
-/// solves K8 only from this many coloured segments on (earlier: unknown).
-const K8_MIN_COLOURED: u32 = 12;
 
 /// The query of every Sim route.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -127,105 +105,67 @@ pub(crate) async fn state(Q(q): Q<SimQuery>) -> Result<Json<serde_json::Value>, 
     })))
 }
 
-fn decidable(sim: &Sim, pos: &SimPos) -> bool {
-    sim.n() < 8 || pos.coloured() >= K8_MIN_COLOURED
-}
-
-/// What the page shows when the solver cannot answer.
-const UNKNOWN: Outcome = Outcome {
-    value: Value::Unknown,
-    remoteness: None,
-};
-
-/// Runs `f` on the solver's table of `sim` as a budgeted solve, when the
-/// position is decidable; `None` when it is not, or when the client left
-/// while the solve waited. The Sim solver takes no budget (K8 is gated by
-/// [`decidable`]).
-async fn exact<T: Send + 'static>(
-    app: &AppState,
-    budget: Budget,
-    sim: &Sim,
-    pos: SimPos,
-    f: impl FnOnce(&Sim, &mut Table, SimPos) -> T + Send + 'static,
-) -> Result<Option<T>, ApiError> {
-    if !decidable(sim, &pos) {
-        return Ok(None);
+/// The answer when the work did not even start within its time.
+fn unavailable() -> ApiError {
+    ApiError {
+        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
+        message: "the analysis did not finish within its time, try again".into(),
     }
-    let table = app.sim_tables.of(sim);
-    let sim = sim.clone();
-    let r = app
-        .solve(budget, move |ctl| {
-            let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-            (!ctl.cancelled()).then(|| f(&sim, &mut t, pos))
-        })
-        .await?;
-    Ok(r.flatten())
 }
 
-fn outcome_json(o: Outcome) -> serde_json::Value {
-    json!({ "value": o.value, "remoteness": o.remoteness })
+/// The analysis of the current position by the Sim service (a solved
+/// table when there is one, else the exact search within the budget).
+async fn analysis(
+    app: &AppState,
+    q: &SimQuery,
+    sim: Sim,
+    pos: SimPos,
+) -> Result<SimAnalysis, ApiError> {
+    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
+    let service = app.sim.clone();
+    app.solve(budget, move |ctl| {
+        service.analyze(&sim, &pos, &ctl.budget(budget.nodes))
+    })
+    .await?
+    .ok_or_else(unavailable)
 }
 
-/// `GET /api/sim/hints`: every legal move with the value it gives its
-/// mover, the remoteness and the colour.
+/// `GET /api/sim/hints`: the analysis of the position
+/// (`endgame_sim::api::Service::analyze`), the same JSON as `endgame hint
+/// sim --json`.
 pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<SimQuery>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+) -> Result<Json<SimAnalysis>, ApiError> {
     let (sim, pos, _) = current(&q)?;
-    let budget = app.budget(&q.budget);
-    let r = exact(&app, budget, &sim, pos, |s, t, pos| {
-        (solve::outcome(s, t, &pos), solve::hint(s, t, &pos))
-    })
-    .await?;
-    let (value, moves) = r.unwrap_or_else(|| {
-        let moves = sim.moves(&pos).into_iter().map(|m| (m, UNKNOWN)).collect();
-        (UNKNOWN, moves)
-    });
-    let moves: Vec<serde_json::Value> = moves
-        .into_iter()
-        .map(|(m, o)| {
-            json!({ "move": sim.format_move(m), "value": o.value,
-                    "remoteness": o.remoteness, "colour": colour_of(o.value) })
-        })
-        .collect();
-    Ok(Json(json!({
-        "position": sim.format_position(&pos),
-        "value": value.value,
-        "remoteness": value.remoteness,
-        "moves": moves,
-        "budget": budget,
-    })))
+    analysis(&app, &q, sim, pos).await.map(Json)
 }
 
-/// `GET /api/sim/solve`: the value, remoteness and a perfect line.
+/// `GET /api/sim/solve`: the value, remoteness and a perfect line (empty
+/// when undecided within the budget, with the reason).
 pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<SimQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let (sim, pos, _) = current(&q)?;
-    let budget = app.budget(&q.budget);
-    let r = exact(&app, budget, &sim, pos, |s, t, pos| {
-        let o = solve::outcome(s, t, &pos);
-        let mut line = Vec::new();
-        let mut p = pos;
-        while let Some((m, _)) = solve::best_move(s, t, &p) {
-            line.push(s.format_move(m));
-            p = s.play_unchecked(&p, m);
-        }
-        (o, line)
-    })
-    .await?;
-    let (o, line) = r.unwrap_or((UNKNOWN, vec![]));
-    let mut v = outcome_json(o);
-    v["line"] = json!(line);
-    v["position"] = json!(sim.format_position(&pos));
-    v["budget"] = json!(budget);
-    Ok(Json(v))
+    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
+    let a = analysis(&app, &q, sim, pos).await?;
+    Ok(Json(json!({
+        "value": a.value,
+        "remoteness": a.remoteness,
+        "line": a.line,
+        "position": a.position,
+        "decided_by": a.decided_by,
+        "reason": a.reason,
+        "budget": budget,
+    })))
 }
 
 /// `GET /api/sim/ai`: the AI's move (`strength`: `perfect`, `random`,
-/// `avoid`, `search`).
+/// `avoid`, `search`). The perfect AI plays from the service: a solved
+/// table, else the exact search within the budget; when that does not
+/// decide every move (early K8 without a table) it answers 503 rather
+/// than play a move it cannot vouch for.
 pub(crate) async fn ai(
     State(app): State<AppState>,
     Q(q): Q<SimQuery>,
@@ -234,26 +174,26 @@ pub(crate) async fn ai(
     if sim.outcome(&pos).is_some() {
         return Err(ApiError::bad("the game is over"));
     }
-    let budget = app.budget(&q.budget);
     let strength = q
         .strength
         .clone()
         .filter(|s| !s.trim().is_empty())
         .unwrap_or_else(|| "perfect".into());
-    let perfect = strength == "perfect";
-    if perfect && !decidable(&sim, &pos) {
-        return Err(ApiError::bad(format!(
-            "the perfect AI on K8 needs {K8_MIN_COLOURED} coloured segments; choose another strength"
-        )));
-    }
     let mut player = endgame_sim::player::by_name(&strength, &sim, 1).map_err(ApiError::bad)?;
-    let table = app.sim_tables.of(&sim);
+    let perfect = strength == "perfect";
+    let budget = if perfect {
+        app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES)
+    } else {
+        app.budget(&q.budget)
+    };
+    let service = app.sim.clone();
     let s2 = sim.clone();
     let r = app
-        .solve(budget, move |_ctl| {
+        .solve(budget, move |ctl| {
             if perfect {
-                let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-                solve::best_move(&s2, &mut t, &pos).map(|(m, o)| (m, Some(o)))
+                service
+                    .perfect_move(&s2, &pos, &ctl.budget(budget.nodes))
+                    .map(|(m, o)| (m, Some(o)))
             } else {
                 let limits = MoveLimits {
                     time: Some(budget.time),
@@ -272,7 +212,15 @@ pub(crate) async fn ai(
         }))),
         _ => Err(ApiError {
             status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            message: "the AI found no move within the budget".into(),
+            message: if perfect {
+                format!(
+                    "the perfect AI could not decide every move within the budget (no solved table for K{} yet): choose another strength, or build it with `endgame cache build {}`",
+                    sim.n(),
+                    api::table_name(sim.n(), sim.misere())
+                )
+            } else {
+                "the AI found no move within the budget".into()
+            },
         }),
     }
 }

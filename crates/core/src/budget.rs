@@ -1,0 +1,191 @@
+//! One budget vocabulary for every searcher: nodes, a deadline, memory and
+//! a cancel token.
+//!
+//! A searcher takes a [`Budget`] and checks it itself ([`Budget::stop`])
+//! at points cheap enough to reach often (every few thousand nodes), so a
+//! front end never has to slice work from outside: the web sets the cancel
+//! token when a client leaves, the command line sets a deadline.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// A shared flag that asks running work to stop. Clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// A fresh token, not cancelled.
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Asks every holder of this token to stop.
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Cancel::cancel`] was called on this token or a clone.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// What a piece of work may spend. Every limit is optional; the cancel
+/// token is shared with whoever may want to stop the work.
+#[derive(Clone, Debug, Default)]
+pub struct Budget {
+    /// Most nodes (positions expanded or searched), `None`: no limit.
+    pub nodes: Option<u64>,
+    /// Wall-clock instant after which the work stops, `None`: no limit.
+    pub deadline: Option<Instant>,
+    /// Most bytes of tables the work may allocate, `None`: the searcher's
+    /// own default.
+    pub memory: Option<usize>,
+    /// Stops the work when set.
+    pub cancel: Cancel,
+}
+
+impl Budget {
+    /// No limit at all (only the cancel token stops the work).
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+
+    /// A budget of `time` from now.
+    pub fn time(time: Duration) -> Budget {
+        Budget::default().with_time(time)
+    }
+
+    /// The same budget with its deadline `time` from now.
+    pub fn with_time(mut self, time: Duration) -> Budget {
+        self.deadline = Instant::now().checked_add(time);
+        self
+    }
+
+    /// The same budget with a node limit.
+    pub fn with_nodes(mut self, nodes: u64) -> Budget {
+        self.nodes = Some(nodes);
+        self
+    }
+
+    /// The same budget with a memory limit in bytes.
+    pub fn with_memory(mut self, bytes: usize) -> Budget {
+        self.memory = Some(bytes);
+        self
+    }
+
+    /// The same budget stopped by `cancel`.
+    pub fn with_cancel(mut self, cancel: Cancel) -> Budget {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Cancelled, or past the deadline: stop now.
+    pub fn stop(&self) -> bool {
+        self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the cancel token was set (as opposed to the time running
+    /// out).
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Time left before the deadline (`None`: no deadline).
+    pub fn remaining(&self) -> Option<Duration> {
+        self.deadline
+            .map(|d| d.saturating_duration_since(Instant::now()))
+    }
+
+    /// Nodes left after `used` (`None`: no limit).
+    pub fn nodes_left(&self, used: u64) -> Option<u64> {
+        self.nodes.map(|n| n.saturating_sub(used))
+    }
+
+    /// One of `parts` equal shares of what is left: the nodes divided, the
+    /// time left divided (from now), the same memory limit and the same
+    /// cancel token. Used to give every move of a hint its fair part, so
+    /// one hard move cannot leave all the others undecided.
+    pub fn share(&self, parts: u32) -> Budget {
+        let parts = parts.max(1);
+        Budget {
+            nodes: self.nodes.map(|n| (n / u64::from(parts)).max(1)),
+            deadline: self
+                .remaining()
+                .and_then(|t| Instant::now().checked_add(t / parts)),
+            memory: self.memory,
+            cancel: self.cancel.clone(),
+        }
+    }
+
+    /// The budget `factor` times larger from now ("think longer"): nodes
+    /// and time left multiplied, each capped by `cap` when `cap` has it.
+    pub fn scaled(&self, factor: u32, cap: &Budget) -> Budget {
+        let factor = factor.max(1);
+        let nodes = self.nodes.map(|n| n.saturating_mul(u64::from(factor)));
+        let nodes = match (nodes, cap.nodes) {
+            (Some(n), Some(c)) => Some(n.min(c)),
+            (n, _) => n,
+        };
+        let time = self.remaining().map(|t| t.saturating_mul(factor));
+        let time = match (time, cap.remaining()) {
+            (Some(t), Some(c)) => Some(t.min(c)),
+            (t, _) => t,
+        };
+        Budget {
+            nodes,
+            deadline: time.and_then(|t| Instant::now().checked_add(t)),
+            memory: self.memory,
+            cancel: self.cancel.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clone_of_the_token_cancels_the_budget() {
+        let b = Budget::unlimited();
+        let token = b.cancel.clone();
+        assert!(!b.stop());
+        token.cancel();
+        assert!(b.stop() && b.cancelled());
+    }
+
+    #[test]
+    fn a_passed_deadline_stops_without_cancelling() {
+        let b = Budget::time(Duration::ZERO);
+        assert!(b.stop());
+        assert!(!b.cancelled());
+        assert_eq!(b.remaining(), Some(Duration::ZERO));
+        assert!(!Budget::time(Duration::from_secs(60)).stop());
+    }
+
+    #[test]
+    fn shares_divide_nodes_and_time_and_keep_the_token() {
+        let b = Budget::time(Duration::from_secs(100)).with_nodes(1000);
+        let s = b.share(4);
+        assert_eq!(s.nodes, Some(250));
+        let left = s.remaining().unwrap();
+        assert!(left <= Duration::from_secs(25) && left > Duration::from_secs(24));
+        b.cancel.cancel();
+        assert!(s.stop());
+        assert_eq!(Budget::unlimited().with_nodes(3).share(10).nodes, Some(1));
+    }
+
+    #[test]
+    fn scaling_is_capped() {
+        let b = Budget::time(Duration::from_secs(2)).with_nodes(100);
+        let cap = Budget::time(Duration::from_secs(5)).with_nodes(250);
+        let s = b.scaled(4, &cap);
+        assert_eq!(s.nodes, Some(250));
+        assert!(s.remaining().unwrap() <= Duration::from_secs(5));
+        assert!(s.remaining().unwrap() > Duration::from_secs(4));
+        let free = b.scaled(4, &Budget::unlimited());
+        assert_eq!(free.nodes, Some(400));
+        assert!(free.remaining().unwrap() > Duration::from_secs(7));
+    }
+}

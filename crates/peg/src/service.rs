@@ -1,0 +1,932 @@
+//! The analysis service: every legal jump of a position with what it
+//! leads to, coloured by the one policy of `endgame_core::analysis`.
+//!
+//! What outlives a request lives in [`Service`]: the goal-reaching sets of
+//! the tabled problems (see [`crate::goalset`]), loaded from the cache
+//! directory or built, kept in memory by problem. Without a table the
+//! moves are decided by memoised depth-first searches that share one memo
+//! per question across all the moves of a hint, run in rounds of growing
+//! slices so every move gets its part of the budget, and check the budget
+//! (deadline, cancel, nodes) between slices.
+
+use crate::api::{build, goal_text, AnyProblem, Spec};
+use crate::bits::Bits;
+use crate::board::Board;
+use crate::goalset::{BuildError, GoalSet};
+use crate::problem::{Goal, Problem, Pruning};
+use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
+use endgame_core::budget::Budget;
+use endgame_core::cache::{self, BuildReport, CacheError, TableInfo, TableState, Tables};
+use endgame_core::dfs::{self, DfsOptions};
+use endgame_core::layered::{self, LayeredOptions};
+use endgame_core::restarts::{Children, Objective, Searcher};
+use endgame_core::{Notation, Puzzle, Reversible, Rules, Symmetric};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::Hash;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
+
+/// Default time of a hint: the French start's best result (about 2.3
+/// million positions, 2.6 s here) must fit with room to spare.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(5_000);
+/// Default node budget of a hint (positions expanded, all searches).
+pub const DEFAULT_NODES: u64 = 20_000_000;
+/// Solutions through each move are counted when the position has at most
+/// this many pegs.
+pub const DEFAULT_COUNT_LIMIT: u32 = 26;
+/// Format version of the goal-set tables.
+const TABLE_VERSION: u32 = 1;
+/// The first slice of every search; each round doubles it up to
+/// [`MAX_SLICE`].
+const FIRST_SLICE: u64 = 4_096;
+/// The largest slice: the searchers check only their node limit, so the
+/// deadline is seen between slices, at most this many nodes late (about
+/// 0.1 s on the largest boards).
+const MAX_SLICE: u64 = 1 << 15;
+/// Memo entries per search when the budget sets no memory limit.
+const MEMO_ENTRIES: usize = 1 << 23;
+/// Memory of a solution count inside a hint.
+const COUNT_BYTES: usize = 1 << 30;
+
+/// A move's peg-solitaire fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveDetail {
+    /// Distinct solutions through the move (a decimal string), when
+    /// counted.
+    pub solutions: Option<String>,
+}
+
+/// The position's peg-solitaire fields.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PosDetail {
+    /// The goal in words.
+    pub goal: String,
+    /// Pegs on the board.
+    pub pegs: u32,
+    /// Distinct solutions from the position, when counted.
+    pub solutions: Option<String>,
+    /// Why the goal cannot be reached, when a quick test proves it.
+    pub proof: Option<String>,
+    /// The solved table that answered, if any.
+    pub table: Option<String>,
+}
+
+/// The analysis of a peg-solitaire position.
+pub type PegAnalysis = Analysis<MoveDetail, PosDetail>;
+
+/// A solved table this service can keep.
+#[derive(Clone, Debug)]
+struct TableSpec {
+    name: String,
+    board: &'static str,
+    hole: String,
+    /// Small enough to build in memory at the first hint that needs it.
+    on_demand: bool,
+}
+
+fn table_specs() -> Vec<TableSpec> {
+    let mut v = vec![TableSpec {
+        name: "peg-english-d4".into(),
+        board: "english",
+        hole: "d4".into(),
+        on_demand: false,
+    }];
+    if let Ok(b) = Board::named("triangle", false) {
+        for h in 0..b.holes() {
+            let hole = b.hole_name(h).to_string();
+            v.push(TableSpec {
+                name: format!("peg-triangle-{hole}"),
+                board: "triangle",
+                hole,
+                on_demand: true,
+            });
+        }
+    }
+    v
+}
+
+impl TableSpec {
+    fn origin(&self) -> Option<Problem<u64>> {
+        let spec = Spec {
+            vacate: Some(vec![self.hole.clone()]),
+            ..Spec::named(self.board)
+        };
+        match build(&spec).ok()? {
+            AnyProblem::Small(p) => Some(p),
+            AnyProblem::Large(_) => None,
+        }
+    }
+
+    /// Whether `p` asks this table's question: the same board (not
+    /// diagonal) and goal, so its positions are looked up as they are.
+    fn matches(&self, p: &Problem<u64>) -> bool {
+        let b = p.board();
+        b.name() == self.board
+            && !b.diagonal()
+            && matches!(p.goal(), Goal::Pattern(h) if h.len() == 1 && b.hole_name(h[0]) == self.hole)
+    }
+
+    fn about(&self) -> String {
+        format!(
+            "peg solitaire, {} board, vacancy {}: positions that still reach one peg in {}",
+            self.board, self.hole, self.hole
+        )
+    }
+}
+
+/// A goal set with the problem it was built for (its symmetry group).
+struct Loaded {
+    origin: Problem<u64>,
+    set: GoalSet<u64>,
+}
+
+/// The peg-solitaire analysis service.
+pub struct Service {
+    dir: PathBuf,
+    specs: Vec<TableSpec>,
+    loaded: RwLock<HashMap<String, Arc<Loaded>>>,
+    /// Tables being built, whose last build failed, or whose file could
+    /// not be trusted (not read again until rebuilt).
+    state: Mutex<HashMap<String, TableState>>,
+}
+
+impl Default for Service {
+    fn default() -> Self {
+        Service::new()
+    }
+}
+
+impl Service {
+    /// A service keeping its tables in the default cache directory
+    /// (`endgame_core::cache::dir`).
+    pub fn new() -> Service {
+        Service::with_dir(&cache::dir(None))
+    }
+
+    /// A service keeping its tables in `dir`.
+    pub fn with_dir(dir: &Path) -> Service {
+        Service {
+            dir: dir.to_path_buf(),
+            specs: table_specs(),
+            loaded: RwLock::new(HashMap::new()),
+            state: Mutex::new(HashMap::new()),
+        }
+    }
+
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(format!("{name}.bin"))
+    }
+
+    fn set_state(&self, name: &str, s: Option<TableState>) {
+        let mut m = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        match s {
+            Some(s) => m.insert(name.to_string(), s),
+            None => m.remove(name),
+        };
+    }
+
+    fn get_state(&self, name: &str) -> Option<TableState> {
+        let m = self.state.lock().unwrap_or_else(|e| e.into_inner());
+        m.get(name).cloned()
+    }
+
+    fn loaded(&self, name: &str) -> Option<Arc<Loaded>> {
+        let m = self.loaded.read().unwrap_or_else(|e| e.into_inner());
+        m.get(name).cloned()
+    }
+
+    fn keep(&self, name: &str, l: Loaded) -> Arc<Loaded> {
+        let l = Arc::new(l);
+        let mut m = self.loaded.write().unwrap_or_else(|e| e.into_inner());
+        m.insert(name.to_string(), l.clone());
+        l
+    }
+
+    /// Reads a table file: `Ok(None)` when missing, `Err` when it cannot
+    /// be trusted.
+    fn read(&self, spec: &TableSpec) -> Result<Option<GoalSet<u64>>, CacheError> {
+        match cache::read(&self.path(&spec.name), &spec.name, TABLE_VERSION) {
+            Ok(bytes) => GoalSet::from_bytes(&bytes)
+                .map(Some)
+                .ok_or_else(|| CacheError::Invalid("the payload is not a goal set".into())),
+            Err(CacheError::Missing) => Ok(None),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The goal set answering `p`'s question, when one is in memory, on
+    /// disk, or cheap enough to build now.
+    fn table_for(&self, p: &Problem<u64>) -> Option<(String, Arc<Loaded>)> {
+        let spec = self.specs.iter().find(|s| s.matches(p))?;
+        if let Some(l) = self.loaded(&spec.name) {
+            return Some((spec.name.clone(), l));
+        }
+        let origin = spec.origin()?;
+        if spec.on_demand {
+            let set = GoalSet::build(&origin, &Budget::unlimited()).ok()?;
+            return Some((
+                spec.name.clone(),
+                self.keep(&spec.name, Loaded { origin, set }),
+            ));
+        }
+        if self.get_state(&spec.name).is_some() {
+            return None;
+        }
+        match self.read(spec) {
+            Ok(Some(set)) => Some((
+                spec.name.clone(),
+                self.keep(&spec.name, Loaded { origin, set }),
+            )),
+            Ok(None) => None,
+            Err(e) => {
+                // Never trusted; a build replaces it.
+                self.set_state(
+                    &spec.name,
+                    Some(TableState::Failed {
+                        error: format!("damaged file, rebuild it: {e}"),
+                    }),
+                );
+                None
+            }
+        }
+    }
+
+    /// Analyses the position of `problem` (its start) with the default
+    /// count limit.
+    pub fn analyze(&self, problem: &AnyProblem, budget: &Budget) -> PegAnalysis {
+        self.analyze_with(problem, DEFAULT_COUNT_LIMIT, budget)
+    }
+
+    /// Analyses the position of `problem` (its start): the goal's
+    /// reachability, the best result, every legal jump with its result and
+    /// colour; solutions are counted at `count_limit` pegs or fewer.
+    pub fn analyze_with(
+        &self,
+        problem: &AnyProblem,
+        count_limit: u32,
+        budget: &Budget,
+    ) -> PegAnalysis {
+        let t0 = Instant::now();
+        let mut a = match problem {
+            AnyProblem::Small(p) => match self.table_for(p) {
+                Some((name, l)) => {
+                    let has = |q: &u64| l.set.contains(&l.origin, q);
+                    // Reachable from the table's start exactly when the
+                    // complement reaches its goal: a search on few pegs
+                    // for the early positions, where it pays.
+                    let reachable = |q: &u64, nodes: u64| {
+                        let c = l.origin.reversal(q)?;
+                        let r = dfs::solve(
+                            &l.origin,
+                            &c,
+                            &DfsOptions {
+                                max_expansions: Some(nodes),
+                                max_memo_entries: MEMO_ENTRIES,
+                                ..DfsOptions::default()
+                            },
+                        );
+                        (r.reached_goal || r.complete).then_some((r.reached_goal, r.expansions))
+                    };
+                    let view = TableView {
+                        has: &has,
+                        reachable: &reachable,
+                        name,
+                    };
+                    analyze_typed(p, Some(view), count_limit, budget)
+                }
+                None => analyze_typed(p, None, count_limit, budget),
+            },
+            AnyProblem::Large(p) => analyze_typed(p, None, count_limit, budget),
+        };
+        a.time_ms = t0.elapsed().as_secs_f64() * 1e3;
+        a
+    }
+}
+
+impl Tables for Service {
+    fn tables(&self) -> Vec<TableInfo> {
+        self.specs
+            .iter()
+            .map(|s| {
+                let file = self.path(&s.name);
+                let bytes = std::fs::metadata(&file).ok().map(|m| m.len());
+                let state = if self.loaded(&s.name).is_some() {
+                    TableState::Ready
+                } else if let Some(st) = self.get_state(&s.name) {
+                    st
+                } else {
+                    match cache::header(&file) {
+                        Ok(h) if h.kind == s.name && h.version == TABLE_VERSION => {
+                            TableState::Cached
+                        }
+                        _ => TableState::Missing,
+                    }
+                };
+                TableInfo {
+                    name: s.name.clone(),
+                    about: s.about(),
+                    file,
+                    state,
+                    bytes,
+                }
+            })
+            .collect()
+    }
+
+    fn build(&self, name: &str, budget: &Budget) -> Option<Result<BuildReport, CacheError>> {
+        let spec = self.specs.iter().find(|s| s.name == name)?.clone();
+        let t0 = Instant::now();
+        let Some(origin) = spec.origin() else {
+            return Some(Err(CacheError::Invalid(format!("no problem for {name}"))));
+        };
+        let path = self.path(name);
+        let (set, source, warning) = match self.read(&spec) {
+            Ok(Some(set)) => (set, "loaded", None),
+            found => {
+                let warning = found
+                    .err()
+                    .map(|e| format!("{}: {e}; rebuilt", path.display()));
+                self.set_state(name, Some(TableState::Building { progress: None }));
+                let set = match GoalSet::build(&origin, budget) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let error = e.to_string();
+                        self.set_state(
+                            name,
+                            Some(TableState::Failed {
+                                error: error.clone(),
+                            }),
+                        );
+                        let kind = match e {
+                            BuildError::Stopped => std::io::ErrorKind::Interrupted,
+                            _ => std::io::ErrorKind::Other,
+                        };
+                        return Some(Err(CacheError::Io(std::io::Error::new(kind, error))));
+                    }
+                };
+                let warning = match cache::write(&path, name, TABLE_VERSION, &set.to_bytes()) {
+                    Ok(()) => warning,
+                    Err(e) => Some(format!("kept in memory only, not written: {e}")),
+                };
+                let source = if warning.as_deref().is_some_and(|w| w.ends_with("rebuilt")) {
+                    "rebuilt"
+                } else {
+                    "built"
+                };
+                (set, source, warning)
+            }
+        };
+        let entries = set.entries();
+        self.keep(name, Loaded { origin, set });
+        self.set_state(name, None);
+        Some(Ok(BuildReport {
+            name: name.to_string(),
+            source: source.into(),
+            warning,
+            entries,
+            bytes: std::fs::metadata(&path).map_or(0, |m| m.len()),
+            time_ms: t0.elapsed().as_secs_f64() * 1e3,
+        }))
+    }
+}
+
+/// What the analysis knows of one distinct child (children equal up to
+/// the position's symmetries share one); its position is kept as a wide
+/// word so one type serves both board widths.
+#[derive(Clone, Debug, Default)]
+struct Slot {
+    pos: u128,
+    goal: Option<bool>,
+    by_table: bool,
+    solutions: Option<u128>,
+    /// Fewest pegs reachable, once proven.
+    best: Option<u32>,
+    /// The stage of the best-result search: the index of the single-peg
+    /// finish being tried, then the best-result search itself.
+    stage: usize,
+    /// The finish hole reached with one peg, when one is.
+    one_peg: Option<usize>,
+}
+
+/// Nodes spent so far against a budget.
+struct Spend<'a> {
+    budget: &'a Budget,
+    used: u64,
+}
+
+impl Spend<'_> {
+    /// Nodes the next slice may take (`None`: stop now).
+    fn slice(&self, want: u64) -> Option<u64> {
+        if self.budget.stop() {
+            return None;
+        }
+        match self.budget.nodes_left(self.used) {
+            Some(0) => None,
+            Some(n) => Some(want.min(n)),
+            None => Some(want),
+        }
+    }
+
+    /// One slice of `s` from `pos`: its value, or `None` when the slice
+    /// ran out first.
+    fn run<P, K, F, E, O>(
+        &mut self,
+        s: &mut Searcher<'_, P, K, F, E, O>,
+        pos: &P::Position,
+        slice: u64,
+    ) -> Option<u32>
+    where
+        P: Puzzle,
+        K: Hash + Eq + Copy,
+        F: Fn(&P::Position) -> K,
+        E: Children<P, K>,
+        O: Objective<P>,
+    {
+        let before = s.expansions;
+        let r = s.run(pos, Some(slice), None);
+        self.used += s.expansions - before;
+        r
+    }
+}
+
+fn to_wide<B: Bits>(b: &B) -> u128 {
+    u128::from(b.low_u64(0))
+        | if B::CAPACITY > 64 {
+            u128::from(b.low_u64(64)) << 64
+        } else {
+            0
+        }
+}
+
+fn from_wide<B: Bits>(x: u128) -> B {
+    let lo = B::from_low_u64(x as u64);
+    if B::CAPACITY > 64 {
+        lo | B::from_low_u64((x >> 64) as u64).shl(64)
+    } else {
+        lo
+    }
+}
+
+/// Moves along positions that keep `ok`, down to `target` pegs (as far as
+/// `ok` knows).
+fn walk<B: Bits>(p: &Problem<B>, from: B, target: u32, ok: impl Fn(&B) -> bool) -> Vec<u16> {
+    let mut line = Vec::new();
+    let mut cur = from;
+    while cur.count() > target {
+        let next = p
+            .moves(&cur)
+            .into_iter()
+            .map(|m| (m, p.play_unchecked(&cur, m)))
+            .find(|(_, c)| ok(c));
+        let Some((m, c)) = next else { break };
+        line.push(m);
+        cur = c;
+    }
+    line
+}
+
+fn colour_rank(c: Colour) -> u8 {
+    match c {
+        Colour::Green => 0,
+        Colour::Yellow => 1,
+        Colour::Blue => 2,
+        Colour::Red => 3,
+    }
+}
+
+/// A reachability test: `(reachable, nodes spent)` within the given
+/// nodes, or `None` if undecided.
+type ReachTest<'a, B> = &'a dyn Fn(&B, u64) -> Option<(bool, u64)>;
+
+/// A solved goal set as the analysis sees it.
+struct TableView<'a, B> {
+    /// Whether a position is in the set (reaches the goal).
+    has: &'a dyn Fn(&B) -> bool,
+    /// Whether a position is reachable from the table's start, by a
+    /// search of at most the given nodes: `(reachable, nodes spent)`, or
+    /// `None` if undecided.
+    reachable: ReachTest<'a, B>,
+    /// The table's name.
+    name: String,
+}
+
+/// Most nodes of the reachability test of a position outside the table.
+const REACHABLE_NODES: u64 = 200_000;
+
+fn analyze_typed<B: Bits>(
+    p: &Problem<B>,
+    table: Option<TableView<'_, B>>,
+    count_limit: u32,
+    budget: &Budget,
+) -> PegAnalysis {
+    let pos = p.start();
+    let pegs = pos.count();
+    let g = p.score_bound();
+    let goal_best = |solvable: bool| PuzzleResult {
+        solvable: Some(solvable),
+        best: Some(g),
+        best_proven: g == 1,
+    };
+    let mut detail = PosDetail {
+        goal: goal_text(p),
+        pegs,
+        ..PosDetail::default()
+    };
+    let here_goal = p.is_goal(&pos);
+    let moves = p.moves(&pos);
+    if moves.is_empty() {
+        let result = PuzzleResult::exact(here_goal, pegs);
+        return Analysis {
+            game: "peg".into(),
+            position: p.format_position(&pos),
+            to_move: None,
+            over: true,
+            value: None,
+            result: Some(result),
+            remoteness: Some(0),
+            decided_by: Decided::Search,
+            reason: None,
+            estimate: None,
+            moves: Vec::new(),
+            line: Vec::new(),
+            detail,
+            time_ms: 0.0,
+        };
+    }
+    // The distinct children up to the position's symmetries.
+    let kids: Vec<B> = moves.iter().map(|&m| p.play_unchecked(&pos, m)).collect();
+    let mut keys: Vec<B> = Vec::new();
+    let mut slot_of: Vec<usize> = Vec::with_capacity(kids.len());
+    let mut slots: Vec<Slot> = Vec::new();
+    for c in &kids {
+        let k = p.canonical(c);
+        let i = match keys.iter().position(|x| *x == k) {
+            Some(i) => i,
+            None => {
+                keys.push(k);
+                slots.push(Slot {
+                    pos: to_wide(c),
+                    ..Slot::default()
+                });
+                keys.len() - 1
+            }
+        };
+        slot_of.push(i);
+    }
+    let at = |s: &Slot| from_wide::<B>(s.pos);
+    let mut parent_goal: Option<bool> = here_goal.then_some(true);
+    let mut parent_by_table = false;
+
+    // A solved table: exact for every child of a member (they are
+    // reachable); a member child reaches the goal from anywhere.
+    let mut spend = Spend { budget, used: 0 };
+    if let Some(t) = &table {
+        let has = t.has;
+        let mut parent_in = has(&pos);
+        // Outside the set but reachable from its start: the goal is lost
+        // here and after every move.
+        let reachable = !parent_in
+            && spend
+                .slice(REACHABLE_NODES)
+                .and_then(|n| (t.reachable)(&pos, n))
+                .is_some_and(|(r, used)| {
+                    spend.used += used;
+                    r
+                });
+        if reachable {
+            parent_goal = Some(false);
+            parent_by_table = true;
+            parent_in = true;
+        }
+        for s in &mut slots {
+            let c = at(s);
+            if parent_in || has(&c) {
+                s.goal = Some(has(&c));
+                s.by_table = true;
+            }
+        }
+        if parent_in && !reachable {
+            parent_goal = Some(true);
+            parent_by_table = true;
+        }
+        if slots.iter().any(|s| s.by_table) {
+            detail.table = Some(t.name.clone());
+        }
+    }
+    // A quick proof that the position cannot reach the goal.
+    if !here_goal && p.cannot_reach_goal(&pos) {
+        detail.proof = Some(
+            p.impossibility(pos)
+                .unwrap_or_else(|| format!("fewer pegs than the goal's {g}")),
+        );
+        parent_goal = Some(false);
+        for s in &mut slots {
+            s.goal = Some(false);
+        }
+    }
+    // Solutions through every move, by enumeration, on small positions.
+    if pegs <= count_limit {
+        let opts = LayeredOptions {
+            max_bytes: budget.memory.unwrap_or(COUNT_BYTES),
+            count_all: p.reversal(&pos).is_some(),
+            budget: budget.clone(),
+            ..LayeredOptions::default()
+        };
+        if let Ok(r) = layered::enumerate(p, &opts, &layered::Silent) {
+            if !r.child_solutions.is_empty() || r.solutions == Some(0) {
+                for (s, k) in slots.iter_mut().zip(&keys) {
+                    let n = r
+                        .child_solutions
+                        .iter()
+                        .find(|(q, _)| q == k)
+                        .map_or(0, |&(_, n)| n);
+                    s.solutions = Some(n);
+                    if s.goal.is_none() {
+                        s.goal = Some(n > 0);
+                    }
+                }
+                detail.solutions = r.solutions.map(|n| n.to_string());
+            }
+        }
+    }
+    for s in &mut slots {
+        let c = at(s);
+        if s.goal.is_none() {
+            if p.is_goal(&c) {
+                s.goal = Some(true);
+            } else if p.cannot_reach_goal(&c) {
+                s.goal = Some(false);
+            }
+        }
+    }
+
+    let memo = budget
+        .memory
+        .map_or(MEMO_ENTRIES, |b| (b / 32).max(1 << 16));
+    let key = |q: &B| p.canonical(q);
+    // The goal: one memoised search for the position and all its moves.
+    let mut gs = Searcher::new(p, key, memo)
+        .ordered(true)
+        .track_best(true)
+        .goal_only();
+    let mut slice = FIRST_SLICE;
+    'goal: loop {
+        let any_green = slots.iter().any(|s| s.goal == Some(true));
+        if parent_goal.is_none() && any_green {
+            parent_goal = Some(true);
+        }
+        if parent_goal.is_none() && slots.iter().all(|s| s.goal == Some(false)) {
+            parent_goal = Some(false);
+        }
+        let parent_open = parent_goal.is_none();
+        if !parent_open && slots.iter().all(|s| s.goal.is_some()) {
+            break;
+        }
+        if parent_open {
+            let Some(n) = spend.slice(slice) else {
+                break 'goal;
+            };
+            if let Some(v) = spend.run(&mut gs, &pos, n) {
+                parent_goal = Some(v <= g);
+                if v > g {
+                    for s in &mut slots {
+                        s.goal = Some(false);
+                    }
+                }
+                continue;
+            }
+        }
+        for s in slots.iter_mut().filter(|s| s.goal.is_none()) {
+            let Some(n) = spend.slice(slice) else {
+                break 'goal;
+            };
+            if let Some(v) = spend.run(&mut gs, &at(s), n) {
+                s.goal = Some(v <= g);
+            }
+        }
+        slice = (slice * 2).min(MAX_SLICE);
+    }
+
+    // The goal out of reach: judge the moves by the best result, first
+    // whether one peg can still be left anywhere (a goal search per
+    // finish hole, pruned), then the fewest pegs down to two.
+    let mut hole_problems: Vec<(usize, Problem<B>)> = Vec::new();
+    let best_stop = 2;
+    if parent_goal == Some(false) {
+        let board = p.board();
+        let start: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(pos, h)).collect();
+        for h in 0..board.holes() {
+            if let Ok(q) = Problem::<B>::new(
+                board.clone(),
+                &start,
+                Goal::Pattern(vec![h]),
+                Pruning::default(),
+            ) {
+                if !q.cannot_reach_goal(&pos) {
+                    hole_problems.push((h, q));
+                }
+            }
+        }
+    }
+    let mut hs: Vec<_> = hole_problems
+        .iter()
+        .map(|(_, q)| {
+            Searcher::new(q, move |x: &B| q.canonical(x), memo)
+                .ordered(true)
+                .track_best(true)
+                .goal_only()
+        })
+        .collect();
+    let mut bs = Searcher::new(p, key, memo)
+        .ordered(true)
+        .track_best(true)
+        .with_objective(|q: &B| q.count(), best_stop);
+    if parent_goal == Some(false) {
+        let mut slice = FIRST_SLICE;
+        'best: loop {
+            let mut open = false;
+            for s in slots.iter_mut().filter(|s| s.best.is_none()) {
+                open = true;
+                let c = at(s);
+                // Finishes this child rules out cost nothing.
+                while s.stage < hole_problems.len()
+                    && hole_problems[s.stage].1.cannot_reach_goal(&c)
+                {
+                    s.stage += 1;
+                }
+                let Some(n) = spend.slice(slice) else {
+                    break 'best;
+                };
+                if s.stage < hole_problems.len() {
+                    if let Some(v) = spend.run(&mut hs[s.stage], &c, n) {
+                        if v <= 1 {
+                            s.best = Some(1);
+                            s.one_peg = Some(s.stage);
+                        } else {
+                            s.stage += 1;
+                        }
+                    }
+                } else if let Some(v) = spend.run(&mut bs, &c, n) {
+                    // One peg is ruled out here, so two is exact.
+                    s.best = Some(v.max(best_stop));
+                }
+            }
+            if !open {
+                break;
+            }
+            slice = (slice * 2).min(MAX_SLICE);
+        }
+    }
+
+    // The position's result.
+    let parent = match parent_goal {
+        Some(true) => goal_best(true),
+        Some(false) => {
+            let best = slots.iter().filter_map(|s| s.best).min();
+            let all = slots.iter().all(|s| s.best.is_some());
+            let one_ruled_out = slots.iter().all(|s| s.stage >= hole_problems.len());
+            let proven = all || best == Some(1) || (best == Some(best_stop) && one_ruled_out);
+            PuzzleResult {
+                solvable: Some(false),
+                best,
+                best_proven: proven && best.is_some(),
+            }
+        }
+        None => PuzzleResult::UNKNOWN,
+    };
+    let child_result = |s: &Slot| match (s.goal, parent_goal) {
+        (Some(true), _) => goal_best(true),
+        (Some(false), Some(true)) => PuzzleResult {
+            solvable: Some(false),
+            best: None,
+            best_proven: false,
+        },
+        (Some(false), _) => PuzzleResult {
+            solvable: Some(false),
+            best: s.best,
+            best_proven: s.best.is_some(),
+        },
+        (None, _) => PuzzleResult::UNKNOWN,
+    };
+    let mut out: Vec<(usize, MoveAnalysis<MoveDetail>)> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            let s = &slots[slot_of[i]];
+            let r = child_result(s);
+            let colour = Colour::of_result(&r, &parent);
+            let target = match r.solvable {
+                Some(true) => Some(g),
+                Some(false) if parent_goal != Some(true) => r.best,
+                _ => None,
+            };
+            let decided_by = if colour == Colour::Blue {
+                Decided::Undecided
+            } else if s.by_table && (r.solvable == Some(true) || parent_goal == Some(true)) {
+                Decided::Table
+            } else {
+                Decided::Search
+            };
+            (
+                i,
+                MoveAnalysis {
+                    mv: p.move_name(m),
+                    after: p.format_position(&kids[i]),
+                    value: None,
+                    result: Some(r),
+                    remoteness: target.map(|t| pegs - t),
+                    colour,
+                    decided_by,
+                    estimate: None,
+                    detail: MoveDetail {
+                        solutions: s.solutions.map(|n| n.to_string()),
+                    },
+                },
+            )
+        })
+        .collect();
+    out.sort_by_key(|(i, m)| {
+        (
+            colour_rank(m.colour),
+            m.result.and_then(|r| r.best).unwrap_or(u32::MAX),
+            *i,
+        )
+    });
+
+    // A best line: the first move keeping the best, then down the table
+    // or the searches' memos.
+    let mut line: Vec<String> = Vec::new();
+    if let Some((i, first)) = out.first() {
+        if matches!(first.colour, Colour::Green | Colour::Yellow) {
+            let s = &slots[slot_of[*i]];
+            let c = kids[*i];
+            let rest = if s.goal == Some(true) {
+                match &table {
+                    Some(t) if (t.has)(&c) => walk(p, c, g, |q| p.is_goal(q) || (t.has)(q)),
+                    _ => walk(p, c, g, |q| {
+                        p.is_goal(q) || gs.known(q).is_some_and(|v| v <= g)
+                    }),
+                }
+            } else if let Some(h) = s.one_peg {
+                let (_, q) = &hole_problems[h];
+                walk(p, c, 1, |x| {
+                    q.is_goal(x) || hs[h].known(x).is_some_and(|v| v <= 1)
+                })
+            } else {
+                let b = s.best.unwrap_or(best_stop);
+                walk(p, c, b, |x| {
+                    x.count() <= b || bs.known(x).is_some_and(|v| v <= b)
+                })
+            };
+            line.push(first.mv.clone());
+            line.extend(rest.iter().map(|&m| p.move_name(m)));
+        }
+    }
+    let undecided = out.iter().filter(|(_, m)| m.colour == Colour::Blue).count();
+    let reason = (undecided > 0 || parent.solvable.is_none()).then(|| {
+        let why = if budget.cancelled() {
+            "the request was cancelled"
+        } else if budget.stop() {
+            "the time budget ran out"
+        } else if budget.nodes_left(spend.used) == Some(0) {
+            "the node budget ran out"
+        } else {
+            "the searches ran out of budget"
+        };
+        format!(
+            "{undecided} of {} moves undecided: {why} ({} positions searched)",
+            out.len(),
+            spend.used
+        )
+    });
+    let decided_by = if parent.solvable.is_none() {
+        Decided::Undecided
+    } else if parent_by_table {
+        Decided::Table
+    } else {
+        Decided::Search
+    };
+    let remoteness = match parent.solvable {
+        Some(true) => Some(pegs - g),
+        Some(false) if parent.best_proven => parent.best.map(|b| pegs - b),
+        _ => None,
+    };
+    Analysis {
+        game: "peg".into(),
+        position: p.format_position(&pos),
+        to_move: None,
+        over: false,
+        value: None,
+        result: Some(parent),
+        remoteness,
+        decided_by,
+        reason,
+        estimate: None,
+        moves: out.into_iter().map(|(_, m)| m).collect(),
+        line,
+        detail,
+        time_ms: 0.0,
+    }
+}
