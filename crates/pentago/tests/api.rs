@@ -13,39 +13,9 @@ use endgame_pentago::{Pentago, Position};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-fn positions(min: u32, max: u32, seed: u64, playouts: usize) -> Vec<Position> {
-    let mut ps: Vec<Position> = random_game_positions(&Pentago, seed, playouts)
-        .into_iter()
-        .filter(|p| (min..=max).contains(&p.stones()) && p.outcome().is_none())
-        .collect();
-    ps.sort();
-    ps.dedup();
-    ps
-}
-
-/// Plain memoised minimax over the rules' moves (no pruning beyond
-/// stopping at a win, no bounds, no "wins this turn" test).
-fn minimax(p: &Position, memo: &mut HashMap<Position, i8>) -> i8 {
-    if let Some(v) = p.outcome() {
-        return match v {
-            Value::Win => 1,
-            Value::Loss => -1,
-            _ => 0,
-        };
-    }
-    if let Some(&v) = memo.get(p) {
-        return v;
-    }
-    let mut best = -1;
-    for m in Pentago.moves(p) {
-        best = best.max(-minimax(&Pentago.play_unchecked(p, m), memo));
-        if best == 1 {
-            break;
-        }
-    }
-    memo.insert(*p, best);
-    best
-}
+mod brute;
+use brute::minimax;
+use brute::positions;
 
 fn value(v: i8) -> Value {
     match v {

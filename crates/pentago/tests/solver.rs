@@ -1,46 +1,17 @@
 //! The exact solver against plain memoised minimax on late positions of
 //! random games.
 
-use endgame_core::conformance::random_game_positions;
 use endgame_core::{Rules, Value};
 use endgame_pentago::solve::{best_move, keeping_moves, move_values, Budget, Solver};
 use endgame_pentago::{Pentago, Position};
 use std::collections::HashMap;
 
-fn late_positions(min_stones: u32, seed: u64, playouts: usize) -> Vec<Position> {
-    let mut ps: Vec<Position> = random_game_positions(&Pentago, seed, playouts)
-        .into_iter()
-        .filter(|p| p.stones() >= min_stones && p.outcome().is_none())
-        .collect();
-    ps.sort();
-    ps.dedup();
-    ps
-}
+mod brute;
+use brute::minimax;
 
-/// Plain minimax, memoised, over the rules' own moves (which the
-/// conformance battery checks against the naive model): no pruning, no
-/// bounds, no ordering, no "wins this turn" test; it only stops looking at
-/// a node's moves once one wins, which cannot change a maximum of 1.
-fn minimax(p: &Position, memo: &mut HashMap<Position, i8>) -> i8 {
-    if let Some(v) = p.outcome() {
-        return match v {
-            Value::Win => 1,
-            Value::Loss => -1,
-            _ => 0,
-        };
-    }
-    if let Some(&v) = memo.get(p) {
-        return v;
-    }
-    let mut best = -1;
-    for m in Pentago.moves(p) {
-        best = best.max(-minimax(&Pentago.play_unchecked(p, m), memo));
-        if best == 1 {
-            break;
-        }
-    }
-    memo.insert(*p, best);
-    best
+/// Positions of random games with at least `min_stones` stones.
+fn late_positions(min_stones: u32, seed: u64, playouts: usize) -> Vec<Position> {
+    brute::positions(min_stones, 36, seed, playouts)
 }
 
 fn brute(p: &Position) -> Value {
