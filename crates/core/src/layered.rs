@@ -120,6 +120,11 @@ pub struct LayeredOptions {
     /// built: [`LayeredError::Stopped`] when either has passed. Its node
     /// and memory limits are not used (`max_bytes` bounds the memory).
     pub budget: Budget,
+    /// Hand back the goal-reaching positions of the first half of the
+    /// moves ([`LayeredReport::goal_layers`]), where the goal-only search
+    /// met at the middle by the time reversal (the deeper half is their
+    /// reversal); a solved table is built from them.
+    pub keep_goal_layers: bool,
 }
 
 impl Default for LayeredOptions {
@@ -132,6 +137,7 @@ impl Default for LayeredOptions {
             prune: false,
             count_solutions: true,
             budget: Budget::unlimited(),
+            keep_goal_layers: false,
         }
     }
 }
@@ -195,6 +201,10 @@ pub struct LayeredReport<P> {
     /// enumerations of puzzles with a time reversal count the solutions
     /// from the shallower half alone and leave this empty.
     pub child_solutions: Vec<(P, u128)>,
+    /// With [`LayeredOptions::keep_goal_layers`] on the mirrored goal-only
+    /// route: the goal-reaching positions after `d` moves for `d` from 0
+    /// to the middle, each sorted; empty otherwise.
+    pub goal_layers: Vec<Vec<P>>,
     /// Bytes held by the stored layers at their largest.
     pub table_bytes: usize,
     /// Peak resident memory of the process, when the platform tells.
@@ -1627,6 +1637,7 @@ fn full<P: Reversible + Symmetric>(
         best_positions: best.positions,
         best_count: best.count,
         child_solutions,
+        goal_layers: Vec::new(),
         table_bytes,
         peak_rss: peak_rss_bytes(),
         complete: !opts.prune,
@@ -1953,6 +1964,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     // forward layers where those are not known).
     let mut pass = BackwardPass::default();
     let mirrored = met && low.len() == m;
+    let mut goal_layers = Vec::new();
     let counted = opts.count_solutions || !met || !mirrored;
     if mirrored {
         // Layers past the middle are the mirror images of those before it.
@@ -1968,6 +1980,15 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
         }
         pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
+        if opts.keep_goal_layers {
+            goal_layers = (0..=m)
+                .map(|d| {
+                    let mut v: Vec<P::Position> = layer(d).iter().copied().collect();
+                    v.par_sort_unstable();
+                    v
+                })
+                .collect();
+        }
         if opts.count_solutions {
             progress.phase("counting", m as u64 + 1);
             let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, sort);
@@ -1997,6 +2018,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         best_positions: best.positions,
         best_count: best.count,
         child_solutions,
+        goal_layers,
         table_bytes,
         peak_rss: peak_rss_bytes(),
         complete: false,

@@ -19,8 +19,8 @@
 use crate::bits::Bits;
 use crate::problem::Problem;
 use endgame_core::budget::Budget;
+use endgame_core::layered::{self, LayeredError, LayeredOptions};
 use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
-use rayon::prelude::*;
 
 /// Why a build stopped.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -47,12 +47,9 @@ pub struct GoalSet<B> {
     layers: Vec<Vec<B>>,
 }
 
-/// Parents handed to one parallel task (between budget checks).
-const CHUNK: usize = 4096;
-
 impl<B: Bits> GoalSet<B> {
     /// Enumerates the set of `p` (whose start and goal are complements),
-    /// checking `budget` (deadline, cancel, memory) between chunks.
+    /// checking `budget` (deadline, cancel, memory) before each layer.
     pub fn build(p: &Problem<B>, budget: &Budget) -> Result<GoalSet<B>, BuildError> {
         let start = p.start();
         if p.reversal(&start).is_none() {
@@ -61,12 +58,6 @@ impl<B: Bits> GoalSet<B> {
         let start_pegs = start.count();
         let last = start_pegs.saturating_sub(p.score_bound());
         let m = (last / 2) as usize;
-        let mut bytes = 0usize;
-        // Forward layers 0..=m, without the positions that provably cannot
-        // reach the goal (none of them is goal-reaching, and a reachable
-        // position's complement is reachable only if it reaches the goal,
-        // so no look-up below misses because of the pruning).
-        let mut forward: Vec<Vec<B>> = vec![vec![p.canonical(&start)]];
         if p.cannot_reach_goal(&start) {
             return Ok(GoalSet {
                 start_pegs,
@@ -74,62 +65,27 @@ impl<B: Bits> GoalSet<B> {
                 layers: vec![Vec::new(); m + 1],
             });
         }
-        for _ in 1..=m {
-            let prev = forward.last().expect("the start layer");
-            let mut next = chunked(prev, budget, |chunk, out| {
-                for q in chunk {
-                    p.for_each_canonical_child(q, |c| {
-                        if !p.cannot_reach_goal(&c) {
-                            out.push(c)
-                        }
-                    });
-                }
-            })?;
-            next.par_sort_unstable();
-            next.dedup();
-            next.shrink_to_fit();
-            bytes += next.len() * std::mem::size_of::<B>();
-            if budget.memory.is_some_and(|limit| bytes > limit) {
-                return Err(BuildError::Memory(budget.memory.unwrap_or(0)));
-            }
-            forward.push(next);
-        }
-        let complement = |q: &B| p.canonical(&p.reversal(q).expect("self-complementary"));
-        // The middle layer: a position of depth m reaches the goal when its
-        // complement (odd `last`: a child's complement) is in layer m.
-        let middle = &forward[m];
-        let mut layers: Vec<Vec<B>> = vec![Vec::new(); m + 1];
-        layers[m] = chunked(middle, budget, |chunk, out| {
-            for q in chunk {
-                let hit = if last.is_multiple_of(2) {
-                    middle.binary_search(&complement(q)).is_ok()
-                } else {
-                    let mut hit = false;
-                    p.for_each_canonical_child(q, |c| {
-                        hit = hit || middle.binary_search(&complement(&c)).is_ok();
-                    });
-                    hit
-                };
-                if hit {
-                    out.push(*q);
-                }
-            }
+        // The engine of `endgame count --goal-only`: forward to the middle,
+        // met there by the time reversal, the shallower goal-reaching
+        // layers stepped back from it; no solution count.
+        let opts = LayeredOptions {
+            max_bytes: budget.memory.unwrap_or(LayeredOptions::default().max_bytes),
+            count_all: false,
+            count_solutions: false,
+            keep_goal_layers: true,
+            budget: budget.clone(),
+            ..LayeredOptions::default()
+        };
+        let r = layered::enumerate(p, &opts, &layered::Silent).map_err(|e| match e {
+            LayeredError::Stopped { .. } => BuildError::Stopped,
+            LayeredError::MemoryBudget { budget, .. } => BuildError::Memory(budget),
         })?;
-        // Shallower layers: the positions with a child in the next one.
-        for d in (0..m).rev() {
-            let below = &layers[d + 1];
-            let here = chunked(&forward[d], budget, |chunk, out| {
-                for q in chunk {
-                    let mut hit = false;
-                    p.for_each_canonical_child(q, |c| {
-                        hit = hit || below.binary_search(&c).is_ok();
-                    });
-                    if hit {
-                        out.push(*q);
-                    }
-                }
-            })?;
-            layers[d] = here;
+        let mut layers = r.goal_layers;
+        if layers.is_empty() && !r.goal_reachable {
+            layers = vec![Vec::new(); m + 1];
+        }
+        if layers.len() != m + 1 {
+            return Err(BuildError::NotSelfComplementary);
         }
         Ok(GoalSet {
             start_pegs,
@@ -252,31 +208,6 @@ impl<B: Bits> GoalSet<B> {
 
 fn words<B: Bits>() -> usize {
     B::CAPACITY.div_ceil(64)
-}
-
-/// Runs `f` over `items` in parallel chunks, collecting what it pushes;
-/// stops with [`BuildError::Stopped`] once the budget says so.
-fn chunked<B: Bits>(
-    items: &[B],
-    budget: &Budget,
-    f: impl Fn(&[B], &mut Vec<B>) + Sync,
-) -> Result<Vec<B>, BuildError> {
-    let parts: Vec<Option<Vec<B>>> = items
-        .par_chunks(CHUNK)
-        .map(|chunk| {
-            if budget.stop() {
-                return None;
-            }
-            let mut out = Vec::new();
-            f(chunk, &mut out);
-            Some(out)
-        })
-        .collect();
-    let mut all = Vec::new();
-    for p in parts {
-        all.extend(p.ok_or(BuildError::Stopped)?);
-    }
-    Ok(all)
 }
 
 #[cfg(test)]
