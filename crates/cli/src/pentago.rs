@@ -18,24 +18,6 @@ use std::fmt::Write;
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
-/// Table bits of the command-line solver before 18 stones: 2^25 slots of
-/// 16 bytes (512 MiB, touched only as used): on hard positions 2^26 slots
-/// instead of 2^22 saved 10 to 50 % of the nodes.
-const TABLE_BITS: u32 = 25;
-/// From 18 stones, where the alpha-beta only gets a first share before the
-/// retrograde solver (about 0.62 GB at 18 stones) takes over: 2^22 slots
-/// (64 MiB), keeping the whole under 1 GB.
-const LATE_TABLE_BITS: u32 = 22;
-
-/// A solver with the table size for `pos`.
-fn solver_for(pos: &Position) -> Solver {
-    if endgame_pentago::mid::cost(pos).is_some() {
-        Solver::new(LATE_TABLE_BITS)
-    } else {
-        Solver::new(TABLE_BITS)
-    }
-}
-
 /// The method that gave the last answer of `solver`.
 fn method(solver: &Solver) -> &'static str {
     if solver.last_was_retrograde() {
@@ -156,7 +138,7 @@ pub struct SolveReport {
 /// `endgame solve pentago`.
 pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     let pos = parse_position(&args.position)?;
-    let mut solver = solver_for(&pos);
+    let mut solver = Solver::for_position(&pos);
     let spinner = Spinner::start(out.progress(), "solving");
     let t = Instant::now();
     let (v, kids) = solver.value_and_children(&pos, budget(&pos, args.time, args.max_nodes));

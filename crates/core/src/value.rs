@@ -82,6 +82,18 @@ impl Outcome {
             _ => false,
         }
     }
+
+    /// Orders outcomes best first for the player to move ([`Outcome::better_than`]);
+    /// equally good ones compare equal, so a stable sort keeps their order.
+    pub fn best_first(&self, other: &Outcome) -> std::cmp::Ordering {
+        if self.better_than(other) {
+            std::cmp::Ordering::Less
+        } else if other.better_than(self) {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }
 }
 
 #[cfg(test)]

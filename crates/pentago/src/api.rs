@@ -218,12 +218,7 @@ impl Service {
             .collect();
         if !open.is_empty() && !budget.stop() {
             let moves: Vec<Move> = open.iter().map(|&i| rows[i].mv).collect();
-            let sb = solve::Budget {
-                // Late, the retrograde solver's positions must not count
-                // against a node limit sized for the alpha-beta.
-                nodes: if late { None } else { budget.nodes },
-                time: budget.remaining(),
-            };
+            let sb = solve::Budget::exact(pos, budget.nodes, budget.remaining());
             let values = solve::move_values_shared(&mut solver, pos, &moves, sb);
             for (&i, v) in open.iter().zip(values) {
                 if v != Value::Unknown {

@@ -37,6 +37,22 @@ impl Budget {
         nodes: None,
         time: None,
     };
+
+    /// The budget of an exact search of `pos`: `nodes` bounds only the
+    /// alpha-beta, so a late position (one the retrograde solver takes,
+    /// [`mid::cost`]) gets no node limit: the retrograde solver's
+    /// downstream positions are not search nodes and would never fit a
+    /// limit sized for the alpha-beta; `time` bounds it.
+    pub fn exact(pos: &Position, nodes: Option<u64>, time: Option<Duration>) -> Budget {
+        Budget {
+            nodes: if mid::cost(pos).is_some() {
+                None
+            } else {
+                nodes
+            },
+            time,
+        }
+    }
 }
 
 /// One table slot: `[mine, theirs]`, the mover's and the opponent's
@@ -106,6 +122,11 @@ pub const MID_NS_PER_POSITION: u64 = 10;
 /// Default table size: 2^22 slots of 16 bytes (64 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 22;
 
+/// Table bits for a long solve before 18 stones: 2^25 slots of 16 bytes
+/// (512 MiB, touched only as used): on hard positions 2^26 slots instead
+/// of 2^22 saved 10 to 50 % of the nodes.
+pub const EARLY_TABLE_BITS: u32 = 25;
+
 impl Default for Solver {
     fn default() -> Self {
         Solver::new(DEFAULT_TABLE_BITS)
@@ -113,6 +134,18 @@ impl Default for Solver {
 }
 
 impl Solver {
+    /// A solver sized for one long solve of `pos`: the large table before
+    /// 18 stones; from 18 stones, where the alpha-beta only gets a first
+    /// share before the retrograde solver (about 0.62 GB at 18 stones)
+    /// takes over, the default 64 MiB, keeping the whole under 1 GB.
+    pub fn for_position(pos: &Position) -> Solver {
+        if mid::cost(pos).is_some() {
+            Solver::new(DEFAULT_TABLE_BITS)
+        } else {
+            Solver::new(EARLY_TABLE_BITS)
+        }
+    }
+
     /// A solver with a table of `2^bits` slots (16 bytes each).
     pub fn new(bits: u32) -> Solver {
         let n = 1usize << bits;

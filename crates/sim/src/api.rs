@@ -470,15 +470,7 @@ fn from_oracle(
             )
         })
         .collect();
-    moves.sort_by(|a, b| {
-        if a.0.better_than(&b.0) {
-            std::cmp::Ordering::Less
-        } else if b.0.better_than(&a.0) {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    });
+    moves.sort_by(|a, b| a.0.best_first(&b.0));
     let all_decided = moves.iter().all(|(o, _)| o.value != Value::Unknown);
     let value = match over {
         Some(v) => Some(table::terminal(v)),

@@ -112,14 +112,6 @@ pub fn hint(sim: &Sim, table: &mut Table, pos: &SimPos) -> Vec<(Segment, Outcome
         })
         .collect();
     // Stable sort: better outcomes first.
-    out.sort_by(|a, b| {
-        if a.1.better_than(&b.1) {
-            std::cmp::Ordering::Less
-        } else if b.1.better_than(&a.1) {
-            std::cmp::Ordering::Greater
-        } else {
-            std::cmp::Ordering::Equal
-        }
-    });
+    out.sort_by(|a, b| a.1.best_first(&b.1));
     out
 }

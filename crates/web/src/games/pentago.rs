@@ -125,18 +125,6 @@ fn rotation_label(r: u8) -> String {
     format!("{} {dir}", QUADRANTS[(r >> 1) as usize])
 }
 
-/// The node budget of an exact search of `pos`: none for a late position
-/// (at most `mid::MAX_EMPTY` empty cells), where the retrograde solver's
-/// downstream positions, which are not search nodes, would never fit a
-/// node budget sized for the alpha-beta; the time budget bounds it.
-fn exact_nodes(pos: &Position, nodes: u64) -> Option<u64> {
-    if endgame_pentago::mid::cost(pos).is_some() {
-        None
-    } else {
-        Some(nodes)
-    }
-}
-
 /// `GET /api/pentago/hints`: the Pentago crate's analysis of the current
 /// position (`endgame_pentago::api::Service::analyze`), exactly as
 /// `endgame hint pentago --json` prints it: for a position due to place
@@ -179,10 +167,7 @@ pub(crate) async fn solve(
             s.set_cancel(ctl.budget(budget.nodes).cancel);
             let v = s.value(
                 &pos,
-                solve::Budget {
-                    nodes: exact_nodes(&pos, budget.nodes),
-                    time: Some(budget.time * 2 / 3),
-                },
+                solve::Budget::exact(&pos, Some(budget.nodes), Some(budget.time * 2 / 3)),
             );
             let mut line = Vec::new();
             let mut complete = false;
@@ -296,10 +281,8 @@ pub(crate) async fn ai(
                 // (half of it), else the heuristic player.
                 let mut s = Solver::new(TABLE_BITS);
                 s.set_cancel(ctl.budget(budget.nodes).cancel);
-                let half = solve::Budget {
-                    nodes: exact_nodes(&pos, budget.nodes / 2),
-                    time: Some(budget.time / 2),
-                };
+                let half =
+                    solve::Budget::exact(&pos, Some(budget.nodes / 2), Some(budget.time / 2));
                 let solved = solve::keeping_moves(&mut s, &pos, half);
                 // The client left during the exact search: no second half.
                 if ctl.cancelled() {
