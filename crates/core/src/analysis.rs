@@ -6,8 +6,10 @@
 //! how the answer was decided. The command line prints it (`--json` prints
 //! it as is) and the web sends it as is, so both answer alike.
 
+use crate::budget::Budget;
 use crate::Value;
 use serde::{Deserialize, Serialize};
+use std::time::Instant;
 
 /// The colour of a move, the same everywhere a move is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -250,6 +252,102 @@ impl<D, P> Analysis<D, P> {
     pub fn undecided(&self) -> usize {
         self.coloured(Colour::Blue).count()
     }
+
+    /// Whether the position and every move are decided.
+    pub fn settled(&self) -> bool {
+        self.decided_by != Decided::Undecided && self.undecided() == 0
+    }
+}
+
+impl<D: Clone, P: Clone> Analysis<D, P> {
+    /// Folds in an earlier answer to the same question: a move this answer
+    /// left undecided (blue) takes the earlier answer's decided one, and
+    /// an undecided position takes the earlier decided value. Every
+    /// decided answer is exact, so two answers never disagree on one; only
+    /// a budget spent differently decides different moves. Moves stay
+    /// best first: decided ones before the undecided, losing ones last.
+    pub fn keep_decided(&mut self, earlier: &Analysis<D, P>) {
+        let mut changed = false;
+        for m in self.moves.iter_mut().filter(|m| m.colour == Colour::Blue) {
+            if let Some(e) = earlier
+                .moves
+                .iter()
+                .find(|e| e.mv == m.mv && e.colour != Colour::Blue)
+            {
+                *m = e.clone();
+                changed = true;
+            }
+        }
+        if changed {
+            // Stable: each colour keeps the service's own order.
+            self.moves.sort_by_key(|m| match m.colour {
+                Colour::Green => 0,
+                Colour::Yellow => 1,
+                Colour::Blue => 2,
+                Colour::Red => 3,
+            });
+        }
+        if self.decided_by == Decided::Undecided && earlier.decided_by != Decided::Undecided {
+            self.value = earlier.value;
+            self.result = earlier.result;
+            self.remoteness = earlier.remoteness;
+            self.decided_by = earlier.decided_by;
+            self.line = earlier.line.clone();
+            self.detail = earlier.detail.clone();
+            if self.settled() {
+                self.reason = None;
+                self.estimate = None;
+            }
+        }
+    }
+}
+
+/// Thinks longer about one question: `analyze` is asked in up to `rounds`
+/// rounds of doubling budgets, the last with `last`'s nodes and time left
+/// (each round's time counts from its own start, so all the rounds
+/// together take up to twice `last`'s time), all sharing its cancel
+/// token. After each round the answers so far, folded together
+/// ([`Analysis::keep_decided`]), go to `emit` with the round's number
+/// (from 1); it returns `false` to stop. The rounds end early when
+/// everything is decided or the token is cancelled. Returns the last
+/// folded answer (`None` if no round ran).
+///
+/// A fresh analysis with a larger budget is how every service answers
+/// "think longer": the services keep what outlives a question (tables,
+/// transposition tables) themselves, and a doubling series wastes at most
+/// the last round's half.
+pub fn deepen<D: Clone, P: Clone>(
+    last: &Budget,
+    rounds: u32,
+    mut analyze: impl FnMut(&Budget) -> Analysis<D, P>,
+    mut emit: impl FnMut(u32, &Analysis<D, P>) -> bool,
+) -> Option<Analysis<D, P>> {
+    let rounds = rounds.clamp(1, 16);
+    let time = last.remaining();
+    let mut so_far: Option<Analysis<D, P>> = None;
+    for k in 1..=rounds {
+        if last.cancelled() {
+            break;
+        }
+        let shift = rounds - k;
+        let budget = Budget {
+            nodes: last.nodes.map(|n| (n >> shift).max(1)),
+            deadline: time.and_then(|t| Instant::now().checked_add(t / (1 << shift))),
+            memory: last.memory,
+            cancel: last.cancel.clone(),
+        };
+        let mut a = analyze(&budget);
+        if let Some(e) = &so_far {
+            a.keep_decided(e);
+        }
+        let done = a.settled();
+        let go_on = emit(k, &a);
+        so_far = Some(a);
+        if done || !go_on {
+            break;
+        }
+    }
+    so_far
 }
 
 #[cfg(test)]
@@ -305,6 +403,119 @@ mod tests {
         assert_eq!(p.solvable, None);
         assert!(!p.best_proven);
         assert_eq!(PuzzleResult::of_children(&[]), PuzzleResult::UNKNOWN);
+    }
+
+    fn mv(name: &str, colour: Colour) -> MoveAnalysis {
+        MoveAnalysis {
+            mv: name.into(),
+            after: String::new(),
+            value: match colour {
+                Colour::Green => Some(Value::Win),
+                Colour::Red => Some(Value::Loss),
+                Colour::Yellow => Some(Value::Draw),
+                Colour::Blue => None,
+            },
+            result: None,
+            remoteness: None,
+            colour,
+            decided_by: if colour == Colour::Blue {
+                Decided::Undecided
+            } else {
+                Decided::Search
+            },
+            estimate: None,
+            detail: NoDetail {},
+        }
+    }
+
+    fn answer(moves: Vec<MoveAnalysis>, value: Option<Value>) -> Analysis {
+        Analysis {
+            game: "test".into(),
+            position: "p".into(),
+            to_move: None,
+            over: false,
+            value,
+            result: None,
+            remoteness: None,
+            decided_by: if value.is_some() {
+                Decided::Search
+            } else {
+                Decided::Undecided
+            },
+            reason: value.is_none().then(|| "out of time".to_string()),
+            estimate: None,
+            moves,
+            line: Vec::new(),
+            detail: NoDetail {},
+            time_ms: 0.0,
+        }
+    }
+
+    #[test]
+    fn a_later_answer_keeps_what_an_earlier_one_decided() {
+        use Colour::*;
+        let earlier = answer(
+            vec![mv("a", Red), mv("b", Blue), mv("c", Green)],
+            Some(Value::Win),
+        );
+        let mut later = answer(vec![mv("b", Yellow), mv("a", Blue), mv("c", Blue)], None);
+        later.keep_decided(&earlier);
+        let order: Vec<(&str, Colour)> = later.moves.iter().map(|m| (&*m.mv, m.colour)).collect();
+        assert_eq!(order, [("c", Green), ("b", Yellow), ("a", Red)]);
+        assert_eq!(later.value, Some(Value::Win));
+        assert_eq!(later.reason, None);
+        assert!(later.settled());
+        // Nothing decided earlier: nothing changes.
+        let mut again = answer(vec![mv("a", Blue)], None);
+        again.keep_decided(&answer(vec![mv("a", Blue)], None));
+        assert_eq!(again.undecided(), 1);
+        assert!(!again.settled());
+    }
+
+    #[test]
+    fn thinking_longer_doubles_the_budget_and_stops_once_decided() {
+        use std::time::Duration;
+        let last = Budget::time(Duration::from_secs(60)).with_nodes(800);
+        let mut asked = Vec::new();
+        let mut emitted = Vec::new();
+        // Undecided with fewer than 400 nodes, decided from 400.
+        let out = deepen(
+            &last,
+            4,
+            |b| {
+                asked.push(b.nodes.unwrap());
+                let t = b.remaining().unwrap();
+                assert!(t <= Duration::from_secs(60) / (800 / b.nodes.unwrap() as u32));
+                if b.nodes.unwrap() >= 400 {
+                    answer(vec![mv("a", Colour::Green)], Some(Value::Win))
+                } else {
+                    answer(vec![mv("a", Colour::Blue)], None)
+                }
+            },
+            |k, a| {
+                emitted.push((k, a.settled()));
+                true
+            },
+        )
+        .unwrap();
+        assert_eq!(asked, [100, 200, 400]);
+        assert_eq!(emitted, [(1, false), (2, false), (3, true)]);
+        assert!(out.settled());
+    }
+
+    #[test]
+    fn thinking_longer_stops_when_told_or_cancelled() {
+        let last = Budget::unlimited().with_nodes(64);
+        let undecided = |_: &Budget| answer(vec![mv("a", Colour::Blue)], None);
+        let mut n = 0;
+        let out = deepen(&last, 3, undecided, |_, _| {
+            n += 1;
+            false
+        });
+        assert_eq!(n, 1);
+        assert!(!out.unwrap().settled());
+        last.cancel.cancel();
+        assert!(deepen(&last, 3, undecided, |_, _| true).is_none());
     }
 
     #[test]

@@ -215,6 +215,28 @@ await step('pentago: late position shows decided hint colours', async () => {
   await page.waitForFunction(() => /white wins/.test(document.getElementById('status').textContent));
 });
 
+await step('pentago: think longer streams its rounds and stops on leaving', async () => {
+  // The empty board is undecided within the hint's budget: the button
+  // shows, and the first round (twice the hint's time) redraws the hints.
+  await page.goto(base + '/play?game=pentago');
+  await settled();
+  await page.waitForSelector('#think:not([hidden])');
+  await page.click('#think');
+  assert.ok(await page.$eval('#think', b => b.disabled));
+  await page.waitForFunction(() => /thinking longer: round 1 of 2/.test(document.getElementById('status').textContent),
+    null, { timeout: 20000 });
+  await page.screenshot({ path: join(out, 'pentago-think.png') });
+  // Leaving the page closes the stream; the server gives its permit back.
+  await page.goto(base + '/');
+  const t0 = Date.now();
+  for (;;) {
+    const s = await (await fetch(base + '/api/status')).json();
+    if (s.running === 0) break;
+    assert.ok(Date.now() - t0 < 5000, 'the think request still runs after the page left');
+    await new Promise(ok => setTimeout(ok, 100));
+  }
+});
+
 await step('martello: eater then eaten, hint arrows, undo', async () => {
   await page.goto(base + '/play?game=martello&n=4&seed=1');
   await settled();

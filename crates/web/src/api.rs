@@ -178,6 +178,31 @@ impl AppState {
         budget: Budget,
         f: impl FnOnce(&Ctl) -> T + Send + 'static,
     ) -> Result<Option<T>, ApiError> {
+        let permit = self.permit().await?;
+        self.started.fetch_add(1, Ordering::SeqCst);
+        let ctl = Ctl::new(budget.time);
+        // Dropped when this future ends or is dropped: stops the work.
+        let _stop = CancelOnDrop(ctl.cancel.clone());
+        let work = ctl.clone();
+        let job = tokio::task::spawn_blocking(move || {
+            let out = f(&work);
+            drop(permit);
+            out
+        });
+        let grace = Duration::from_millis(500);
+        match tokio::time::timeout(budget.time + grace, job).await {
+            Ok(Ok(v)) => Ok(Some(v)),
+            Ok(Err(e)) => Err(ApiError {
+                status: StatusCode::INTERNAL_SERVER_ERROR,
+                message: format!("the solver failed: {e}"),
+            }),
+            Err(_) => Ok(None),
+        }
+    }
+
+    /// One solve permit: at once if one is free, else after a wait in the
+    /// bounded queue (a full queue or a wait past `queue_wait` is a 503).
+    pub(crate) async fn permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
         let permit = match self.solves.clone().try_acquire_owned() {
             Ok(p) => p,
             Err(_) => {
@@ -200,25 +225,7 @@ impl AppState {
                 }
             }
         };
-        self.started.fetch_add(1, Ordering::SeqCst);
-        let ctl = Ctl::new(budget.time);
-        // Dropped when this future ends or is dropped: stops the work.
-        let _stop = CancelOnDrop(ctl.cancel.clone());
-        let work = ctl.clone();
-        let job = tokio::task::spawn_blocking(move || {
-            let out = f(&work);
-            drop(permit);
-            out
-        });
-        let grace = Duration::from_millis(500);
-        match tokio::time::timeout(budget.time + grace, job).await {
-            Ok(Ok(v)) => Ok(Some(v)),
-            Ok(Err(e)) => Err(ApiError {
-                status: StatusCode::INTERNAL_SERVER_ERROR,
-                message: format!("the solver failed: {e}"),
-            }),
-            Err(_) => Ok(None),
-        }
+        Ok(permit)
     }
 }
 
@@ -251,7 +258,7 @@ impl Drop for QueueSlot {
 }
 
 /// Sets the cancel flag when the request's future goes away.
-struct CancelOnDrop(Cancel);
+pub(crate) struct CancelOnDrop(pub(crate) Cancel);
 
 impl Drop for CancelOnDrop {
     fn drop(&mut self) {

@@ -19,6 +19,7 @@ mod assets;
 mod games;
 mod lab;
 mod tables;
+mod think;
 
 pub use api::{ApiError, Budget};
 pub use lab::Lab;

@@ -90,8 +90,50 @@ export function play(move) {
   refresh();
 }
 
+// The open "think longer" stream, closed when the position changes (the
+// server then stops its work).
+let thinking = null;
+function stopThinking() {
+  if (thinking) { thinking.close(); thinking = null; }
+  $('think').disabled = false;
+}
+
+// Asks the server to think longer about the position (four times the
+// hint's budget) and redraws the hints as its rounds decide more moves.
+function thinkLonger(state, q, ctx, ticket) {
+  stopThinking();
+  const extra = mod.extraHintParams ? mod.extraHintParams() : {};
+  const es = new EventSource(`/api/${game}/think?${new URLSearchParams({ ...q, ...extra })}`);
+  thinking = es;
+  $('think').disabled = true;
+  status('thinking longer…');
+  const here = moves.join(',');
+  es.addEventListener('analysis', ev => {
+    if (ticket !== busy) return stopThinking();
+    const d = JSON.parse(ev.data);
+    mod.render(svg, state, d.analysis, ctx);
+    $('value').textContent = mod.valueText ? mod.valueText(d.analysis) : '';
+    const p = hist.fromHints(d.analysis, state);
+    if (p) { points.set(here, p); chart(); }
+    status(`thinking longer: round ${d.round} of ${d.rounds}, ${d.decided} of ${d.analysis.moves.length} moves decided`);
+  });
+  es.addEventListener('done', ev => {
+    const d = JSON.parse(ev.data);
+    stopThinking();
+    $('think').hidden = d.settled;
+    status(d.settled ? 'thought longer: every move decided'
+      : `thought longer: ${d.undecided} move(s) still undecided`);
+  });
+  es.onerror = () => {
+    // A closed stream after `done` is normal; anything else is a failure.
+    if (thinking === es) { stopThinking(); status('thinking longer failed', 'error'); }
+  };
+}
+
 async function refresh() {
   const ticket = ++busy;
+  stopThinking();
+  $('think').hidden = true;
   // '1' until this position's board and hints are drawn (tests wait on it).
   svg.dataset.busy = '1';
   const url = shareUrl();
@@ -128,6 +170,9 @@ async function refresh() {
       const p = hist.fromHints(hints, state);
       if (p) points.set(here, p);
       chart();
+      const open = hints.decided_by === 'undecided' || hints.moves.some(m => m.colour === 'blue');
+      $('think').hidden = !open;
+      $('think').onclick = () => thinkLonger(state, q, ctx, ticket);
     }
   }
   svg.dataset.ready = String(ticket);

@@ -104,6 +104,19 @@ pub(crate) async fn hints(
     })
 }
 
+/// `GET /api/martello/think`: the hints of `/api/martello/hints` with four times
+/// the budget, streamed as server-sent events as rounds decide moves
+/// (`crate::think`).
+pub(crate) async fn think(
+    State(app): State<AppState>,
+    Q(q): Q<MartelloQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    let (_, m, s) = current(&q)?;
+    let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
+    let service = app.martello.clone();
+    crate::think::stream(&app, big, move |b| service.analyze(&m, &s, b)).await
+}
+
 /// `GET /api/martello/solve`: the minimum stone count and a line to it.
 pub(crate) async fn solve(
     State(app): State<AppState>,

@@ -186,6 +186,19 @@ pub(crate) async fn hints(
     })
 }
 
+/// `GET /api/peg/think`: the hints of `/api/peg/hints` with four times
+/// the budget, streamed as server-sent events as rounds decide moves
+/// (`crate::think`).
+pub(crate) async fn think(
+    State(app): State<AppState>,
+    Q(q): Q<PegQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    let (_, _, cur, _) = current(&q)?;
+    let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
+    let service = app.peg.clone();
+    crate::think::stream(&app, big, move |b| service.analyze(&cur, b)).await
+}
+
 /// First node budget of a peg solve; each round gives it four times more,
 /// up to the request's budget.
 const FIRST_NODES: u64 = 20_000;

@@ -147,6 +147,19 @@ pub(crate) async fn hints(
     })
 }
 
+/// `GET /api/pentago/think`: the hints of `/api/pentago/hints` with four times
+/// the budget, streamed as server-sent events as rounds decide moves
+/// (`crate::think`).
+pub(crate) async fn think(
+    State(app): State<AppState>,
+    Q(q): Q<PentagoQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    let (pos, _) = current(&q)?;
+    let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
+    let service = app.pentago.clone();
+    crate::think::stream(&app, big, move |b| service.analyze(&pos, b)).await
+}
+
 /// `GET /api/pentago/solve`: the value for the player to move and, when
 /// decided, the exact solver's line to the end of the game (each move keeps
 /// the value: the winner's moves win, a drawing side's moves draw). With a

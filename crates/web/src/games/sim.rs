@@ -141,6 +141,19 @@ pub(crate) async fn hints(
     analysis(&app, &q, sim, pos).await.map(Json)
 }
 
+/// `GET /api/sim/think`: the hints of `/api/sim/hints` with four times
+/// the budget, streamed as server-sent events as rounds decide moves
+/// (`crate::think`).
+pub(crate) async fn think(
+    State(app): State<AppState>,
+    Q(q): Q<SimQuery>,
+) -> Result<axum::response::Response, ApiError> {
+    let (sim, pos, _) = current(&q)?;
+    let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
+    let service = app.sim.clone();
+    crate::think::stream(&app, big, move |b| service.analyze(&sim, &pos, b)).await
+}
+
 /// `GET /api/sim/solve`: the value, remoteness and a perfect line (empty
 /// when undecided within the budget, with the reason).
 pub(crate) async fn solve(
