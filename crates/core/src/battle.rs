@@ -1,5 +1,6 @@
-//! AI-versus-AI battles for any two-player game (the seed's 500-game
-//! table, reproducibly).
+//! AI-versus-AI battles for any two-player game (the 500-game table of
+//! Pinton and de Carvalho's "Programming Pentago with Matlab", see
+//! `docs/pentago.md`, reproducibly).
 //!
 //! Two players, A and B, play `games` games. Who starts alternates: A
 //! makes the first move of even-numbered games, B of odd ones. Each game

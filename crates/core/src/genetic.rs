@@ -1,4 +1,6 @@
-//! The genetic search of the peg-solitaire applet (SolApp, seed `002`).
+//! The genetic search of the peg-solitaire applet SolApp ("Java-Solitaire:
+//! Play or find solutions with a genetic algorithm!", Ursula and Pascal
+//! Glauser; see `docs/peg.md`).
 //!
 //! A candidate is a vector of weights, one per class of places (places
 //! related by the board's symmetry share a class). Its fitness comes from

@@ -7,11 +7,13 @@
 //!
 //! - [`dfs`]: memoised depth-first search for puzzles (best result + line).
 //! - [`astar`]: best-first search with pluggable heuristics.
-//! - [`genetic`]: the weight-vector genetic search of the peg-solitaire applet.
+//! - [`genetic`]: the weight-vector genetic search of the Glausers'
+//!   Java-Solitaire applet (peg solitaire).
 //! - [`layered`]: layered enumeration of a whole reachable graph with
 //!   symmetry reduction, goal-reachability and exact path counting.
 //! - [`restarts`]: budgeted DFS runs with random restarts that keep the
-//!   memo of fully explored positions (the Martello meta-solver).
+//!   memo of fully explored positions (the meta-solver of Graf's Martello
+//!   report).
 //! - [`player`]: the [`player::Player`] trait every two-player AI implements.
 //! - [`conformance`]: the battery of checks every game must pass.
 //! - [`alphabeta`] / [`battle`]: negamax alpha-beta with a transposition table; AI-versus-AI battles.
@@ -19,6 +21,10 @@
 //! - [`budget`]: the one budget vocabulary (nodes, deadline, memory, cancel).
 //! - [`analysis`]: the shape of every game's hint and the one colour policy.
 //! - [`cache`]: solved tables kept on disk, versioned and checksummed.
+//!
+//! The studies some of these searchers come from, and the rules and
+//! notations of the games, are described in the repository's `docs/`
+//! directory, with every source cited by title and author.
 
 pub mod alphabeta;
 pub mod analysis;

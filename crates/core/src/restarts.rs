@@ -1,5 +1,6 @@
-//! Budgeted depth-first runs with random restarts (the Martello study's
-//! meta-solver), generic over any [`Puzzle`].
+//! Budgeted depth-first runs with random restarts (the meta-solver of
+//! Graf's Martello report, `docs/martello.md`), generic over any
+//! [`Puzzle`].
 //!
 //! A [`Searcher`] owns a memo of *fully explored* positions (keyed by a
 //! caller-chosen key: identity, a canonical form under symmetry, a compact
@@ -33,10 +34,11 @@ impl Schedule {
         Schedule { runs: Vec::new() }
     }
 
-    /// The schedule of the Martello study: once 10,000, 40 × 250,
-    /// 60 × 1,000, 4 × 2,500, once 10,000 (100,000 expansions in all; the
-    /// source writes "2'5000", which only adds up to its stated 100,000 as
-    /// 2,500).
+    /// The meta-solver schedule of Graf's Martello report ("Martello - AI
+    /// Summer Project", `docs/martello.md`; the name is the project's old
+    /// word for a source document): once 10,000, 40 × 250, 60 × 1,000,
+    /// 4 × 2,500, once 10,000 (100,000 expansions in all; the report writes
+    /// "2'5000", which only adds up to its stated 100,000 as 2,500).
     pub fn seed() -> Schedule {
         Schedule {
             runs: vec![(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)],

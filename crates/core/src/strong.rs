@@ -12,8 +12,9 @@
 //!   remoteness − 1; a draw has a drawing child and no losing child;
 //!   terminal positions agree with the rules; every child is in the table).
 //! - [`weak_solve`]: the value of the start only, by memoised negamax that
-//!   stops at the first winning move (the seed document's method), with the
-//!   number of positions stored per round.
+//!   stops at the first winning move (the method of erik's article "The
+//!   best AI for cassis", see `docs/sim.md`), with the number of
+//!   positions stored per round.
 //! - [`solve_lazily`] / [`best_move`]: perfect play from any position,
 //!   solving (and memoising) only the positions below it;
 //!   [`solve_lazily_within`] does the same within a [`Budget`] (deadline,
@@ -389,7 +390,7 @@ pub struct WeakSolution {
     /// The value of the root for the player to move.
     pub value: Value,
     /// Positions stored, indexed by move number (terminal positions are
-    /// decided by the rules and not stored, as in the seed document).
+    /// decided by the rules and not stored, as in erik's Cassis article).
     pub stored_per_round: Vec<u64>,
     /// Positions stored in all.
     pub stored: u64,
@@ -397,8 +398,8 @@ pub struct WeakSolution {
 
 /// Weakly solves the game from `root`: memoised negamax over canonical keys
 /// that stops at the first winning move, one table per move number (the
-/// seed document's method; with an identity key it is exactly his first
-/// hashing version). Moves that win on the spot are found before any
+/// method of erik's Cassis article; with an identity key it is exactly his
+/// first hashing version). Moves that win on the spot are found before any
 /// recursion.
 pub fn weak_solve<G: Keyed>(game: &G, root: &G::Position) -> WeakSolution {
     let mut rounds: Vec<FxHashMap<G::Position, Value>> = Vec::new();
@@ -431,8 +432,8 @@ fn weak<G: Keyed>(
     game.for_each_move(&key, |m| children.push(m));
     // A move that ends the game at once in the mover's favour is taken
     // before any search (an immediate-win check; it never fires in
-    // standard Sim, where ending the game loses, so the seed's round
-    // counts are unchanged).
+    // standard Sim, where ending the game loses, so the round counts of
+    // erik's Cassis article are unchanged).
     if children
         .iter()
         .any(|&m| game.outcome(&game.play_unchecked(&key, m)) == Some(Value::Loss))

@@ -107,7 +107,8 @@ pub struct Report {
     pub units_done: u64,
     /// Units in the run.
     pub units_total: u64,
-    /// Free-text observations (comparisons with the source's figures).
+    /// Free-text observations (comparisons with the figures of the source
+    /// documents, `docs/README.md`).
     pub notes: Vec<String>,
     /// Tables.
     pub tables: Vec<Table>,

@@ -4,7 +4,7 @@
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PentagoError {
     /// The position text is not the interchange notation.
-    #[error("bad position {0:?}: expected a 64-bit number with an optional trailing `m` (SPEC.md, Pentago)")]
+    #[error("bad position {0:?}: expected a 64-bit number with an optional trailing `m` (the perfect-pentago.net format, see docs/pentago.md)")]
     BadPosition(String),
     /// A quadrant's 16 bits are not a 9-digit base-3 number.
     #[error("bad position {text:?}: quadrant {quadrant} holds {value}, more than 3^9 - 1")]

@@ -1,4 +1,4 @@
-//! Positions, moves and the rules of Pentago (SPEC.md, "Pentago").
+//! Positions, moves and the rules of Pentago (`docs/pentago.md`).
 //!
 //! A move is a whole turn: a placement and a rotation. A placement that
 //! makes five of the mover's colour wins at once, so such a move has no

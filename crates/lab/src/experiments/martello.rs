@@ -1,4 +1,5 @@
-//! Martello: the random-board study of seed 000 — solvability and the
+//! Martello: the random-board study of Graf's report ("Martello - AI
+//! Summer Project", Daniel Graf, 2013; `docs/martello.md`) — solvability and the
 //! minimum-stone distribution, effort of solvable vs unsolvable boards,
 //! random-start survival, the budget success table and the meta-solver
 //! against the plain solver; and the solvable ratio per board size.
@@ -20,8 +21,8 @@ use std::collections::BTreeMap;
 
 const MEMO_BYTES: usize = 1 << 30;
 
-/// Seed 000's solvable ratio for n = 1 … 6 (its Figure 8).
-const SEED_RATIO: [f64; 6] = [1.0, 1.0, 0.99596, 0.99767, 0.99393, 0.98349];
+/// The solvable ratio of Graf's report for n = 1 … 6 (its Figure 8).
+const SOURCE_RATIO: [f64; 6] = [1.0, 1.0, 0.99596, 0.99767, 0.99393, 0.98349];
 
 fn game(n: usize, seed: u64, i: u64) -> Result<Martello, LabError> {
     let b = Board::random(n, game_seed(seed, n, i)).map_err(|e| LabError::Unit(e.to_string()))?;
@@ -45,7 +46,8 @@ fn budgets(p: &Params) -> Result<Vec<u64>, LabError> {
 }
 
 /// Successful runs among `tries` randomised runs of at most `budget`
-/// expansions each, a fresh memo per run (the source's budget experiment).
+/// expansions each, a fresh memo per run (the budget experiment of Graf's
+/// report).
 fn budget_successes(m: &Martello, budget: u64, tries: u64, seed: u64) -> u64 {
     let mut rng = Rng::new(seed);
     let start = m.start();
@@ -69,7 +71,7 @@ impl Experiment for Random {
         "martello"
     }
     fn description(&self) -> &'static str {
-        "random n×n boards: solvability, minimum stones, effort (solvable vs not), random-start survival, budget success table, meta-solver vs plain — seed 000"
+        "random n×n boards: solvability, minimum stones, effort (solvable vs not), random-start survival, budget success table, meta-solver vs plain — the study of Graf's Martello report"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -211,7 +213,7 @@ impl Experiment for Random {
         )];
         if p.int("n") == 6 {
             notes.push(
-                "the source (seed 000): 98.35 % of 2 918 608 random 6×6 boards solvable; 87.5 % still solvable after five random moves; 98.8 % of first moves keep a solvable game solvable".into(),
+                "Graf's Martello report: 98.35 % of 2 918 608 random 6×6 boards solvable; 87.5 % still solvable after five random moves; 98.8 % of first moves keep a solvable game solvable".into(),
             );
         }
         // Minimum stones histogram.
@@ -397,7 +399,7 @@ impl Experiment for Random {
                 fmt(mean(&col("explored")), 1),
             ]);
             tm.row(vec![
-                "seed's schedule".into(),
+                "Graf's schedule".into(),
                 meta.len().to_string(),
                 fmt(mean(&col("meta_seed_explored")), 1),
             ]);
@@ -479,7 +481,7 @@ impl Experiment for Sizes {
         "martello"
     }
     fn description(&self) -> &'static str {
-        "solvability and minimum-stone distribution per board size n = 1…max_n — seed 000"
+        "solvability and minimum-stone distribution per board size n = 1…max_n — the size study of Graf's Martello report"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -518,7 +520,7 @@ impl Experiment for Sizes {
                 "std_error",
                 "min_stones_range",
                 "mean_explored",
-                "seed_ratio",
+                "source_ratio",
             ],
         );
         let mut labels = Vec::new();
@@ -552,7 +554,7 @@ impl Experiment for Sizes {
                     fmt(quantile(&mins, 1.0), 0)
                 ),
                 fmt(mean(&ex), 1),
-                SEED_RATIO
+                SOURCE_RATIO
                     .get(n as usize - 1)
                     .map_or("-".into(), |r| format!("{r:.5}")),
             ]);
@@ -568,9 +570,9 @@ impl Experiment for Sizes {
             series: vec![
                 ("ours".into(), ratios),
                 (
-                    "source (seed 000)".into(),
+                    "Graf's report".into(),
                     (1..=d.params.int("max_n") as usize)
-                        .map(|n| SEED_RATIO.get(n - 1).map_or(f64::NAN, |r| 100.0 * r))
+                        .map(|n| SOURCE_RATIO.get(n - 1).map_or(f64::NAN, |r| 100.0 * r))
                         .collect(),
                 ),
             ],

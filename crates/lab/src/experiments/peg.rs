@@ -1,6 +1,7 @@
-//! Peg solitaire: the DFS/A* pruning table of the search study (seed 003),
-//! the genetic-search experiment of the applet (seed 002), and the
-//! single-vacancy survey.
+//! Peg solitaire: the DFS/A* pruning tables of Pudipeddi and Zaveri's
+//! report ("Artificial Intelligence, Assignment 1 Report"), the
+//! genetic-search experiment of the Glausers' Java-Solitaire applet, and
+//! the single-vacancy survey. Both sources: `docs/peg.md`.
 
 use crate::error::LabError;
 use crate::experiment::{
@@ -29,15 +30,16 @@ const METHODS: [&str; 3] = ["dfs", "astar-manhattan", "astar-weighted"];
 /// The pruning techniques of the table, in its order.
 const TECHNIQUES: [&str; 4] = ["none", "pagoda", "symmetry", "both"];
 
-/// The source's expanded (A*: visited) states on the English board, per
-/// method and technique (seed 003's three tables).
-const SEED_EXPANDED: [[u64; 4]; 3] = [
+/// Pudipeddi and Zaveri's expanded (A*: visited) states on the English
+/// board, per method and technique (their three tables).
+const SOURCE_EXPANDED: [[u64; 4]; 3] = [
     [7_667_770, 1_024_739, 8_992, 4_577],
     [135_749, 61_412, 120_415, 57_467],
     [50, 50, 34, 34],
 ];
 
-/// DFS and A* with each pruning technique (seed 003's tables).
+/// DFS and A* with each pruning technique (Pudipeddi and Zaveri's
+/// tables).
 pub struct SearchTable;
 
 impl Experiment for SearchTable {
@@ -48,7 +50,7 @@ impl Experiment for SearchTable {
         "peg"
     }
     fn description(&self) -> &'static str {
-        "expanded states, time and memory of DFS and A* (Manhattan, weighted cost) per pruning technique (none, pagoda, symmetry, both) — seed 003's tables"
+        "expanded states, time and memory of DFS and A* (Manhattan, weighted cost) per pruning technique (none, pagoda, symmetry, both) — the tables of Pudipeddi and Zaveri's report"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -141,7 +143,7 @@ impl Experiment for SearchTable {
             "solved",
         ];
         if english {
-            cols.push("seed_expanded");
+            cols.push("source_expanded");
         }
         let mut t = Table::new("Expanded states per method and pruning technique", &cols);
         let mut series = Vec::new();
@@ -178,7 +180,7 @@ impl Experiment for SearchTable {
                     },
                 ];
                 if english {
-                    row.push(SEED_EXPANDED[mi][ti].to_string());
+                    row.push(SOURCE_EXPANDED[mi][ti].to_string());
                 }
                 t.row(row);
             }
@@ -198,7 +200,7 @@ impl Experiment for SearchTable {
         };
         let notes = vec![
             "factor = expansions without pruning / expansions with it, per method".into(),
-            "seed_expanded: the source study's figures (its A* tables count visited states)".into(),
+            "source_expanded: Pudipeddi and Zaveri's figures (their A* tables count visited states)".into(),
         ];
         Report::new(vec![t], vec![plot], notes)
     }
@@ -208,9 +210,9 @@ fn weigh<B: Bits>(q: &endgame_peg::Problem<B>, pos: &B, w: &[i64]) -> i64 {
     q.weigh(*pos, w)
 }
 
-/// Seed 002's experiment (167 runs on the English board): solutions found
-/// and probability per evaluation, classes 1 … 12.
-const SEED_GA: [(u32, f64); 12] = [
+/// The Glausers' experiment (167 runs on the English board): solutions
+/// found and probability per evaluation, classes 1 … 12.
+const SOURCE_GA: [(u32, f64); 12] = [
     (30, 0.66),
     (16, 1.24),
     (14, 1.23),
@@ -225,7 +227,7 @@ const SEED_GA: [(u32, f64); 12] = [
     (11, 0.15),
 ];
 
-/// The applet's genetic search, many independent runs (seed 002).
+/// The Java-Solitaire applet's genetic search, many independent runs.
 pub struct Genetic;
 
 /// The applet switched to exhaustive search at 11 pegs on 33 holes; scaled
@@ -250,7 +252,7 @@ impl Experiment for Genetic {
         "peg"
     }
     fn description(&self) -> &'static str {
-        "the applet's genetic search (weights per hole class), independent runs per board: success probability, evaluations, restarts — seed 002"
+        "the genetic search of the Glausers' Java-Solitaire applet (weights per hole class), independent runs per board: success probability, evaluations, restarts"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -264,7 +266,7 @@ impl Experiment for Genetic {
                 "runs",
                 Kind::Int,
                 "167",
-                "independent searches per board (the source: 167)",
+                "independent searches per board (the Glausers' experiment: 167)",
             ),
             ParamSpec::new(
                 "restarts",
@@ -277,7 +279,7 @@ impl Experiment for Genetic {
                 "offspring",
                 Kind::Int,
                 "250",
-                "offspring per population (the source: 250)",
+                "offspring per population (the Glausers' experiment: 250)",
             ),
             ParamSpec::new("batch", Kind::Int, "10", "units per committed batch"),
         ]
@@ -369,10 +371,10 @@ impl Experiment for Genetic {
             labels.push(b);
             success.push(rate * 100.0);
         }
-        // The source's table: runs classed by the evaluations they needed
+        // The Glausers' table: runs classed by the evaluations they needed
         // (class 1: solved by the initial population of 30; then classes of
         // 10 offspring up to 130, one class up to 280). Meaningful with
-        // restarts=1, as in the source.
+        // restarts=1, as in their experiment.
         let pop = d.params.int("population") as f64;
         let mut bounds = vec![(1.0, pop)];
         let mut lo = pop + 1.0;
@@ -382,7 +384,7 @@ impl Experiment for Genetic {
         }
         bounds.push((lo, pop + d.params.int("offspring") as f64));
         let mut tc = Table::new(
-            "Evaluations per class (first board; the source's experiment with restarts=1)",
+            "Evaluations per class (first board; the Glausers' experiment with restarts=1)",
             &[
                 "class",
                 "low",
@@ -391,8 +393,8 @@ impl Experiment for Genetic {
                 "runs_entering",
                 "evaluations",
                 "p_solution",
-                "seed_solutions",
-                "seed_p",
+                "source_solutions",
+                "source_p",
             ],
         );
         let first = boards(&d.params).first().cloned().unwrap_or_default();
@@ -419,7 +421,7 @@ impl Experiment for Genetic {
                 .count() as f64;
             let nc = hi - lo + 1.0;
             // Runs that go through the class evaluate all of it, runs solved
-            // in it half of it on average (the source's formula).
+            // in it half of it on average (the Glausers' formula).
             let e = (entering - s) * nc + s * nc / 2.0;
             let p = if e > 0.0 { s / e } else { f64::NAN };
             tc.row(vec![
@@ -430,8 +432,8 @@ impl Experiment for Genetic {
                 fmt(entering, 0),
                 fmt(e, 0),
                 format!("{:.2}%", 100.0 * p),
-                SEED_GA.get(i).map_or("-".into(), |x| x.0.to_string()),
-                SEED_GA
+                SOURCE_GA.get(i).map_or("-".into(), |x| x.0.to_string()),
+                SOURCE_GA
                     .get(i)
                     .map_or("-".into(), |x| format!("{:.2}%", x.1)),
             ]);
@@ -459,7 +461,10 @@ impl Experiment for Genetic {
             labels: (1..=pclass.len()).map(|i| i.to_string()).collect(),
             series: vec![
                 ("ours".into(), pclass),
-                ("source".into(), SEED_GA.iter().map(|x| x.1).collect()),
+                (
+                    "the Glausers' applet".into(),
+                    SOURCE_GA.iter().map(|x| x.1).collect(),
+                ),
             ],
             log_y: false,
         };
@@ -477,6 +482,8 @@ impl Experiment for Genetic {
             vec![plot, class_plot],
             vec![
                 "evaluations: candidates (weight vectors) evaluated until a solution or giving up"
+                    .into(),
+                "source_*: the 167-run experiment of the Glausers' Java-Solitaire applet (docs/peg.md)"
                     .into(),
             ],
         )

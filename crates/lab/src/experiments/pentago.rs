@@ -1,4 +1,5 @@
-//! Pentago: the AI battle of seed 004 (results by colour and by who
+//! Pentago: the AI battle of Pinton and de Carvalho's slides ("Programming
+//! Pentago with Matlab", `docs/pentago.md`; results by colour and by who
 //! started, decision times), and the exact solver's speed on random
 //! positions of 18–22 stones.
 
@@ -18,10 +19,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
-/// Seed 004's battle: Black (the students' AI) against White (their
-/// advisor's), 500 games, each starting 250: wins overall and when
-/// Black / White started.
-const SEED_BATTLE: [(&str, u64, u64, u64); 3] = [
+/// The slides' battle: Black ("your" AI, as the slides address their
+/// audience) against White (the authors' own), 500 games, each starting
+/// 250: wins overall and when Black / White started.
+const SOURCE_BATTLE: [(&str, u64, u64, u64); 3] = [
     ("Black wins", 223, 116, 107),
     ("White wins", 193, 90, 103),
     ("draws", 84, 44, 40),
@@ -38,7 +39,7 @@ impl Experiment for Battle {
         "pentago"
     }
     fn description(&self) -> &'static str {
-        "AI against AI (each starts half the games): wins by colour and by who started, decision times — seed 004's battle"
+        "AI against AI (each starts half the games): wins by colour and by who started, decision times — the 500-game battle of Pinton and de Carvalho's slides"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -46,10 +47,10 @@ impl Experiment for Battle {
                 "black",
                 Kind::Text,
                 "strong",
-                "Black's player (random, seed, strong)",
+                "Black's player (random, seed = the slides' AI, strong)",
             ),
             ParamSpec::new("white", Kind::Text, "seed", "White's player"),
-            ParamSpec::new("games", Kind::Int, "20", "games (the source played 500)"),
+            ParamSpec::new("games", Kind::Int, "20", "games (the slides played 500)"),
             ParamSpec::new(
                 "move_nodes",
                 Kind::Int,
@@ -171,9 +172,9 @@ impl Experiment for Battle {
                 "share",
                 "black_started",
                 "white_started",
-                "seed_games",
-                "seed_black_started",
-                "seed_white_started",
+                "source_games",
+                "source_black_started",
+                "source_white_started",
             ],
         );
         let mut series_all = Vec::new();
@@ -198,9 +199,9 @@ impl Experiment for Battle {
                 format!("{:.1}%", 100.0 * all / games.max(1.0)),
                 format!("{} of {}", fmt(bs, 0), fmt(started("black"), 0)),
                 format!("{} of {}", fmt(ws, 0), fmt(started("white"), 0)),
-                SEED_BATTLE[i].1.to_string(),
-                format!("{} of 250", SEED_BATTLE[i].2),
-                format!("{} of 250", SEED_BATTLE[i].3),
+                SOURCE_BATTLE[i].1.to_string(),
+                format!("{} of 250", SOURCE_BATTLE[i].2),
+                format!("{} of 250", SOURCE_BATTLE[i].3),
             ]);
             series_all.push(100.0 * all / games.max(1.0));
             series_b.push(100.0 * bs / started("black").max(1.0));
@@ -236,7 +237,7 @@ impl Experiment for Battle {
             log_y: false,
         };
         let notes = vec![
-            "seed_*: the source's 500-game battle (its Black = the students' depth-2 AI, White = their advisor's); Black took 2.05 s and White 9.5 s per decision there".into(),
+            "source_*: the 500-game battle of Pinton and de Carvalho's slides (Black: \"your\" AI, as the slides put it to their audience; White: the authors' own); Black took 2.05 s and White 9.5 s per decision there".into(),
             format!("mean plies per game: {}", fmt(mean(&d.values("plies")), 1)),
         ];
         Report::new(vec![t, tt], vec![plot], notes)

@@ -1,6 +1,7 @@
 //! Sim (Cassis): the positions the weak solve stores per round, with the
-//! exact canonical key, the seed's degree-sorted key and the raw position,
-//! against the figures of seed 001.
+//! exact canonical key, the degree-sorted key of erik's article ("The best
+//! AI for cassis") and the raw position, against the article's figures
+//! (`docs/sim.md`).
 
 use crate::error::LabError;
 use crate::experiment::{in_range, Experiment, Kind, Measure, ParamSpec, Params, RunData};
@@ -16,13 +17,13 @@ const KEYS: [(KeyKind, &str); 3] = [
     (KeyKind::Raw, "raw"),
 ];
 
-/// Seed 001's stored positions per round on K6 (standard rules): the first
-/// hashing version (raw positions, 112 096 in all) and the normal form by
-/// red and blue degrees (1 568 in all).
-const SEED_RAW: [u64; 15] = [
+/// The positions erik's article stored per round on K6 (standard rules):
+/// its first hashing version (raw positions, 112 096 in all) and its
+/// normal form by red and blue degrees (1 568 in all).
+const SOURCE_RAW: [u64; 15] = [
     1, 15, 15, 104, 217, 969, 2693, 6896, 14560, 21724, 27754, 21757, 12826, 2433, 132,
 ];
-const SEED_DEGREE: [u64; 15] = [1, 1, 1, 5, 7, 28, 48, 119, 207, 313, 353, 278, 168, 37, 2];
+const SOURCE_DEGREE: [u64; 15] = [1, 1, 1, 5, 7, 28, 48, 119, 207, 313, 353, 278, 168, 37, 2];
 
 /// The weak-solve comparison.
 pub struct WeakRounds;
@@ -35,7 +36,7 @@ impl Experiment for WeakRounds {
         "sim"
     }
     fn description(&self) -> &'static str {
-        "positions stored per round by the weak solve of Sim, per memo key (exact, degree-sorted, raw), against seed 001's figures"
+        "positions stored per round by the weak solve of Sim, per memo key (exact, degree-sorted, raw), against the figures of erik's Cassis article"
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
@@ -71,7 +72,7 @@ impl Experiment for WeakRounds {
         Ok(out)
     }
     fn report(&self, d: &RunData) -> Report {
-        let seed_fig = d.params.int("n") == 6 && d.params.int("misere") == 0;
+        let source_fig = d.params.int("n") == 6 && d.params.int("misere") == 0;
         let rounds = (0..64)
             .take_while(|r| {
                 d.units
@@ -81,9 +82,9 @@ impl Experiment for WeakRounds {
             .count();
         let mut cols: Vec<String> = vec!["round".into()];
         cols.extend(KEYS.iter().map(|k| k.1.to_string()));
-        if seed_fig {
-            cols.push("seed raw".into());
-            cols.push("seed degree".into());
+        if source_fig {
+            cols.push("erik raw".into());
+            cols.push("erik degree".into());
         }
         let colrefs: Vec<&str> = cols.iter().map(String::as_str).collect();
         let mut t = Table::new("Positions stored per round (weak solve)", &colrefs);
@@ -98,9 +99,9 @@ impl Experiment for WeakRounds {
             for u in 0..KEYS.len() as u64 {
                 row.push(fmt(get(u, r), 0));
             }
-            if seed_fig {
-                row.push(SEED_RAW.get(r).map_or("-".into(), |v| v.to_string()));
-                row.push(SEED_DEGREE.get(r).map_or("-".into(), |v| v.to_string()));
+            if source_fig {
+                row.push(SOURCE_RAW.get(r).map_or("-".into(), |v| v.to_string()));
+                row.push(SOURCE_DEGREE.get(r).map_or("-".into(), |v| v.to_string()));
             }
             t.row(row);
         }
@@ -115,8 +116,8 @@ impl Experiment for WeakRounds {
             ]);
         }
         let mut notes = vec![];
-        if seed_fig {
-            notes.push("seed 001 stored 112096 raw positions (1.65 s), 3173 with a degree normal form and 1568 with red/blue degrees (0.052 s)".into());
+        if source_fig {
+            notes.push("erik's Cassis article (\"The best AI for cassis\") stored 112096 raw positions (1.65 s), 3173 with a degree normal form and 1568 with red/blue degrees (0.052 s)".into());
         }
         let mut series: Vec<(String, Vec<f64>)> = (0..KEYS.len() as u64)
             .map(|u| {
@@ -126,14 +127,18 @@ impl Experiment for WeakRounds {
                 )
             })
             .collect();
-        if seed_fig {
+        if source_fig {
             series.push((
-                "seed raw".into(),
-                SEED_RAW.iter().take(rounds).map(|&v| v as f64).collect(),
+                "erik raw".into(),
+                SOURCE_RAW.iter().take(rounds).map(|&v| v as f64).collect(),
             ));
             series.push((
-                "seed degree".into(),
-                SEED_DEGREE.iter().take(rounds).map(|&v| v as f64).collect(),
+                "erik degree".into(),
+                SOURCE_DEGREE
+                    .iter()
+                    .take(rounds)
+                    .map(|&v| v as f64)
+                    .collect(),
             ));
         }
         let plot = Plot::Bars {
