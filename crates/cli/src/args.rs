@@ -214,6 +214,11 @@ pub struct SolvePeg {
     /// Most positions to expand before giving up.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_expansions: Option<u64>,
+    /// Time limit (`2s`, `500ms`; default: none). The depth-first search
+    /// stops itself there, undecided; the other methods look at it only
+    /// before they start.
+    #[arg(long, value_parser = crate::battle::parse_duration)]
+    pub time: Option<std::time::Duration>,
 }
 
 /// `endgame count peg`.

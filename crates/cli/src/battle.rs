@@ -74,25 +74,19 @@ pub fn pentago(args: &BattleArgs, out: Output) -> Result<String> {
     if args.n.is_some() || args.misere {
         bail!("--n and --misere are options of `battle sim`, not of pentago");
     }
-    use endgame_pentago::player::by_name;
-    let a = by_name(&args.black, args.seed.wrapping_mul(2))?;
-    let b = by_name(&args.white, args.seed.wrapping_mul(2).wrapping_add(1))?;
-    run(
-        &endgame_pentago::Pentago,
-        a,
-        b,
-        args,
-        out,
-        endgame_pentago::notation::format_move,
-    )
+    use endgame_pentago::api;
+    let a = api::player(&args.black, args.seed.wrapping_mul(2))?;
+    let b = api::player(&args.white, args.seed.wrapping_mul(2).wrapping_add(1))?;
+    run(&api::Pentago, a, b, args, out, api::format_move)
 }
 
 /// `endgame battle sim`.
 pub fn sim(args: &BattleArgs, out: Output) -> Result<String> {
     use endgame_core::Notation;
-    let game = endgame_sim::Sim::new(args.n.unwrap_or(6), args.misere)?;
-    let a = endgame_sim::player::by_name(&args.black, &game, args.seed.wrapping_mul(2))?;
-    let b = endgame_sim::player::by_name(
+    use endgame_sim::api;
+    let game = api::Sim::new(args.n.unwrap_or(6), args.misere)?;
+    let a = api::player(&args.black, &game, args.seed.wrapping_mul(2))?;
+    let b = api::player(
         &args.white,
         &game,
         args.seed.wrapping_mul(2).wrapping_add(1),

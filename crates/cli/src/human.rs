@@ -3,8 +3,8 @@
 
 use crate::peg::BoardInfo;
 use endgame_peg::api::{CountReport, Method, SolveReport};
-use endgame_peg::notation::parse_position;
-use endgame_peg::Board;
+use endgame_peg::api::parse_position;
+use endgame_peg::api::Board;
 use std::fmt::Write;
 
 /// Width of the label column.

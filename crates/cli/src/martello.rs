@@ -9,15 +9,12 @@ use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
 use endgame_core::analysis::{Decided, PuzzleResult};
 use endgame_core::budget::Budget;
-use endgame_core::restarts::Schedule;
-use endgame_martello::api::{self, MartelloAnalysis};
-use endgame_martello::real::{real_moves, RealMove};
-use endgame_martello::solver::{self, SolveOptions, SymmetryMode};
-use endgame_martello::study::{self, StudyOptions, StudyReport};
-use endgame_martello::{Board, Martello, State};
-use serde::Serialize;
+use endgame_martello::api::{
+    self, Board, MartelloAnalysis, Schedule, SolveOptions, SolveReport, StudyOptions, StudyReport,
+    SymmetryMode,
+};
 use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Symmetries the memo identifies.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -84,9 +81,13 @@ pub struct SolveMartello {
     /// Stop after this many expansions (the answer is then incomplete).
     #[arg(long)]
     pub max_expansions: Option<u64>,
-    /// Memory budget of the memo, MiB.
-    #[arg(long, default_value_t = 1536)]
-    pub memo_mb: usize,
+    /// Time limit (`2s`, `500ms`; default: none); the answer is then
+    /// incomplete.
+    #[arg(long, value_parser = parse_duration)]
+    pub time: Option<Duration>,
+    /// Memory budget of the memos, MiB (default: the solver's, 1536).
+    #[arg(long)]
+    pub memo_mb: Option<usize>,
     /// Skip the pruned search for a one-stone line: one exact search.
     #[arg(long)]
     pub no_goal_first: bool,
@@ -157,12 +158,7 @@ pub struct StudyMartello {
 }
 
 fn schedule(s: &str) -> Result<Schedule> {
-    Ok(match s {
-        "plain" => Schedule::plain(),
-        "seed" => Schedule::seed(),
-        "better" => study::better_schedule(),
-        other => Schedule::parse(other).map_err(|e| anyhow!(e))?,
-    })
+    api::schedule(s).map_err(|e| anyhow!(e))
 }
 
 fn memo_bytes(mb: usize) -> Result<usize> {
@@ -172,110 +168,31 @@ fn memo_bytes(mb: usize) -> Result<usize> {
     Ok(mb << 20)
 }
 
-/// One operation of a line or a hint, with its real moves.
-#[derive(Debug, Serialize)]
-pub struct OpReport {
-    /// `EATER:EATEN`.
-    pub op: String,
-    /// The real moves, as text.
-    pub moves: Vec<String>,
-    /// The real moves, structured.
-    pub real_moves: Vec<RealMove>,
-    /// The normalised board after it.
-    pub board: String,
-}
-
-fn op_report(m: &Martello, s: &State, op: endgame_martello::Op) -> Result<OpReport> {
-    let n = m.n();
-    let rm = real_moves(m, s, op)?;
-    let child = m.play_checked(s, op)?;
-    Ok(OpReport {
-        op: m.format_op(op),
-        moves: rm.iter().map(|x| x.describe(n)).collect(),
-        real_moves: rm,
-        board: child.to_board(n).to_board_string(),
-    })
-}
-
-/// The report of `endgame solve martello`.
-#[derive(Debug, Serialize)]
-pub struct SolveReport {
-    /// Board side.
-    pub n: usize,
-    /// The start as given.
-    pub board: String,
-    /// Minimum stone count (exact when `complete`).
-    pub min_stones: u32,
-    /// Whether one stone can be left; `null` when the budget ran out
-    /// before either a one-stone line or the proof that none exists.
-    pub solvable: Option<bool>,
-    /// Whether the answer is exact (false: expansion budget ran out).
-    pub complete: bool,
-    /// The normalised states of the line, start first.
-    pub line: Vec<String>,
-    /// The same joined by `X`.
-    pub line_string: String,
-    /// Each operation with its real moves.
-    pub operations: Vec<OpReport>,
-    /// States expanded.
-    pub explored: u64,
-    /// Runs (restart schedule).
-    pub runs: u32,
-    /// Memo entries at the end.
-    pub memo_entries: usize,
-    /// Memo bytes at the end (estimate).
-    pub memo_bytes: usize,
-    /// Wall time, ms.
-    pub time_ms: f64,
-}
-
-/// `endgame solve martello`.
+/// `endgame solve martello`: the API's solve (the web's
+/// `/api/martello/solve`), within `--max-expansions`, `--time` and
+/// `--memo-mb`.
 pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
     let b = args.board.board()?;
-    let n = b.n();
-    let m = Martello::new(n, State::from_board(&b))?;
     let opts = SolveOptions {
         symmetry: args.symmetry.into(),
-        max_memo_bytes: memo_bytes(args.memo_mb)?,
         schedule: schedule(&args.schedule)?,
         seed: args.restart_seed,
-        max_expansions: args.max_expansions,
         goal_first: !args.no_goal_first,
     };
-    let spinner = Spinner::start(out.progress(), "solving martello");
-    let t = Instant::now();
-    let sol = solver::solve(&m, &opts);
-    let time_ms = t.elapsed().as_secs_f64() * 1e3;
-    spinner.finish();
-    let mut operations = Vec::new();
-    for (s, &op) in sol.line.iter().zip(&sol.ops) {
-        operations.push(op_report(&m, s, op)?);
+    let mut budget = Budget::unlimited();
+    if let Some(n) = args.max_expansions {
+        budget = budget.with_nodes(n);
     }
-    let line: Vec<String> = sol
-        .line
-        .iter()
-        .map(|s| s.to_board(n).to_board_string())
-        .collect();
-    let report = SolveReport {
-        n,
-        board: b.to_board_string(),
-        min_stones: sol.min_stones,
-        solvable: match (sol.solvable, sol.complete) {
-            (true, _) => Some(true),
-            (false, true) => Some(false),
-            (false, false) => None,
-        },
-        complete: sol.complete,
-        line_string: line.join("X"),
-        line,
-        operations,
-        explored: sol.explored,
-        runs: sol.runs,
-        memo_entries: sol.memo_entries,
-        memo_bytes: sol.memo_bytes,
-        time_ms,
-    };
-    out.render(&report, solve_text)
+    if let Some(t) = args.time {
+        budget = budget.with_time(t);
+    }
+    if let Some(mb) = args.memo_mb {
+        budget = budget.with_memory(memo_bytes(mb)?);
+    }
+    let spinner = Spinner::start(out.progress(), "solving martello");
+    let report = api::solve(&b, &opts, &budget);
+    spinner.finish();
+    out.render(&report?, solve_text)
 }
 
 /// A board string drawn one row a line.
@@ -291,33 +208,14 @@ fn rows(s: &str) -> String {
 fn solve_text(r: &SolveReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "Martello {}×{} {}", r.n, r.n, r.board);
-    match (r.complete, r.solvable) {
-        (true, solvable) => {
-            let _ = writeln!(
-                s,
-                "minimum stone count {} ({})",
-                r.min_stones,
-                if solvable == Some(true) {
-                    "solvable"
-                } else {
-                    "unsolvable"
-                }
-            );
-        }
-        (false, Some(true)) => {
-            let _ = writeln!(
-                s,
-                "solvable (a one-stone line found; the budget ran out after {} states)",
-                r.explored
-            );
-        }
-        (false, _) => {
-            let _ = writeln!(
-                s,
-                "undecided: expansion budget ran out after {} states",
-                r.explored
-            );
-        }
+    if r.complete {
+        let _ = writeln!(s, "minimum stone count {} ({})", r.min_stones, r.value);
+    } else {
+        let _ = writeln!(
+            s,
+            "undecided: the budget ran out after {} states",
+            r.explored
+        );
     }
     let _ = writeln!(
         s,
@@ -328,6 +226,9 @@ fn solve_text(r: &SolveReport) -> String {
     for (i, op) in r.operations.iter().enumerate() {
         let _ = writeln!(s, "{}. {}: {}", i + 1, op.op, op.moves.join("; "));
         s += &rows(&op.board);
+    }
+    if let Some(why) = &r.reason {
+        let _ = writeln!(s, "note: {why}");
     }
     let _ = writeln!(s, "line: {}", r.line_string);
     s
@@ -436,7 +337,7 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
     }
     opts.main_schedule = schedule(&args.main_schedule)?;
     let bar = Bar::new(out.progress());
-    let report = study::run_with_threads(&opts, threads, &bar)?;
+    let report = api::run_study(&opts, threads, &bar)?;
     bar.finish();
     out.render(&report, study_text)
 }

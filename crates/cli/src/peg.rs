@@ -7,9 +7,10 @@ pub use crate::output::Output;
 use crate::progress::{Bar, Spinner};
 use anyhow::{bail, Context, Result};
 use endgame_core::analysis::{Decided, PuzzleResult};
-use endgame_peg::api::{self, AnyProblem, BoardSource, Budget, Finish, Method, Spec};
-use endgame_peg::board::BUILT_IN;
-use endgame_peg::{Board, Pruning};
+pub use endgame_peg::api::BoardInfo;
+use endgame_peg::api::{
+    self, AnyProblem, Board, BoardSource, Budget, Finish, Method, Pruning, Spec,
+};
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
@@ -29,12 +30,20 @@ fn budget(max_expansions: Option<u64>) -> Budget {
     }
 }
 
-/// `endgame solve peg`.
+/// `endgame solve peg`: the API's solve (the web's `/api/peg/solve`),
+/// within `--max-expansions` and `--time`.
 pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
+    let mut limits = endgame_core::budget::Budget::unlimited();
+    if let Some(n) = args.max_expansions {
+        limits = limits.with_nodes(n);
+    }
+    if let Some(t) = args.time {
+        limits = limits.with_time(t);
+    }
     let budget = Budget {
         seed: args.seed,
-        ..budget(args.max_expansions)
+        ..Budget::from(&limits)
     };
     let spinner = Spinner::start(out.progress(), &format!("solving {}", board.name()));
     let report = api::solve(&problem, method(args.method), &budget);
@@ -46,7 +55,7 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
 #[derive(Debug, Serialize)]
 pub struct StudyReport {
     /// One row per problem.
-    pub rows: Vec<endgame_peg::study::StudyRow>,
+    pub rows: Vec<api::StudyRow>,
     /// Problems in all.
     pub problems: usize,
     /// Solved, proven impossible, undecided.
@@ -66,7 +75,7 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
     let mut rows = Vec::new();
     for b in &args.boards {
         let spinner = Spinner::start(out.progress(), &format!("studying {b}"));
-        let r = endgame_peg::study::single_vacancy(b, args.diagonal, &budget);
+        let r = api::single_vacancy(b, args.diagonal, &budget);
         spinner.finish();
         rows.extend(r?);
     }
@@ -117,7 +126,7 @@ fn hint_text(board: &Board, a: &api::PegAnalysis) -> String {
     use std::fmt::Write;
     let mut out = String::new();
     let _ = writeln!(out, "position     {}", a.position);
-    if let Ok(pegs) = endgame_peg::notation::parse_position(board, &a.position) {
+    if let Ok(pegs) = api::parse_position(board, &a.position) {
         for row in board.draw(|h| pegs[h]).lines() {
             let _ = writeln!(out, "             {row}");
         }
@@ -190,23 +199,6 @@ fn hint_text(board: &Board, a: &api::PegAnalysis) -> String {
     out
 }
 
-/// One built-in board as `endgame boards` lists it.
-#[derive(Clone, Debug, Serialize)]
-pub struct BoardInfo {
-    /// The name `--board` takes.
-    pub name: String,
-    /// What it is.
-    pub description: String,
-    /// Number of holes.
-    pub holes: usize,
-    /// Size of its symmetry group.
-    pub symmetries: usize,
-    /// Holes empty at the start by default.
-    pub default_vacancies: Vec<String>,
-    /// The board drawn with its default start.
-    pub art: String,
-}
-
 /// The report of `endgame boards`.
 #[derive(Clone, Debug, Serialize)]
 pub struct BoardsReport {
@@ -216,25 +208,10 @@ pub struct BoardsReport {
 
 /// `endgame boards`.
 pub fn boards(out: Output) -> Result<String> {
-    let boards = BUILT_IN
-        .iter()
-        .map(|&(name, description, _)| {
-            let b = Board::named(name, false)?;
-            let drawn = b.drawn_pegs();
-            Ok(BoardInfo {
-                name: name.to_string(),
-                description: description.to_string(),
-                holes: b.holes(),
-                symmetries: b.symmetries().len(),
-                default_vacancies: (0..b.holes())
-                    .filter(|&h| !drawn[h])
-                    .map(|h| b.hole_name(h).to_string())
-                    .collect(),
-                art: b.draw(|h| drawn[h]),
-            })
-        })
-        .collect::<Result<Vec<_>>>()?;
-    out.render(&BoardsReport { boards }, |r| human::boards(&r.boards))
+    let report = BoardsReport {
+        boards: api::boards(),
+    };
+    out.render(&report, |r| human::boards(&r.boards))
 }
 
 /// The problem the arguments describe.

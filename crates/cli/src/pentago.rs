@@ -1,4 +1,6 @@
-//! `endgame … pentago`: parsing done by clap, work done by endgame-pentago.
+//! `endgame … pentago`: parsing done by clap, work done by the Pentago
+//! crate's service (`endgame_pentago::api`, which the web uses too); this
+//! file only reads the arguments and prints the reports.
 
 use crate::battle::parse_duration;
 use crate::output::Output;
@@ -6,28 +8,14 @@ use crate::progress::Spinner;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use endgame_core::analysis::Decided;
-use endgame_core::player::{MoveLimits, Player};
-use endgame_core::{Rules, Value};
+use endgame_core::budget::Budget;
+use endgame_core::Value;
 use endgame_pentago::api;
-use endgame_pentago::notation::{draw, format_move, format_position, parse_move, parse_position};
-use endgame_pentago::solve::{Budget, Solver};
-use endgame_pentago::{Pentago, Position};
+use endgame_pentago::api::Position;
 use serde::Serialize;
-use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::io::BufRead;
-use std::time::{Duration, Instant};
-
-/// The method that gave the last answer of `solver`.
-fn method(solver: &Solver) -> &'static str {
-    if solver.last_was_retrograde() {
-        "retrograde"
-    } else {
-        "alpha-beta"
-    }
-}
-/// Default budget below 18 stones, where a solve may not finish.
-const EARLY_TIME: Duration = Duration::from_secs(10);
+use std::time::Duration;
 
 /// `endgame solve pentago`.
 #[derive(Debug, Args)]
@@ -79,117 +67,63 @@ pub struct PlayPentago {
     pub position: Option<String>,
 }
 
-fn budget(pos: &Position, time: Option<Duration>, nodes: Option<u64>) -> Budget {
-    let time = match (time, nodes) {
-        (None, None) if pos.stones() < 18 => Some(EARLY_TIME),
-        _ => time,
-    };
-    Budget { nodes, time }
-}
-
-/// A value as the public solver writes it: 1, 0, -1; `null` when unknown.
-fn number(v: Value) -> Option<i8> {
-    match v {
-        Value::Win => Some(1),
-        Value::Draw => Some(0),
-        Value::Loss => Some(-1),
-        Value::Unknown => None,
-    }
-}
-
-fn side(pos: &Position) -> &'static str {
-    if pos.black_to_move() {
-        "black"
-    } else {
-        "white"
-    }
-}
-
-/// The report of `endgame solve pentago`.
-#[derive(Debug, Serialize)]
-pub struct SolveReport {
-    /// The position as given, normalised.
-    pub position: String,
-    /// Stones on the board.
-    pub stones: u32,
-    /// `black` or `white`.
-    pub to_move: &'static str,
-    /// Whether the player to move must rotate (the `m`).
-    pub must_rotate: bool,
-    /// 1 win, 0 draw, -1 loss for the player to move; null if unknown.
-    pub value: Option<i8>,
-    /// The same as a word.
-    pub result: Value,
-    /// Child notation → value for the child's player to move (children of
-    /// a placement-due position are its placements, `…m`; of a `…m`
-    /// position its rotations), null where unknown.
-    pub children: BTreeMap<String, Option<i8>>,
-    /// Nodes searched (alpha-beta nodes, plus the positions of a
-    /// retrograde solve).
-    pub nodes: u64,
-    /// `alpha-beta` or `retrograde`: what gave the answer.
-    pub method: &'static str,
-    /// Wall time in milliseconds.
-    pub time_ms: f64,
-    /// Bytes of the alpha-beta's table.
-    pub table_bytes: usize,
-}
-
-/// `endgame solve pentago`.
+/// `endgame solve pentago`: the service's solve (`api::solve`), printed
+/// as is with `--json`.
 pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
-    let pos = parse_position(&args.position)?;
-    let mut solver = Solver::for_position(&pos);
+    let pos = api::parse(&args.position)?;
+    let budget = api::solve_budget(&pos, args.time, args.max_nodes);
     let spinner = Spinner::start(out.progress(), "solving");
-    let t = Instant::now();
-    let (v, kids) = solver.value_and_children(&pos, budget(&pos, args.time, args.max_nodes));
-    let time_ms = t.elapsed().as_secs_f64() * 1e3;
+    let report = api::solve(&pos, &budget);
     spinner.finish();
-    let report = SolveReport {
-        position: format_position(&pos),
-        stones: pos.stones(),
-        to_move: side(&pos),
-        must_rotate: pos.must_rotate(),
-        value: number(v),
-        result: v,
-        children: kids
-            .iter()
-            .map(|(c, v)| (format_position(c), number(*v)))
-            .collect(),
-        nodes: solver.nodes(),
-        method: method(&solver),
-        time_ms,
-        table_bytes: solver.table_bytes(),
-    };
-    out.render(&report, |r| {
-        let mut s = String::new();
-        let _ = writeln!(s, "position     {}", r.position);
-        s.push_str(&indent(&draw(&pos)));
-        let rotate = if r.must_rotate { " (to rotate)" } else { "" };
-        let _ = writeln!(s, "to move      {}{rotate}, {} stones", r.to_move, r.stones);
-        let _ = writeln!(s, "value        {}", r.result);
+    out.render(&report, |r| solve_text(&pos, r))
+}
+
+/// The text of `endgame solve pentago`.
+fn solve_text(pos: &Position, r: &api::SolveReport) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "position     {}", r.position);
+    s.push_str(&indent(&api::draw(pos)));
+    let rotate = if r.must_rotate { " (to rotate)" } else { "" };
+    let _ = writeln!(s, "to move      {}{rotate}, {} stones", r.to_move, r.stones);
+    let _ = writeln!(
+        s,
+        "value        {}",
+        value_text(Some(r.result), r.remoteness)
+    );
+    if let Some(why) = &r.reason {
+        let _ = writeln!(s, "reason       {why}");
+    }
+    let _ = writeln!(
+        s,
+        "children     {} (value for the child's player to move)",
+        r.children.0.len()
+    );
+    for c in &r.children.0 {
         let _ = writeln!(
             s,
-            "children     {} (value for the child's player to move)",
-            r.children.len()
+            "  {:<22} {:<8} {}",
+            c.position,
+            c.value.to_string(),
+            c.by
         );
-        for (c, v) in &kids {
-            let _ = writeln!(s, "  {:<22} {}", format_position(c), v);
-        }
-        let _ = writeln!(s, "nodes        {}", r.nodes);
-        let _ = writeln!(s, "method       {}", r.method);
-        let _ = writeln!(s, "time         {:.1} ms", r.time_ms);
-        s
-    })
+    }
+    if !r.line.is_empty() {
+        let end = if r.line_complete { " (to the end)" } else { "" };
+        let _ = writeln!(s, "line         {}{end}", r.line.join(", "));
+    }
+    let _ = writeln!(s, "nodes        {}", r.nodes);
+    let _ = writeln!(s, "method       {}", r.method);
+    let _ = writeln!(s, "time         {:.1} ms", r.time_ms);
+    s
 }
 
 /// `endgame hint pentago`: the analysis service's answer
 /// (`endgame_pentago::api`), printed as is with `--json`.
 pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
     let pos = api::parse(&args.position)?;
-    let budget = endgame_core::budget::Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
-        .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES));
+    let budget = api::hint_budget(args.time, args.max_nodes);
     let spinner = Spinner::start(out.progress(), "weighing every move");
-    let analysis = api::Service::new().analyze(&pos, &budget);
+    let analysis = api::analyze(&pos, &budget);
     spinner.finish();
     out.render(&analysis, |a| hint_text(&pos, a))
 }
@@ -207,7 +141,7 @@ fn value_text(v: Option<Value>, remoteness: Option<u32>) -> String {
 fn hint_text(pos: &Position, a: &api::PentagoAnalysis) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "position     {}", a.position);
-    s.push_str(&indent(&draw(pos)));
+    s.push_str(&indent(&api::draw(pos)));
     let rotate = if a.detail.must_rotate {
         " (to rotate)"
     } else {
@@ -282,26 +216,17 @@ pub struct PlayReport {
 
 /// `endgame play pentago`: a game in the terminal. Human moves are read
 /// from stdin one per line (so a game can be scripted); the board is drawn
-/// after every move unless `--json`.
+/// after every move unless `--json`. The AIs are the web's
+/// (`api::Ai`), one per AI side, each move within `--time-per-move`.
 pub fn play(args: &PlayPentago, out: Output) -> Result<String> {
-    let start = match &args.position {
-        Some(p) => parse_position(p)?,
-        None => Pentago.start(),
-    };
-    let mut players: [Option<Box<dyn Player<Pentago>>>; 2] = [None, None];
+    let start = api::position_after::<&str>(args.position.as_deref(), &[], None)?;
+    let mut players: [Option<api::Ai>; 2] = [None, None];
     for (i, name) in [&args.black, &args.white].into_iter().enumerate() {
         if name != "human" {
             let seed = args.seed.wrapping_mul(2).wrapping_add(i as u64);
-            players[i] = Some(
-                endgame_pentago::player::by_name(name, seed)
-                    .context("players are `human` or an AI")?,
-            );
+            players[i] = Some(api::Ai::new(name, seed).context("players are `human` or an AI")?);
         }
     }
-    let limits = MoveLimits {
-        time: Some(args.time_per_move),
-        nodes: None,
-    };
     let mut pos = start;
     let mut moves = Vec::new();
     let mut lines = std::io::stdin().lock().lines();
@@ -310,13 +235,19 @@ pub fn play(args: &PlayPentago, out: Output) -> Result<String> {
             print!("{text}");
         }
     };
-    show(&format!("{}\n", draw(&pos)));
+    show(&format!("{}\n", api::draw(&pos)));
     while pos.outcome().is_none() {
         let who = usize::from(!pos.black_to_move());
-        let mv = match players[who].as_mut() {
-            Some(ai) => ai.choose(&Pentago, &pos, &limits),
+        let text = match players[who].as_mut() {
+            Some(ai) => match ai.choose(&pos, &Budget::time(args.time_per_move))? {
+                Some(m) => m.mv,
+                None => bail!("the {} AI found no move", ai.strength()),
+            },
             None => loop {
-                show(&format!("{} to move (e.g. `c4 ur cw`): ", side(&pos)));
+                show(&format!(
+                    "{} to move (e.g. `c4 ur cw`): ",
+                    api::side_to_move(&pos)
+                ));
                 let _ = std::io::Write::flush(&mut std::io::stdout());
                 let Some(line) = lines.next() else {
                     bail!("input ended before the game did");
@@ -325,31 +256,26 @@ pub fn play(args: &PlayPentago, out: Output) -> Result<String> {
                 if line.trim().is_empty() {
                     continue;
                 }
-                let m = parse_move(&line)?;
-                Pentago.play_checked(&pos, m)?;
-                break m;
+                break line;
             },
         };
-        pos = Pentago.play_checked(&pos, mv)?;
-        moves.push(format_move(mv));
+        let (next, mv) = api::play(&pos, &text)?;
+        pos = next;
         show(&format!(
-            "{} plays {}\n{}\n",
+            "{} plays {mv}\n{}\n",
             side_of(who),
-            format_move(mv),
-            draw(&pos)
+            api::draw(&pos)
         ));
+        moves.push(mv);
     }
-    let outcome = pos.outcome().expect("the loop ends at a finished game");
-    let winner = match outcome {
-        Value::Win => side(&pos),
-        Value::Loss if pos.black_to_move() => "white",
-        Value::Loss => "black",
-        _ => "draw",
+    let winner = match api::winner(&pos) {
+        Some("none") | None => "draw",
+        Some(w) => w,
     };
     let report = PlayReport {
-        start: format_position(&start),
+        start: api::format_position(&start),
         moves,
-        end: format_position(&pos),
+        end: api::format_position(&pos),
         winner,
     };
     out.render(&report, |r| match r.winner {

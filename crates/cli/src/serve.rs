@@ -30,7 +30,7 @@ pub struct ServeArgs {
     pub queue_wait_ms: u64,
     /// Memory (MiB) the Pentago solver keeps between late-game solves, so
     /// the next one takes no page faults (0 keeps none).
-    #[arg(long, default_value_t = (endgame_pentago::mid::DEFAULT_POOL_BYTES >> 20) as u64,
+    #[arg(long, default_value_t = (endgame_pentago::api::DEFAULT_POOL_BYTES >> 20) as u64,
           value_parser = clap::value_parser!(u64).range(0..=65_536))]
     pub pentago_pool_mb: u64,
     /// Do not build missing solved tables in the background (hints then
@@ -54,7 +54,7 @@ pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
         build_tables: !args.no_build_tables,
         ..endgame_web::Limits::default()
     };
-    endgame_pentago::mid::set_pool_limit((args.pentago_pool_mb as usize) << 20);
+    endgame_pentago::api::set_pool_limit((args.pentago_pool_mb as usize) << 20);
     let mut state = endgame_web::AppState::new(limits);
     let db = args.db.clone().or_else(|| {
         Path::new(DEFAULT_DB)

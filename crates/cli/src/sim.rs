@@ -4,19 +4,15 @@
 use crate::battle::parse_duration;
 use crate::output::Output;
 use crate::progress::Spinner;
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use endgame_core::analysis::Decided;
 use endgame_core::budget::Budget;
-use endgame_core::memory::{hash_table_bytes, peak_rss_bytes};
-use endgame_core::strong::{self, LayerCounts, WeakSolution};
 use endgame_core::{Game, Notation, Rules, Value};
-use endgame_sim::api::{self, SimAnalysis};
-use endgame_sim::solve::{self, KeyKind, Table};
-use endgame_sim::{Sim, SimPos};
+use endgame_sim::api::{self, CountReport, KeyKind, Sim, SimAnalysis, SimPos};
 use serde::Serialize;
 use std::fmt::Write;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// `endgame solve sim`.
 #[derive(Debug, Args)]
@@ -106,56 +102,12 @@ fn to_move(pos: &SimPos) -> &'static str {
     }
 }
 
-/// The report of `endgame solve sim`.
-#[derive(Debug, Serialize)]
-pub struct SolveReport {
-    /// Points.
-    pub n: usize,
-    /// Misère rule.
-    pub misere: bool,
-    /// The position solved.
-    pub position: String,
-    /// `red` or `blue`.
-    pub to_move: &'static str,
-    /// Whether the game is over in this position.
-    pub finished: bool,
-    /// Value for the player to move: `win`, `loss` or `draw`.
-    pub value: Value,
-    /// Moves to the end under perfect play (fastest win, slowest loss);
-    /// `null` for a draw.
-    pub remoteness: Option<u32>,
-    /// The perfect move (`null` when the game is over).
-    pub best_move: Option<String>,
-    /// The position after the best move.
-    pub after: Option<String>,
-    /// Positions up to isomorphism solved to answer.
-    pub positions_solved: usize,
-    /// Wall time in milliseconds.
-    pub time_ms: f64,
-}
-
-/// `endgame solve sim`.
+/// `endgame solve sim`: the exact solve of the API (no budget).
 pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
     let (sim, pos) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
-    let t0 = Instant::now();
     let spinner = Spinner::start(out.progress(), &format!("solving Sim on K{}", sim.n()));
-    let mut table = Table::default();
-    let o = solve::outcome(&sim, &mut table, &pos);
-    let best = solve::best_move(&sim, &mut table, &pos);
+    let report = api::solve(&sim, &pos);
     spinner.finish();
-    let report = SolveReport {
-        n: sim.n(),
-        misere: sim.misere(),
-        position: sim.format_position(&pos),
-        to_move: to_move(&pos),
-        finished: sim.outcome(&pos).is_some(),
-        value: o.value,
-        remoteness: o.remoteness,
-        best_move: best.map(|(m, _)| sim.format_move(m)),
-        after: best.map(|(m, _)| sim.format_position(&sim.play_unchecked(&pos, m))),
-        positions_solved: table.len(),
-        time_ms: t0.elapsed().as_secs_f64() * 1e3,
-    };
     out.render(&report, |r| {
         let mut s = format!(
             "Sim on K{}{}: {} ({} to move)\n",
@@ -242,63 +194,6 @@ fn hint_text(a: &SimAnalysis) -> String {
     s
 }
 
-/// One move number of `endgame count sim`.
-#[derive(Debug, Serialize)]
-pub struct CountRow {
-    /// Segments coloured.
-    pub move_number: usize,
-    /// The counts.
-    #[serde(flatten)]
-    pub counts: LayerCounts,
-}
-
-/// A weak solve in the count report.
-#[derive(Debug, Serialize)]
-pub struct WeakRow {
-    /// `exact`, `degree-sorted` (the seed's normal form) or `raw`.
-    pub key: KeyKind,
-    /// The result.
-    #[serde(flatten)]
-    pub solution: WeakSolution,
-    /// Wall time in milliseconds.
-    pub time_ms: f64,
-}
-
-/// The report of `endgame count sim`.
-#[derive(Debug, Serialize)]
-pub struct CountReport {
-    /// Points.
-    pub n: usize,
-    /// Misère rule.
-    pub misere: bool,
-    /// Value of the empty board for red (who moves first).
-    pub value: Value,
-    /// Its remoteness.
-    pub remoteness: Option<u32>,
-    /// Reachable positions up to isomorphism per move number.
-    pub per_move: Vec<CountRow>,
-    /// Reachable positions up to isomorphism in all.
-    pub positions: u64,
-    /// Terminal positions (a triangle completed, or a full board).
-    pub terminals: u64,
-    /// Value distribution (for the player to move).
-    pub wins: u64,
-    /// Lost positions.
-    pub losses: u64,
-    /// Drawn positions.
-    pub draws: u64,
-    /// Whether the table passed the audit (`null` without `--check`).
-    pub consistent: Option<bool>,
-    /// Weak solves of the start (with `--weak`).
-    pub weak: Vec<WeakRow>,
-    /// Strong solve wall time in milliseconds.
-    pub time_ms: f64,
-    /// Bytes the table of solved positions occupies (estimate).
-    pub table_bytes: u64,
-    /// Peak resident memory of the process in bytes (Linux).
-    pub peak_rss_bytes: Option<u64>,
-}
-
 /// `endgame count sim`.
 pub fn count(args: &CountSim, out: Output) -> Result<String> {
     let sim = Sim::new(args.n, args.misere)?;
@@ -306,69 +201,9 @@ pub fn count(args: &CountSim, out: Output) -> Result<String> {
         out.progress(),
         &format!("solving every position of K{}", sim.n()),
     );
-    let t0 = Instant::now();
-    let sol = solve::strong(&sim);
-    let time_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let root = sol.get(&sol.root).expect("the root is solved");
-    let consistent = if args.check {
-        spinner.finish();
-        let s2 = Spinner::start(out.progress(), "auditing the table");
-        let r = strong::check_consistency(&sim, &sol);
-        s2.finish();
-        if let Err(e) = &r {
-            bail!("the solved table is inconsistent: {e}");
-        }
-        Some(true)
-    } else {
-        None
-    };
-    let mut weak = Vec::new();
-    if args.weak {
-        let start = sim.start();
-        let mut keys = vec![KeyKind::Exact, KeyKind::DegreeSorted];
-        if sim.n() <= 6 {
-            keys.push(KeyKind::Raw);
-        }
-        for key in keys {
-            let t = Instant::now();
-            let solution = solve::weak(&sim, &start, key);
-            weak.push(WeakRow {
-                key,
-                solution,
-                time_ms: t.elapsed().as_secs_f64() * 1e3,
-            });
-        }
-    }
+    let report = api::count(&sim, args.check, args.weak);
     spinner.finish();
-    let report = CountReport {
-        n: sim.n(),
-        misere: sim.misere(),
-        value: root.value,
-        remoteness: root.remoteness,
-        per_move: sol
-            .layers
-            .iter()
-            .enumerate()
-            .map(|(move_number, &counts)| CountRow {
-                move_number,
-                counts,
-            })
-            .collect(),
-        positions: sol.total.positions,
-        terminals: sol.total.terminals,
-        wins: sol.total.wins,
-        losses: sol.total.losses,
-        draws: sol.total.draws,
-        consistent,
-        weak,
-        time_ms,
-        table_bytes: hash_table_bytes(
-            sol.table.len(),
-            std::mem::size_of::<(SimPos, strong::Packed)>(),
-        ) as u64,
-        peak_rss_bytes: peak_rss_bytes(),
-    };
-    out.render(&report, count_text)
+    out.render(&report.map_err(|e| anyhow!(e))?, count_text)
 }
 
 fn count_text(r: &CountReport) -> String {
@@ -482,7 +317,7 @@ pub fn play(args: &PlaySim, out: Output) -> Result<String> {
     for (i, name) in [&args.red, &args.blue].into_iter().enumerate() {
         if name != "human" {
             let seed = args.seed.wrapping_mul(2).wrapping_add(i as u64);
-            players[i] = Some(endgame_sim::player::by_name(name, &sim, seed)?);
+            players[i] = Some(api::player(name, &sim, seed)?);
         }
     }
     let show = |text: &str| {

@@ -257,3 +257,80 @@ fn an_undecided_solve_says_so() {
     assert_eq!(r["complete"], false);
     assert_eq!(r["solvable"], serde_json::Value::Null);
 }
+
+/// Asserts that `endgame --json solve martello ARGS` and the web's `GET
+/// /api/martello/solve?QUERY` give the same report, timings and the web's
+/// budget aside; returns it.
+fn same_solve(args: &[&str], query: &str) -> Value {
+    let strip = |v: Value| {
+        let mut v = common::without_timing(v);
+        v.as_object_mut().expect("a report").remove("budget");
+        v
+    };
+    let cli_args: Vec<&str> = ["solve", "martello"]
+        .into_iter()
+        .chain(args.iter().copied())
+        .collect();
+    let cli = strip(json(&cli_args));
+    let web = strip(common::web_json(&format!("/api/martello/solve?{query}")));
+    assert_eq!(
+        cli, web,
+        "endgame {cli_args:?} and /api/martello/solve?{query}"
+    );
+    cli
+}
+
+#[test]
+fn solve_is_the_same_report_on_both_ends() {
+    let r = same_solve(&["dhgb/fcpa/jmon/ekil"], "board=dhgb/fcpa/jmon/ekil");
+    assert_eq!(
+        (r["value"].as_str(), r["min_stones"].as_u64()),
+        (Some("solvable"), Some(1))
+    );
+    check_line(&r);
+    for seed in ["1", "2"] {
+        let r = same_solve(&["--n", "5", "--seed", seed], &format!("n=5&seed={seed}"));
+        assert_eq!(r["complete"], true);
+        check_line(&r);
+    }
+    // One stone out of reach: the exact search's fewest stones.
+    let r = same_solve(&["dhgal..o........"], "board=dhgal..o........");
+    assert_eq!(
+        (r["value"].as_str(), r["min_stones"].as_u64()),
+        (Some("unsolvable"), Some(2))
+    );
+    assert_eq!(r["solvable"], false);
+    check_line(&r);
+    // Undecided within the node budget, with the reason, on both ends.
+    let r = same_solve(
+        &["--n", "6", "--seed", "3", "--max-expansions", "1"],
+        "n=6&seed=3&nodes=1",
+    );
+    assert_eq!(
+        (r["value"].as_str(), &r["solvable"]),
+        (Some("unknown"), &Value::Null)
+    );
+    assert!(r["reason"].as_str().unwrap().contains("node budget"));
+}
+
+#[test]
+fn a_solve_stops_at_its_time_limit() {
+    // A 7×7 start takes the exact search far longer than 100 ms.
+    let t0 = std::time::Instant::now();
+    let r = json(&[
+        "solve",
+        "martello",
+        "--n",
+        "7",
+        "--seed",
+        "1",
+        "--no-goal-first",
+        "--time",
+        "100ms",
+    ]);
+    assert_eq!(r["complete"], false);
+    assert!(r["reason"].as_str().unwrap().contains("time budget"), "{r}");
+    assert!(t0.elapsed() < std::time::Duration::from_secs(10));
+    bad(&["solve", "martello", "abcd", "--time", "soon"]);
+    bad(&["solve", "martello", "abcd", "--memo-mb", "0"]);
+}

@@ -219,6 +219,196 @@ fn the_spec_rotation_wins_at_once_on_both_ends() {
     assert!(text.contains("ul cw      win in 1"), "{text}");
 }
 
+/// `GET uri` on the web's router in this process: the status and the
+/// JSON body (errors included).
+fn web_get(uri: &str) -> (u16, Json) {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let r = endgame_web::router(endgame_web::Limits::default())
+            .oneshot(
+                axum::http::Request::get(uri)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+            .unwrap();
+        let status = r.status().as_u16();
+        let bytes = r.into_body().collect().await.unwrap().to_bytes();
+        (status, serde_json::from_slice(&bytes).unwrap_or(Json::Null))
+    })
+}
+
+/// A late position of a random game won by the player to move, but not
+/// at once: its winning moves need the solver.
+fn late_win() -> Position {
+    let mut s = Solver::new(20);
+    random_game_positions(&Pentago, 11, 200)
+        .into_iter()
+        .filter(|p| (24..=27).contains(&p.stones()) && p.outcome().is_none() && !p.must_rotate())
+        .find(|p| {
+            let at_once = Pentago
+                .moves(p)
+                .into_iter()
+                .any(|m| Pentago.play_unchecked(p, m).outcome() == Some(endgame_core::Value::Loss));
+            !at_once && s.value(p, Budget::UNLIMITED) == endgame_core::Value::Win
+        })
+        .unwrap()
+}
+
+#[test]
+fn solve_and_ai_give_the_same_answer_on_both_ends() {
+    // Both ends call the Pentago crate's service: the same value,
+    // remoteness, children, line, method and nodes (the command line's
+    // `result` is the web's `value`; its `value` is the public solver's
+    // number), and the same AI move.
+    let p = late_win();
+    let text = format_position(&p);
+    let cli = json(&[
+        "solve",
+        "pentago",
+        &text,
+        "--time",
+        "10s",
+        "--max-nodes",
+        "2000000",
+    ]);
+    let (status, web) = web_get(&format!(
+        "/api/pentago/solve?start={text}&time_ms=10000&nodes=2000000"
+    ));
+    assert_eq!(status, 200, "{web}");
+    assert_eq!(cli["result"], "win");
+    assert_eq!(cli["value"], 1);
+    assert_eq!(web["value"], cli["result"]);
+    for field in [
+        "position",
+        "remoteness",
+        "reason",
+        "children",
+        "line",
+        "line_complete",
+        "method",
+        "nodes",
+    ] {
+        assert_eq!(web[field], cli[field], "{field}");
+    }
+    assert_eq!(cli["line_complete"], true);
+    let kids = cli["children"].as_object().unwrap();
+    assert_eq!(kids.len() as u32, 36 - p.stones());
+    assert!(kids.values().all(|v| v.is_i64()), "{kids:?}");
+    // The AI: the web's move is the one the command line's strong AI
+    // plays first from the same position.
+    let (status, ai) = web_get(&format!("/api/pentago/ai?start={text}&time_ms=400"));
+    assert_eq!(status, 200, "{ai}");
+    assert_eq!(ai["strength"], "strong");
+    assert_eq!(ai["value"], "win");
+    let game = json(&[
+        "play",
+        "pentago",
+        "--black",
+        "strong",
+        "--white",
+        "strong",
+        "--position",
+        &text,
+        "--time-per-move",
+        "400ms",
+    ]);
+    assert_eq!(game["moves"][0], ai["move"], "{game}");
+    // It keeps the win.
+    let mover = if p.black_to_move() { "black" } else { "white" };
+    assert_eq!(game["winner"], mover, "{game}");
+}
+
+#[test]
+fn solve_decides_the_rotation_that_wins_at_once() {
+    // The README's example: white to rotate, `ul cw` gives white five at
+    // once. Whatever the budget, that child is decided (lost for black,
+    // the game over), the value is a win in 1, and the line is `ul cw`.
+    let spec = "205481007622539795m";
+    let r = json(&["solve", "pentago", spec, "--time", "300ms"]);
+    assert_eq!(r["value"], 1);
+    assert_eq!(r["remoteness"], 1);
+    assert_eq!(r["children"]["205481007305345555"], -1);
+    // The two rotations after which black wins at once are decided too.
+    assert_eq!(r["children"]["205481007368784403"], 1);
+    assert_eq!(r["children"]["205543611065846291"], 1);
+    assert_eq!(r["line"], serde_json::json!(["ul cw"]));
+    assert_eq!(r["line_complete"], true);
+    let text = common::text(&["solve", "pentago", spec, "--time", "300ms"]);
+    assert!(text.contains("value        win in 1\n"), "{text}");
+    assert!(
+        text.contains("  205481007305345555     loss     ul cw\n"),
+        "{text}"
+    );
+    assert!(text.contains("line         ul cw (to the end)\n"), "{text}");
+    let (status, web) = web_get(&format!("/api/pentago/solve?start={spec}&time_ms=300"));
+    assert_eq!(status, 200, "{web}");
+    assert_eq!(web["value"], "win");
+    assert_eq!(web["line"], r["line"]);
+    assert_eq!(web["children"]["205481007305345555"], -1);
+}
+
+#[test]
+fn bad_input_is_one_line_on_both_ends() {
+    // The same message from the command line (status 2) and the web (400).
+    for (args, uri) in [
+        (
+            vec!["solve", "pentago", "xyz"],
+            "/api/pentago/solve?start=xyz",
+        ),
+        (
+            vec!["solve", "pentago", "0m"],
+            "/api/pentago/solve?start=0m",
+        ),
+        (
+            vec!["hint", "pentago", "19683"],
+            "/api/pentago/hints?start=19683",
+        ),
+    ] {
+        let line = common::user_error(&args);
+        let (status, v) = web_get(uri);
+        assert_eq!(status, 400, "{uri}: {v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(!msg.contains('\n'), "{msg}");
+        assert_eq!(line, format!("error: {msg}"), "{uri}");
+    }
+    // The web's own checks: a pending placement, the AI's refusals.
+    let over = random_game_positions(&Pentago, 2, 20)
+        .into_iter()
+        .find(|p| p.outcome().is_some())
+        .unwrap();
+    for (uri, needle) in [
+        (
+            "/api/pentago/solve?moves=a1".to_string(),
+            "rotation must follow",
+        ),
+        (
+            "/api/pentago/solve?start=1m&place=c4".into(),
+            "no placement is due",
+        ),
+        (
+            "/api/pentago/state?place=c4%20ur%20cw".into(),
+            "give one empty cell",
+        ),
+        ("/api/pentago/ai?strength=nobody".into(), "unknown player"),
+        ("/api/pentago/ai?place=c4".into(), "whole moves"),
+        (
+            format!("/api/pentago/ai?start={}", format_position(&over)),
+            "the game is over",
+        ),
+    ] {
+        let (status, v) = web_get(&uri);
+        assert_eq!(status, 400, "{uri}: {v}");
+        let msg = v["error"].as_str().unwrap();
+        assert!(!msg.contains('\n') && msg.contains(needle), "{uri}: {msg}");
+    }
+}
+
 #[test]
 fn play_reads_human_moves_from_stdin() {
     // Black has a1 b1 c1 d1; white four scattered stones; black to move.

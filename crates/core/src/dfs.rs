@@ -15,6 +15,7 @@
 //! meta-solver too): one memoised depth-first loop, here with children in
 //! [`Puzzle::search_order`] order and no restarts.
 
+use crate::budget::Budget;
 use crate::restarts::Searcher;
 use crate::{Puzzle, Symmetric};
 
@@ -29,6 +30,10 @@ pub struct DfsOptions {
     pub max_memo_entries: usize,
     /// Stop (with an incomplete answer) after this many expansions.
     pub max_expansions: Option<u64>,
+    /// The caller's budget: the search also stops (incomplete) at its
+    /// deadline, its cancel token and its node limit (the smaller of it
+    /// and `max_expansions` counts).
+    pub budget: Budget,
 }
 
 impl Default for DfsOptions {
@@ -38,6 +43,7 @@ impl Default for DfsOptions {
             use_pruning: true,
             max_memo_entries: 50_000_000,
             max_expansions: None,
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -82,6 +88,19 @@ fn searcher<'a, P: Puzzle + Symmetric>(
         .track_best(true)
 }
 
+/// The budget of one run: the caller's, its node limit lowered to
+/// `max_expansions`.
+fn run_budget(opts: &DfsOptions) -> Budget {
+    let nodes = match (opts.max_expansions, opts.budget.nodes) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    };
+    Budget {
+        nodes,
+        ..opts.budget.clone()
+    }
+}
+
 /// Searches for a goal from `start`; if none is reachable, finds the best
 /// result instead (see [`best`]). The report's `complete` is false when the
 /// expansion budget ran out first.
@@ -96,7 +115,7 @@ pub fn solve<P: Puzzle + Symmetric>(
     } else if opts.use_pruning && puzzle.cannot_reach_goal(start) {
         Some(false)
     } else {
-        s.run(start, opts.max_expansions, None)
+        s.run_within(start, &run_budget(opts), None)
             .map(|v| v <= puzzle.score_bound())
     };
     let goal_expansions = s.expansions;
@@ -139,14 +158,18 @@ pub fn solve<P: Puzzle + Symmetric>(
         }
         Some(false) => {
             drop(s);
-            let remaining = opts
-                .max_expansions
+            let remaining = run_budget(opts)
+                .nodes
                 .map(|l| l.saturating_sub(goal_expansions));
             let mut report = best(
                 puzzle,
                 start,
                 &DfsOptions {
                     max_expansions: remaining,
+                    budget: Budget {
+                        nodes: None,
+                        ..opts.budget.clone()
+                    },
                     ..opts.clone()
                 },
             );
@@ -187,7 +210,7 @@ pub fn best_by<P: Puzzle + Symmetric>(
     stop_at: u32,
 ) -> DfsReport<P::Move> {
     let mut s = searcher(puzzle, opts).with_objective(&objective, stop_at);
-    let value = s.run(start, opts.max_expansions, None);
+    let value = s.run_within(start, &run_budget(opts), None);
     let (best_score, line) = match value {
         Some(v) => (v, s.line(start)),
         None => s

@@ -26,10 +26,8 @@
 //! that keeps the best result, at every step), so a warm service and a
 //! fresh one give the same analysis.
 
-use crate::board::{Board, MartelloError, MAX_N};
-use crate::real::{real_moves, RealMove};
+use crate::board::MAX_N;
 use crate::solver::{children, Lazy4};
-use crate::state::{Martello, Op, State};
 use crate::study;
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
@@ -38,6 +36,13 @@ use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+pub use crate::board::{Board, MartelloError};
+pub use crate::real::{real_moves, RealMove};
+pub use crate::solver::SymmetryMode;
+pub use crate::state::{Martello, Op, State};
+pub use crate::study::{run_with_threads as run_study, StudyOptions, StudyReport};
+pub use endgame_core::restarts::Schedule;
 
 /// Default time of a hint. The slowest 6×6 hint of the benchmark (100
 /// random starts and the positions 10 operations in, see the README)
@@ -404,6 +409,36 @@ impl Work<'_> {
         self.run(goal, s, cap, None).map(|v| v == 1)
     }
 
+    /// The runs of `schedule` from `s` in random child orders (seeded by
+    /// `seed`, as the solver's), then one exact run, within the budget:
+    /// the value of the first run that finishes.
+    fn scheduled<K, F, E>(
+        &mut self,
+        searcher: &mut Search<'_, '_, K, F, E>,
+        s: &State,
+        schedule: &Schedule,
+        seed: u64,
+    ) -> Option<u32>
+    where
+        K: Hash + Eq + Copy,
+        F: Fn(&State) -> K,
+        E: Children<Martello, K>,
+    {
+        let mut rng = Rng::new(seed);
+        for &(reps, runs) in &schedule.runs {
+            for _ in 0..reps {
+                if self.over() {
+                    return None;
+                }
+                let order = Rng::new(rng.next_u64());
+                if let Some(v) = self.run(searcher, s, runs, Some(order)) {
+                    return Some(v);
+                }
+            }
+        }
+        self.run(searcher, s, u64::MAX, None)
+    }
+
     /// The fewest stones reachable from `s` (exact search).
     fn fewest<K, F, E>(
         &mut self,
@@ -662,6 +697,325 @@ fn walk(
     line
 }
 
+/// Memo memory of a solve when the budget names none (1.5 GiB for the
+/// goal search's and the exact search's memos together; a full memo keeps
+/// the answer exact, only slower).
+pub const DEFAULT_SOLVE_MEMO_BYTES: usize = 1536 << 20;
+
+/// How [`solve`] searches (what it may spend is the [`Budget`]'s).
+#[derive(Clone, Debug)]
+pub struct SolveOptions {
+    /// Symmetries the memos identify.
+    pub symmetry: SymmetryMode,
+    /// Budgeted runs in random child orders before the exact run: of the
+    /// goal search with `goal_first`, else of the exact search
+    /// ([`Schedule::plain`]: none).
+    pub schedule: Schedule,
+    /// Seed of the schedule's random child orders.
+    pub seed: u64,
+    /// First search for one stone alone, pruned by
+    /// [`Martello::cannot_reach_goal`]; only when one stone is out of
+    /// reach search for the fewest stones (which stops below a state at
+    /// two stones where the goal search proved one out of reach).
+    pub goal_first: bool,
+}
+
+impl Default for SolveOptions {
+    fn default() -> Self {
+        SolveOptions {
+            symmetry: SymmetryMode::None,
+            schedule: Schedule::plain(),
+            seed: 0,
+            goal_first: true,
+        }
+    }
+}
+
+/// A restart schedule by name: `plain` (none), `seed` (the source's
+/// meta-solver), `better` (the study's, [`study::better_schedule`]) or runs
+/// like `40x250,60x1000`.
+pub fn schedule(name: &str) -> Result<Schedule, String> {
+    match name.trim() {
+        "plain" => Ok(Schedule::plain()),
+        "seed" => Ok(Schedule::seed()),
+        "better" => Ok(study::better_schedule()),
+        other => Schedule::parse(other),
+    }
+}
+
+/// One operation of a solve's line, with its real moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OpReport {
+    /// `EATER:EATEN`.
+    pub op: String,
+    /// The real moves, as text.
+    pub moves: Vec<String>,
+    /// The real moves, structured.
+    pub real_moves: Vec<RealMove>,
+    /// The normalised board after it.
+    pub board: String,
+}
+
+/// The answer of [`solve`]: `endgame solve martello --json` prints it and
+/// `/api/martello/solve` sends it (with the request's budget).
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// Board side.
+    pub n: usize,
+    /// The start as given.
+    pub board: String,
+    /// `solvable`, `unsolvable`, or `unknown` (undecided within the
+    /// budget).
+    pub value: &'static str,
+    /// Minimum stone count (exact when `complete`; the start's stones
+    /// otherwise).
+    pub min_stones: u32,
+    /// Whether one stone can be left; `null` when the budget ran out
+    /// before either a one-stone line or the exact minimum.
+    pub solvable: Option<bool>,
+    /// Whether the answer is exact (false: the budget ran out).
+    pub complete: bool,
+    /// The normalised boards of the line, start first.
+    pub line: Vec<String>,
+    /// The same joined by `X`.
+    pub line_string: String,
+    /// Each operation with its real moves.
+    pub operations: Vec<OpReport>,
+    /// States expanded, both searches.
+    pub explored: u64,
+    /// Runs (the schedule's and the exact ones).
+    pub runs: u32,
+    /// Memo entries at the end (the larger memo).
+    pub memo_entries: usize,
+    /// Memo bytes at the end (both memos, estimate).
+    pub memo_bytes: usize,
+    /// What stayed undecided and why (`null` when complete).
+    pub reason: Option<String>,
+    /// Wall time, ms.
+    pub time_ms: f64,
+}
+
+/// What the searches of a solve found and spent.
+struct Solved {
+    /// The exact minimum, when decided.
+    min: Option<u32>,
+    /// Whether one stone was proven out of reach.
+    goal_lost: bool,
+    ops: Vec<Op>,
+    explored: u64,
+    runs: u32,
+    memo_entries: usize,
+    memo_bytes: usize,
+    used: u64,
+}
+
+/// Solves the puzzle from the start of board `b`: the minimum stone count
+/// and a line to it, within `budget`. Every search checks the budget
+/// itself (its nodes over the whole solve, its deadline and cancel token;
+/// its memory, default [`DEFAULT_SOLVE_MEMO_BYTES`], bounds the memos).
+/// The command line's `solve martello` and the web's `/api/martello/solve`
+/// both answer with it.
+pub fn solve(
+    b: &Board,
+    opts: &SolveOptions,
+    budget: &Budget,
+) -> Result<SolveReport, MartelloError> {
+    let t0 = Instant::now();
+    let (m, start) = from_board(b)?;
+    let n = m.n();
+    let bytes = budget.memory.unwrap_or(DEFAULT_SOLVE_MEMO_BYTES);
+    // Both memos live at once after a goal search.
+    let bytes = if opts.goal_first { bytes / 2 } else { bytes };
+    let found = match (opts.symmetry, n <= 6) {
+        (SymmetryMode::None, true) => {
+            let entries = entries_for::<Key>(bytes);
+            solve_in(&m, start, Martello::key4, Lazy4, entries, opts, budget)
+        }
+        (SymmetryMode::None, false) => {
+            let entries = entries_for::<[u64; 7]>(bytes);
+            solve_in(&m, start, Martello::key7, children, entries, opts, budget)
+        }
+        (SymmetryMode::Mirror, true) => solve_in(
+            &m,
+            start,
+            key4_mirror,
+            children,
+            entries_for::<Key>(bytes),
+            opts,
+            budget,
+        ),
+        (SymmetryMode::Mirror, false) => {
+            let entries = entries_for::<[u64; 7]>(bytes);
+            solve_in(&m, start, key7_mirror, children, entries, opts, budget)
+        }
+        (SymmetryMode::Full, true) => solve_in(
+            &m,
+            start,
+            key4_full,
+            children,
+            entries_for::<Key>(bytes),
+            opts,
+            budget,
+        ),
+        (SymmetryMode::Full, false) => {
+            let entries = entries_for::<[u64; 7]>(bytes);
+            solve_in(&m, start, key7_full, children, entries, opts, budget)
+        }
+    };
+    let mut line = vec![start];
+    let mut operations = Vec::new();
+    for &op in &found.ops {
+        let s = *line.last().expect("the start");
+        let real = real_moves(&m, &s, op)?;
+        let child = m.play_checked(&s, op)?;
+        operations.push(OpReport {
+            op: m.format_op(op),
+            moves: real.iter().map(|x| x.describe(n)).collect(),
+            real_moves: real,
+            board: child.to_board(n).to_board_string(),
+        });
+        line.push(child);
+    }
+    let line: Vec<String> = line
+        .iter()
+        .map(|s| s.to_board(n).to_board_string())
+        .collect();
+    let complete = found.min.is_some();
+    let solvable = found.min.map(|v| v == 1);
+    let reason = (!complete).then(|| {
+        let what = if found.goal_lost {
+            "one stone is out of reach, but the fewest stones are undecided"
+        } else {
+            "undecided"
+        };
+        format!("{what}: {}", why(budget, found.used))
+    });
+    Ok(SolveReport {
+        n,
+        board: b.to_board_string(),
+        value: match solvable {
+            Some(true) => "solvable",
+            Some(false) => "unsolvable",
+            None => "unknown",
+        },
+        min_stones: found.min.unwrap_or(start.stones()),
+        solvable,
+        complete,
+        line_string: line.join("X"),
+        line,
+        operations,
+        explored: found.explored,
+        runs: found.runs,
+        memo_entries: found.memo_entries,
+        memo_bytes: found.memo_bytes,
+        reason,
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+    })
+}
+
+fn key4_mirror(m: &Martello, s: &State) -> Key {
+    m.key4(&m.canonical_mirror(s))
+}
+
+fn key7_mirror(m: &Martello, s: &State) -> [u64; 7] {
+    m.key7(&m.canonical_mirror(s))
+}
+
+fn key4_full(m: &Martello, s: &State) -> Key {
+    m.key4(&m.canonical_full(s))
+}
+
+fn key7_full(m: &Martello, s: &State) -> [u64; 7] {
+    m.key7(&m.canonical_full(s))
+}
+
+/// Memo entries a goal search reserves up front (about the median random
+/// 6×6 game's expansions, as the solver does).
+const SOLVE_RESERVE: usize = 4096;
+
+/// The searches of [`solve`] with key `key` and expansion `expand`.
+fn solve_in<K, E>(
+    m: &Martello,
+    start: State,
+    key: fn(&Martello, &State) -> K,
+    expand: E,
+    entries: usize,
+    opts: &SolveOptions,
+    budget: &Budget,
+) -> Solved
+where
+    K: Hash + Eq + Copy,
+    E: Children<Martello, K> + Clone,
+{
+    let keyf = move |x: &State| key(m, x);
+    let mut work = Work {
+        budget,
+        used: 0,
+        line_expansions: 0,
+    };
+    let mut found = Solved {
+        min: None,
+        goal_lost: false,
+        ops: Vec::new(),
+        explored: 0,
+        runs: 0,
+        memo_entries: 0,
+        memo_bytes: 0,
+        used: 0,
+    };
+    if start.stones() <= 1 {
+        found.min = Some(start.stones());
+        return found;
+    }
+    // 1. One stone, by the goal search (with the schedule).
+    let mut goal_memo = None;
+    if opts.goal_first {
+        let mut goal = Searcher::with_children(m, keyf, expand.clone(), entries)
+            .objective(Stones { goal: None, key })
+            .prefetch(true)
+            .goal_only();
+        goal.reserve(SOLVE_RESERVE.min(entries), &start);
+        let v = work.scheduled(&mut goal, &start, &opts.schedule, opts.seed);
+        if v == Some(1) {
+            found.min = Some(1);
+            found.ops = goal.line(&start);
+        }
+        found.goal_lost = v.is_some_and(|v| v > 1);
+        found.explored += goal.expansions;
+        found.runs += goal.runs;
+        found.memo_entries = goal.memo_entries();
+        found.memo_bytes = goal.memo_bytes();
+        if !found.goal_lost {
+            found.used = work.used;
+            return found;
+        }
+        goal_memo = Some(goal.take_memo());
+    }
+    // 2. The fewest stones, by the exact search (stopping at two stones
+    // below the states the goal search proved one out of reach from).
+    let mut best = Searcher::with_children(m, keyf, expand, entries)
+        .objective(Stones {
+            goal: goal_memo.as_ref(),
+            key,
+        })
+        .prefetch(true);
+    let schedule = if opts.goal_first {
+        Schedule::plain()
+    } else {
+        opts.schedule.clone()
+    };
+    if let Some(v) = work.scheduled(&mut best, &start, &schedule, opts.seed) {
+        found.min = Some(v);
+        found.ops = best.line(&start);
+    }
+    found.explored += best.expansions;
+    found.runs += best.runs;
+    found.memo_entries = found.memo_entries.max(best.memo_entries());
+    found.memo_bytes += best.memo_bytes();
+    found.used = work.used;
+    found
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -791,6 +1145,133 @@ mod tests {
         let a = analyze(&m, &s, &Budget::unlimited().with_nodes(1));
         assert!(a.undecided() > 0);
         assert!(a.reason.as_deref().unwrap().contains("node budget"));
+    }
+
+    /// Checks a complete solve report: the line replays operation by
+    /// operation to `want` stones, each board and real move as reported.
+    fn check_solve(b: &Board, r: &SolveReport, want: u32) {
+        let n = b.n();
+        assert!(r.complete, "{}", r.board);
+        assert_eq!(r.min_stones, want, "{}", r.board);
+        assert_eq!(r.solvable, Some(want == 1));
+        assert_eq!(r.value, if want == 1 { "solvable" } else { "unsolvable" });
+        assert_eq!(r.reason, None);
+        assert_eq!(r.line.len(), r.operations.len() + 1);
+        assert_eq!(r.line_string, r.line.join("X"));
+        let (m, mut s) = from_board(b).expect("a board");
+        assert_eq!(r.line[0], s.to_board(n).to_board_string());
+        for (op, next) in r.operations.iter().zip(&r.line[1..]) {
+            let o = m.parse_op(&op.op).expect("an op");
+            assert_eq!(op.real_moves, real_moves(&m, &s, o).expect("real moves"));
+            s = m.play_checked(&s, o).expect("legal");
+            assert_eq!(&s.to_board(n).to_board_string(), next);
+            assert_eq!(&op.board, next);
+        }
+        assert_eq!(s.stones(), want);
+    }
+
+    #[test]
+    fn solve_agrees_with_the_solver_and_the_brute_force() {
+        let variants = [
+            SolveOptions::default(),
+            SolveOptions {
+                goal_first: false,
+                ..SolveOptions::default()
+            },
+            SolveOptions {
+                symmetry: SymmetryMode::Mirror,
+                ..SolveOptions::default()
+            },
+            SolveOptions {
+                symmetry: SymmetryMode::Full,
+                goal_first: false,
+                ..SolveOptions::default()
+            },
+            SolveOptions {
+                schedule: schedule("seed").expect("a schedule"),
+                seed: 7,
+                ..SolveOptions::default()
+            },
+            SolveOptions {
+                schedule: schedule("2x10,1x100").expect("a schedule"),
+                goal_first: false,
+                ..SolveOptions::default()
+            },
+        ];
+        // Random starts, and the positions of a playout that always takes
+        // the last operation (which often loses the goal).
+        let mut boards = Vec::new();
+        for (n, seeds) in [(2, 30), (3, 30), (4, 6)] {
+            for seed in 0..seeds {
+                let (m, mut s) = random(n, seed).expect("a board");
+                boards.push(s.to_board(n));
+                while let Some(&(_, c)) = m.children(&s).last() {
+                    s = c;
+                    boards.push(s.to_board(n));
+                }
+            }
+        }
+        let mut seen = [false; 2];
+        for b in &boards {
+            let n = b.n();
+            let (m, _) = from_board(b).expect("a board");
+            let want = if b.stones() <= 12 {
+                brute::min_stones(b)
+            } else {
+                crate::solver::solve(&m, &crate::solver::SolveOptions::default()).min_stones
+            };
+            seen[usize::from(want == 1)] = true;
+            let opts = if n <= 3 {
+                &variants[..]
+            } else {
+                &variants[..2]
+            };
+            for o in opts {
+                let r = solve(b, o, &Budget::unlimited()).expect("a solve");
+                check_solve(b, &r, want);
+            }
+        }
+        // A 5×5 start with the defaults.
+        let b = Board::random(5, 1).expect("a board");
+        let (m, _) = from_board(&b).expect("a board");
+        let want = crate::solver::solve(&m, &crate::solver::SolveOptions::default()).min_stones;
+        let r = solve(&b, &SolveOptions::default(), &Budget::unlimited()).expect("a solve");
+        check_solve(&b, &r, want);
+        assert_eq!(
+            seen,
+            [true, true],
+            "solvable and unsolvable boards both checked"
+        );
+    }
+
+    #[test]
+    fn a_stopped_solve_is_unknown_with_a_reason() {
+        let b = Board::random(6, 3).expect("a board");
+        let cancel = Budget::unlimited();
+        cancel.cancel.cancel();
+        let r = solve(&b, &SolveOptions::default(), &cancel).expect("a report");
+        assert!(!r.complete);
+        assert_eq!((r.value, r.solvable), ("unknown", None));
+        assert_eq!(r.line.len(), 1);
+        assert_eq!(r.min_stones, 36);
+        assert!(r.reason.as_deref().unwrap().contains("cancelled"));
+        let r = solve(
+            &b,
+            &SolveOptions::default(),
+            &Budget::unlimited().with_nodes(1),
+        )
+        .expect("a report");
+        assert_eq!(r.value, "unknown");
+        assert!(r.reason.as_deref().unwrap().contains("node budget"));
+        assert!(r.explored <= 1);
+        let late = Budget::time(Duration::ZERO);
+        let r = solve(&b, &SolveOptions::default(), &late).expect("a report");
+        assert!(r.reason.as_deref().unwrap().contains("time budget"));
+        // One stone is solved whatever the budget.
+        let one = Board::parse("a...").expect("a board");
+        let r = solve(&one, &SolveOptions::default(), &late).expect("a report");
+        check_solve(&one, &r, 1);
+        assert!(r.operations.is_empty());
     }
 
     #[test]

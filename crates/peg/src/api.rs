@@ -1,16 +1,16 @@
 //! The operations of the command line and the web, on problems described
 //! by text (board name or art, vacancies, goal): solve, count, the
-//! single-vacancy study, and the analysis service behind every hint
-//! ([`Service`]). Reports are plain data with serde, so the front ends
-//! only print them.
+//! single-vacancy study, the built-in boards, and the analysis service
+//! behind every hint ([`Service`]). Reports are plain data with serde, so
+//! the front ends only print them.
 
 use crate::bits::Bits;
-use crate::board::Board;
 use crate::error::PegError;
 use crate::heuristics;
-use crate::problem::{bits_needed, Goal, Problem, Pruning};
+use crate::problem::{bits_needed, Goal, Problem};
 use endgame_core::astar::{self, AstarOptions};
-use endgame_core::dfs::{self, DfsOptions};
+use endgame_core::budget::Cancel;
+use endgame_core::dfs::{self, DfsOptions, DfsReport};
 use endgame_core::genetic::{self, GeneticOptions};
 use endgame_core::layered::{self, LayeredOptions, Progress};
 use endgame_core::memory::peak_rss_bytes;
@@ -19,9 +19,55 @@ use serde::Serialize;
 use std::sync::Arc;
 use std::time::Instant;
 
+pub use crate::board::{Board, Lattice};
+pub use crate::notation::parse_position;
+pub use crate::problem::Pruning;
 pub use crate::service::{
     MoveDetail, PegAnalysis, PosDetail, Service, DEFAULT_COUNT_LIMIT, DEFAULT_NODES, DEFAULT_TIME,
 };
+pub use crate::study::{single_vacancy, StudyRow};
+pub use crate::with_problem;
+
+/// One built-in board, as `endgame boards` and the web's `/api/games`
+/// list it.
+#[derive(Clone, Debug, Serialize)]
+pub struct BoardInfo {
+    /// The name `--board` and [`Spec::named`] take.
+    pub name: String,
+    /// What it is.
+    pub description: String,
+    /// Number of holes.
+    pub holes: usize,
+    /// Size of its symmetry group.
+    pub symmetries: usize,
+    /// Holes empty at the start by default.
+    pub default_vacancies: Vec<String>,
+    /// The board drawn with its default start.
+    pub art: String,
+}
+
+/// The built-in boards (besides `triangleN`), in the order the front ends
+/// list them.
+pub fn boards() -> Vec<BoardInfo> {
+    crate::board::BUILT_IN
+        .iter()
+        .map(|&(name, description, _)| {
+            let b = Board::named(name, false).expect("the built-in boards are valid art");
+            let drawn = b.drawn_pegs();
+            BoardInfo {
+                name: name.to_string(),
+                description: description.to_string(),
+                holes: b.holes(),
+                symmetries: b.symmetries().len(),
+                default_vacancies: (0..b.holes())
+                    .filter(|&h| !drawn[h])
+                    .map(|h| b.hole_name(h).to_string())
+                    .collect(),
+                art: b.draw(|h| drawn[h]),
+            }
+        })
+        .collect()
+}
 
 /// The goal of a problem in words (e.g. `one peg in d4`).
 pub fn goal(problem: &AnyProblem) -> String {
@@ -207,6 +253,12 @@ pub enum Method {
 }
 
 /// Budgets of `solve`.
+///
+/// The depth-first searches check all of it themselves (every
+/// [`endgame_core::restarts::CHECK_EVERY`] expansions): the expansions,
+/// the deadline and the cancel token. The best-first and genetic searches
+/// take only the expansions; the deadline and the token are looked at
+/// before they start.
 #[derive(Clone, Debug)]
 pub struct Budget {
     /// Most positions expanded.
@@ -215,6 +267,12 @@ pub struct Budget {
     pub max_memo_entries: usize,
     /// Random seed (genetic search).
     pub seed: u64,
+    /// The instant after which the search stops, undecided (`None`: no
+    /// deadline).
+    pub deadline: Option<Instant>,
+    /// Stops the search, undecided, when set (the web sets it when the
+    /// client goes away).
+    pub cancel: Cancel,
 }
 
 impl Default for Budget {
@@ -223,6 +281,48 @@ impl Default for Budget {
             max_expansions: 200_000_000,
             max_memo_entries: 100_000_000,
             seed: 1,
+            deadline: None,
+            cancel: Cancel::new(),
+        }
+    }
+}
+
+/// Memo bytes per entry a core budget's `memory` is divided by (as the
+/// analysis service counts them).
+const MEMO_ENTRY_BYTES: usize = 32;
+
+impl From<&endgame_core::budget::Budget> for Budget {
+    /// The core budget as `solve`'s: its nodes are the expansions, its
+    /// memory the memo entries (the defaults where it names none), its
+    /// deadline and cancel token the same; the seed is the default.
+    fn from(b: &endgame_core::budget::Budget) -> Budget {
+        let d = Budget::default();
+        Budget {
+            max_expansions: b.nodes.unwrap_or(d.max_expansions),
+            max_memo_entries: b
+                .memory
+                .map_or(d.max_memo_entries, |m| (m / MEMO_ENTRY_BYTES).max(1)),
+            deadline: b.deadline,
+            cancel: b.cancel.clone(),
+            ..d
+        }
+    }
+}
+
+impl Budget {
+    /// Past the deadline or cancelled.
+    fn stop(&self) -> bool {
+        self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// This budget's deadline and cancel token as a core budget, for the
+    /// searchers that stop themselves (the node limit is set apart).
+    fn stops(&self) -> endgame_core::budget::Budget {
+        endgame_core::budget::Budget {
+            nodes: None,
+            deadline: self.deadline,
+            memory: None,
+            cancel: self.cancel.clone(),
         }
     }
 }
@@ -241,6 +341,8 @@ pub struct SolveReport {
     /// `true` solved, `false` proven impossible, `null` undecided (budget
     /// ran out, or a heuristic method failed).
     pub solvable: Option<bool>,
+    /// `solvable` in a word: `solvable`, `unsolvable` or `unknown`.
+    pub value: &'static str,
     /// Why the goal cannot be reached, when proven.
     pub reason: Option<String>,
     /// Moves (`from-to`) to the goal, or to the best result found.
@@ -267,7 +369,10 @@ fn end_of<B: Bits>(p: &Problem<B>, start: B, line: &[u16]) -> B {
     line.iter().fold(start, |pos, &m| p.play_unchecked(&pos, m))
 }
 
-/// Solves a problem with the chosen method.
+/// Solves a problem with the chosen method, within the budget (see
+/// [`Budget`]: the depth-first searches stop themselves at its deadline or
+/// cancel token too). The command line's `solve peg` and the web's
+/// `/api/peg/solve` both answer with it.
 pub fn solve(problem: &AnyProblem, method: Method, budget: &Budget) -> SolveReport {
     with_problem!(problem, p => solve_typed(p, method, budget, true))
 }
@@ -310,10 +415,13 @@ fn solve_typed<B: Bits>(
     let dfs_opts = DfsOptions {
         max_expansions: Some(budget.max_expansions),
         max_memo_entries: budget.max_memo_entries,
+        budget: budget.stops(),
         ..DfsOptions::default()
     };
     let (solvable, line, expansions, best_proven) = if reason.is_some() {
         (Some(false), Vec::new(), 0, false)
+    } else if budget.stop() {
+        (None, Vec::new(), 0, false)
     } else {
         match method {
             Method::Dfs => {
@@ -322,7 +430,7 @@ fn solve_typed<B: Bits>(
                     Goal::Pattern(_) => (None, 0),
                 };
                 let r = match found {
-                    Some(line) => dfs::DfsReport {
+                    Some(line) => DfsReport {
                         best_score: 1,
                         reached_goal: true,
                         line,
@@ -414,6 +522,11 @@ fn solve_typed<B: Bits>(
         goal: goal_text(p),
         method,
         solvable,
+        value: match solvable {
+            Some(true) => "solvable",
+            Some(false) => "unsolvable",
+            None => "unknown",
+        },
         reason,
         line: line_names(p, &line),
         pegs_left: end.count(),
@@ -451,6 +564,9 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
     };
     holes.sort_by(|&a, &b| d(a).total_cmp(&d(b)));
     for h in holes {
+        if budget.stop() {
+            break;
+        }
         let Ok(q) = Problem::<B>::new(
             board.clone(),
             &pegs,
@@ -469,6 +585,7 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
             &DfsOptions {
                 max_expansions: Some(per_hole),
                 max_memo_entries: budget.max_memo_entries,
+                budget: budget.stops(),
                 ..DfsOptions::default()
             },
         );
@@ -630,4 +747,101 @@ fn count_typed<B: Bits>(
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
         peak_memory_bytes: r.peak_rss,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use endgame_core::budget::Budget as CoreBudget;
+    use std::time::Duration;
+
+    #[test]
+    fn a_core_budget_becomes_the_solve_budget() {
+        let core = CoreBudget::time(Duration::from_secs(5))
+            .with_nodes(1234)
+            .with_memory(32 << 20);
+        let b = Budget::from(&core);
+        assert_eq!(b.max_expansions, 1234);
+        assert_eq!(b.max_memo_entries, (32 << 20) / MEMO_ENTRY_BYTES);
+        assert_eq!(b.deadline, core.deadline);
+        assert_eq!(b.seed, Budget::default().seed);
+        assert!(!b.stop());
+        core.cancel.cancel();
+        assert!(b.cancel.is_cancelled() && b.stop());
+        let free = Budget::from(&CoreBudget::unlimited());
+        assert_eq!(free.max_expansions, Budget::default().max_expansions);
+        assert_eq!(free.max_memo_entries, Budget::default().max_memo_entries);
+        assert!(free.deadline.is_none());
+    }
+
+    #[test]
+    fn a_stopped_budget_leaves_the_solve_undecided() {
+        let english = build(&Spec::named("english")).expect("a problem");
+        let cancelled = Budget::default();
+        cancelled.cancel.cancel();
+        let past = Budget {
+            deadline: Some(Instant::now()),
+            ..Budget::default()
+        };
+        for b in [&cancelled, &past] {
+            for method in [Method::Dfs, Method::Astar, Method::Genetic] {
+                let r = solve(&english, method, b);
+                assert_eq!((r.solvable, r.value), (None, "unknown"), "{method:?}");
+                assert_eq!(r.expansions, 0);
+            }
+        }
+        // With time to spare the same call solves it.
+        let roomy = Budget::from(&CoreBudget::time(Duration::from_secs(600)));
+        let r = solve(&english, Method::Dfs, &roomy);
+        assert_eq!((r.solvable, r.value), (Some(true), "solvable"));
+        assert_eq!(r.line.len(), 31);
+    }
+
+    #[test]
+    fn the_searcher_stops_itself_at_the_deadline() {
+        // Without pruning, the proof that the French board's central
+        // problem is impossible takes the depth-first search far longer
+        // than the deadline.
+        let spec = Spec {
+            pruning: Pruning {
+                classes: false,
+                pagodas: false,
+            },
+            ..Spec::named("french")
+        };
+        let p = build(&spec).expect("a problem");
+        let t0 = Instant::now();
+        let b = Budget::from(&CoreBudget::time(Duration::from_millis(100)));
+        let r = solve_goal_only(&p, Method::Dfs, &b);
+        let took = t0.elapsed();
+        assert_eq!(r.solvable, None, "{r:?}");
+        assert!(r.expansions > 0 && r.expansions < b.max_expansions, "{r:?}");
+        assert!(took < Duration::from_secs(3), "{took:?}");
+        // A cancel from another thread stops it as well.
+        let b = Budget::default();
+        let token = b.cancel.clone();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(100));
+            token.cancel();
+        });
+        let t0 = Instant::now();
+        let r = solve_goal_only(&p, Method::Dfs, &b);
+        stopper.join().expect("the stopper");
+        assert_eq!(r.solvable, None, "{r:?}");
+        assert!(t0.elapsed() < Duration::from_secs(3), "{:?}", t0.elapsed());
+    }
+
+    #[test]
+    fn the_built_in_boards_are_listed_with_their_starts() {
+        let boards = boards();
+        let names: Vec<&str> = boards.iter().map(|b| b.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["english", "french", "wiegleb", "diamond", "triangle"]
+        );
+        let english = &boards[0];
+        assert_eq!(english.holes, 33);
+        assert_eq!(english.symmetries, 8);
+        assert_eq!(english.default_vacancies, ["d4"]);
+    }
 }

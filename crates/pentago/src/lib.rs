@@ -3,7 +3,8 @@
 //! Pentago for Endgame: bitboards, win tables, exact late-game solver, AI
 //! players.
 //!
-//! - [`api`]: the analysis service behind every hint ([`api::Service`]).
+//! - [`api`]: the service behind both front ends: hints, solves and the
+//!   AI's move ([`api::Service`], [`api::Ai`]).
 //! - [`board`]: bit layout, rotation, line and symmetry tables.
 //! - [`game`]: [`Position`], [`Move`] and the rules ([`Pentago`] implements
 //!   the core traits `Rules`, `Game`, `Symmetric`, `Notation`).

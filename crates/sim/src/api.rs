@@ -14,17 +14,21 @@
 //! loads a valid file that is already there.
 
 use crate::table::{self, Solved};
-use crate::{Sim, SimError, SimPos};
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, NoDetail};
 use endgame_core::budget::Budget;
 use endgame_core::cache::{self, BuildReport, CacheError, TableInfo, TableState, Tables};
-use endgame_core::strong;
+use endgame_core::memory::{hash_table_bytes, peak_rss_bytes};
+use endgame_core::player::{MoveLimits, Player};
+use endgame_core::strong::{self, LayerCounts, WeakSolution};
 use endgame_core::{Game, Notation, Outcome, Rules, Value};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, TryLockError};
 use std::time::{Duration, Instant};
+
+pub use crate::solve::KeyKind;
+pub use crate::{Segment, Sim, SimError, SimPos};
 
 /// Default time of a hint without a table.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(2);
@@ -59,6 +63,230 @@ pub fn parse(text: &str, misere: bool) -> Result<(Sim, SimPos), SimError> {
 /// The name of the table of `n` points and the given rule.
 pub fn table_name(n: usize, misere: bool) -> String {
     format!("sim-k{n}-{}", if misere { "misere" } else { "standard" })
+}
+
+/// The AI players' names: `battle sim`'s and `play sim`'s players, the
+/// web's `strength` (`search` also takes a depth: `search:6`).
+pub const PLAYERS: &[&str] = crate::player::NAMES;
+
+/// The AI the web plays unless told otherwise.
+pub const DEFAULT_AI: &str = "perfect";
+
+/// The player called `name` (one of [`PLAYERS`]) for `sim`, its
+/// randomness seeded by `seed`. Its `perfect` solves exactly as it plays,
+/// with a table of its own (no budget: battles and terminal games).
+pub fn player(name: &str, sim: &Sim, seed: u64) -> Result<Box<dyn Player<Sim>>, SimError> {
+    crate::player::by_name(name, sim, seed)
+}
+
+/// The web's AI: `perfect` plays from the analysis service (a solved
+/// table, else the exact search within the budget), every other name is
+/// that [`player`].
+pub enum Ai {
+    /// The service's perfect move ([`Service::perfect_move`]).
+    Perfect,
+    /// A player by name.
+    Player(Box<dyn Player<Sim>>),
+}
+
+impl Ai {
+    /// The AI called `name` (one of [`PLAYERS`]), seeded by `seed`.
+    pub fn by_name(name: &str, sim: &Sim, seed: u64) -> Result<Ai, SimError> {
+        match name.trim() {
+            "perfect" => Ok(Ai::Perfect),
+            other => player(other, sim, seed).map(Ai::Player),
+        }
+    }
+}
+
+/// A move an AI chose.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AiMove {
+    /// The segment.
+    pub mv: Segment,
+    /// What it gives its mover, when the AI knows (`perfect`).
+    pub outcome: Option<Outcome>,
+}
+
+/// The answer of [`solve`]: `endgame solve sim` prints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// The position solved.
+    pub position: String,
+    /// `red` or `blue`.
+    pub to_move: &'static str,
+    /// Whether the game is over in this position.
+    pub finished: bool,
+    /// Value for the player to move: `win`, `loss` or `draw`.
+    pub value: Value,
+    /// Moves to the end under perfect play (fastest win, slowest loss);
+    /// `null` for a draw.
+    pub remoteness: Option<u32>,
+    /// The perfect move (`null` when the game is over).
+    pub best_move: Option<String>,
+    /// The position after the best move.
+    pub after: Option<String>,
+    /// Positions up to isomorphism solved to answer.
+    pub positions_solved: usize,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// `red` or `blue`: who moves in `pos`.
+fn to_move(pos: &SimPos) -> &'static str {
+    if pos.red_to_move() {
+        "red"
+    } else {
+        "blue"
+    }
+}
+
+/// Solves `pos` exactly, without a budget (solving what it needs into a
+/// fresh table): its value, remoteness and perfect move.
+pub fn solve(sim: &Sim, pos: &SimPos) -> SolveReport {
+    let t0 = Instant::now();
+    let mut table = crate::solve::Table::default();
+    let o = crate::solve::outcome(sim, &mut table, pos);
+    let best = crate::solve::best_move(sim, &mut table, pos);
+    SolveReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        position: sim.format_position(pos),
+        to_move: to_move(pos),
+        finished: sim.outcome(pos).is_some(),
+        value: o.value,
+        remoteness: o.remoteness,
+        best_move: best.map(|(m, _)| sim.format_move(m)),
+        after: best.map(|(m, _)| sim.format_position(&sim.play_unchecked(pos, m))),
+        positions_solved: table.len(),
+        time_ms: t0.elapsed().as_secs_f64() * 1e3,
+    }
+}
+
+/// One move number of [`count`].
+#[derive(Clone, Debug, Serialize)]
+pub struct CountRow {
+    /// Segments coloured.
+    pub move_number: usize,
+    /// The counts.
+    #[serde(flatten)]
+    pub counts: LayerCounts,
+}
+
+/// A weak solve in the count report.
+#[derive(Clone, Debug, Serialize)]
+pub struct WeakRow {
+    /// `exact`, `degree-sorted` (the seed's normal form) or `raw`.
+    pub key: KeyKind,
+    /// The result.
+    #[serde(flatten)]
+    pub solution: WeakSolution,
+    /// Wall time in milliseconds.
+    pub time_ms: f64,
+}
+
+/// The answer of [`count`]: `endgame count sim` prints it.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountReport {
+    /// Points.
+    pub n: usize,
+    /// Misère rule.
+    pub misere: bool,
+    /// Value of the empty board for red (who moves first).
+    pub value: Value,
+    /// Its remoteness.
+    pub remoteness: Option<u32>,
+    /// Reachable positions up to isomorphism per move number.
+    pub per_move: Vec<CountRow>,
+    /// Reachable positions up to isomorphism in all.
+    pub positions: u64,
+    /// Terminal positions (a triangle completed, or a full board).
+    pub terminals: u64,
+    /// Value distribution (for the player to move).
+    pub wins: u64,
+    /// Lost positions.
+    pub losses: u64,
+    /// Drawn positions.
+    pub draws: u64,
+    /// Whether the table passed the audit (`null` without it).
+    pub consistent: Option<bool>,
+    /// Weak solves of the start (when asked for).
+    pub weak: Vec<WeakRow>,
+    /// Strong solve wall time in milliseconds.
+    pub time_ms: f64,
+    /// Bytes the table of solved positions occupies (estimate).
+    pub table_bytes: u64,
+    /// Peak resident memory of the process in bytes (Linux).
+    pub peak_rss_bytes: Option<u64>,
+}
+
+/// Solves every position of `sim` (strongly) and counts them by move
+/// number and value; with `check` audits the table (every win has a
+/// losing child at remoteness − 1, every loss only winning children, …),
+/// with `weak` also weakly solves the start with the exact key and the
+/// seed's degree-sorted key (and without any symmetry for n ≤ 6). `Err`:
+/// the audit failed, in words.
+pub fn count(sim: &Sim, check: bool, weak: bool) -> Result<CountReport, String> {
+    let t0 = Instant::now();
+    let sol = crate::solve::strong(sim);
+    let time_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let root = sol.get(&sol.root).expect("the root is solved");
+    let consistent = if check {
+        strong::check_consistency(sim, &sol)
+            .map_err(|e| format!("the solved table is inconsistent: {e}"))?;
+        Some(true)
+    } else {
+        None
+    };
+    let mut weak_rows = Vec::new();
+    if weak {
+        let start = sim.start();
+        let mut keys = vec![KeyKind::Exact, KeyKind::DegreeSorted];
+        if sim.n() <= 6 {
+            keys.push(KeyKind::Raw);
+        }
+        for key in keys {
+            let t = Instant::now();
+            let solution = crate::solve::weak(sim, &start, key);
+            weak_rows.push(WeakRow {
+                key,
+                solution,
+                time_ms: t.elapsed().as_secs_f64() * 1e3,
+            });
+        }
+    }
+    Ok(CountReport {
+        n: sim.n(),
+        misere: sim.misere(),
+        value: root.value,
+        remoteness: root.remoteness,
+        per_move: sol
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(move_number, &counts)| CountRow {
+                move_number,
+                counts,
+            })
+            .collect(),
+        positions: sol.total.positions,
+        terminals: sol.total.terminals,
+        wins: sol.total.wins,
+        losses: sol.total.losses,
+        draws: sol.total.draws,
+        consistent,
+        weak: weak_rows,
+        time_ms,
+        table_bytes: hash_table_bytes(
+            sol.table.len(),
+            std::mem::size_of::<(SimPos, strong::Packed)>(),
+        ) as u64,
+        peak_rss_bytes: peak_rss_bytes(),
+    })
 }
 
 /// One variant: its solved table, its build state and its lazy table.
@@ -283,6 +511,32 @@ impl Service {
                 remoteness: best.remoteness,
             },
         ))
+    }
+
+    /// The move of `ai` in `pos` within `budget`: [`Ai::Perfect`] as
+    /// [`Service::perfect_move`] (`None` when not every move was decided
+    /// within the budget), a player by name within the budget's nodes and
+    /// time. `None` as well when the game is over.
+    pub fn ai_move(&self, ai: &mut Ai, sim: &Sim, pos: &SimPos, budget: &Budget) -> Option<AiMove> {
+        if sim.outcome(pos).is_some() {
+            return None;
+        }
+        match ai {
+            Ai::Perfect => self.perfect_move(sim, pos, budget).map(|(mv, o)| AiMove {
+                mv,
+                outcome: Some(o),
+            }),
+            Ai::Player(p) => {
+                let limits = MoveLimits {
+                    time: budget.remaining(),
+                    nodes: budget.nodes,
+                };
+                Some(AiMove {
+                    mv: p.choose(sim, pos, &limits),
+                    outcome: None,
+                })
+            }
+        }
     }
 
     fn info(&self, slot: &Slot) -> TableInfo {
@@ -524,5 +778,65 @@ fn from_oracle(
             misere: sim.misere(),
         },
         time_ms: 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_ais_play_legal_moves_and_perfect_is_the_services() {
+        let service = Service::new(None);
+        let budget = Budget::unlimited();
+        let sim = Sim::new(5, false).expect("K5");
+        let pos = sim.play_text(&sim.start(), "ab").expect("a move");
+        let mut perfect = Ai::by_name(DEFAULT_AI, &sim, 1).expect("an AI");
+        assert!(matches!(perfect, Ai::Perfect));
+        let m = service
+            .ai_move(&mut perfect, &sim, &pos, &budget)
+            .expect("a move");
+        let want = service.perfect_move(&sim, &pos, &budget).expect("decided");
+        assert_eq!((m.mv, m.outcome), (want.0, Some(want.1)));
+        for name in PLAYERS.iter().copied().chain(["search:2"]) {
+            let mut ai = Ai::by_name(name, &sim, 1).expect("an AI");
+            let m = service
+                .ai_move(&mut ai, &sim, &pos, &budget)
+                .expect("a move");
+            assert!(sim.moves(&pos).contains(&m.mv), "{name}");
+            if name != "perfect" {
+                assert_eq!(m.outcome, None, "{name}");
+                assert!(player(name, &sim, 1).is_ok());
+            }
+        }
+        assert!(Ai::by_name("nobody", &sim, 1).is_err());
+        assert!(player("perfect:3", &sim, 1).is_err());
+        // A finished game has no AI move.
+        let k3 = Sim::new(3, false).expect("K3");
+        let over = ["ab", "ac", "bc"]
+            .iter()
+            .fold(k3.start(), |p, m| k3.play_text(&p, m).expect("a move"));
+        assert!(k3.outcome(&over).is_some());
+        assert_eq!(service.ai_move(&mut perfect, &k3, &over, &budget), None);
+    }
+
+    #[test]
+    fn the_exact_solve_and_the_count_agree_on_the_start() {
+        for (n, misere) in [(4, false), (5, true), (6, false)] {
+            let sim = Sim::new(n, misere).expect("a variant");
+            let s = solve(&sim, &sim.start());
+            let c = count(&sim, true, n <= 5).expect("a consistent table");
+            assert_eq!((s.value, s.remoteness), (c.value, c.remoteness), "K{n}");
+            assert_eq!(c.consistent, Some(true));
+            assert_eq!(c.per_move.len(), sim.segments() + 1);
+            assert_eq!(
+                c.per_move.iter().map(|r| r.counts.positions).sum::<u64>(),
+                c.positions
+            );
+            for w in &c.weak {
+                assert_eq!(w.solution.value, c.value, "K{n} {:?}", w.key);
+            }
+            assert!(s.best_move.is_some() && !s.finished);
+        }
     }
 }

@@ -170,7 +170,8 @@ impl AppState {
     /// expired wait is a 503. `f` gets a [`Ctl`]: its deadline (the budget's
     /// time from the start of the work) and a cancel flag that is set when
     /// this future is dropped (the client went away) or times out, so the
-    /// work stops between its chunks and the permit comes back.
+    /// searcher given [`Ctl::budget`] stops itself and the permit comes
+    /// back.
     /// `Ok(None)`: not finished within the budget's time (plus a grace),
     /// which the caller reports as `unknown`.
     pub(crate) async fn solve<T: Send + 'static>(
@@ -266,12 +267,8 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// What running solver work sees: when to stop.
-///
-/// The analysis services' searchers take a core budget ([`Ctl::budget`])
-/// and stop themselves; the solve routes of peg and Martello still run in
-/// chunks of growing budget ([`Ctl::grow`]) checking [`Ctl::stop`] between
-/// them.
+/// What running solver work sees: when to stop. The games' searchers take
+/// its core budget ([`Ctl::budget`]) and stop themselves.
 #[derive(Clone, Debug)]
 pub(crate) struct Ctl {
     cancel: Cancel,
@@ -296,38 +293,6 @@ impl Ctl {
             deadline: Some(self.deadline),
             memory: None,
             cancel: self.cancel.clone(),
-        }
-    }
-
-    /// The client went away (or the request timed out).
-    pub(crate) fn cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
-    }
-
-    /// Cancelled or past the deadline: start no new chunk.
-    pub(crate) fn stop(&self) -> bool {
-        self.cancelled() || Instant::now() >= self.deadline
-    }
-
-    /// Time left before the deadline.
-    pub(crate) fn remaining(&self) -> Duration {
-        self.deadline.saturating_duration_since(Instant::now())
-    }
-
-    /// Calls `f(n)` with node budgets `first`, 4·`first`, … up to `max`
-    /// until it reports its answer decided, the budget is spent, or
-    /// [`Ctl::stop`]; returns the last answer. A solver restarted with four
-    /// times the budget wastes at most a third of the work, and the cancel
-    /// flag and the deadline are seen between chunks.
-    pub(crate) fn grow<T>(&self, first: u64, max: u64, mut f: impl FnMut(u64) -> (T, bool)) -> T {
-        let max = max.max(1);
-        let mut n = first.clamp(1, max);
-        loop {
-            let (t, decided) = f(n);
-            if decided || n >= max || self.stop() {
-                return t;
-            }
-            n = n.saturating_mul(4).min(max);
         }
     }
 }

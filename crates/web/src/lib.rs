@@ -50,7 +50,7 @@ pub struct Limits {
     pub max_nodes: u64,
     /// After this long without a solve, [`serve`] hands back the layer
     /// memory Pentago's solver keeps between solves
-    /// (`endgame_pentago::mid::free_pool`).
+    /// (`endgame_pentago::api::free_pool`).
     pub pool_idle: Duration,
     /// Whether [`serve`] builds the services' missing solved tables in the
     /// background (one at a time; hints search until a table is ready).
@@ -207,8 +207,8 @@ pub async fn free_pool_when_idle(state: AppState) {
             Duration::ZERO
         };
         last = Some(now);
-        if quiet >= state.limits.pool_idle && endgame_pentago::mid::pool_bytes() > 0 {
-            endgame_pentago::mid::free_pool();
+        if quiet >= state.limits.pool_idle && endgame_pentago::api::pool_bytes() > 0 {
+            endgame_pentago::api::free_pool();
         }
     }
 }

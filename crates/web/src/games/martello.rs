@@ -11,17 +11,13 @@ use crate::api::{opt, ApiError, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use endgame_martello::api;
-use endgame_martello::solver::{self, SolveOptions};
-use endgame_martello::{Board, Martello, State as MState};
+use endgame_martello::api::{self, Board, Martello, State as MState};
 use serde::Deserialize;
 use serde_json::json;
 
-/// First node budget of a search; then four times more each round.
-const FIRST_NODES: u64 = 50_000;
-
-/// Memo memory of one request (64 MiB).
-const MEMO_BYTES: usize = 64 << 20;
+/// Memo memory of one solve request (64 MiB): the server's cap, below the
+/// game's default ([`api::DEFAULT_SOLVE_MEMO_BYTES`]).
+const SOLVE_MEMORY: usize = 64 << 20;
 
 /// The query of every Martello route.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -50,8 +46,7 @@ fn current(q: &MartelloQuery) -> Result<(Board, Martello, MState), ApiError> {
             Board::random(n, q.seed.unwrap_or(1)).map_err(ApiError::bad)?
         }
     };
-    let s = MState::from_board(&b);
-    let m = Martello::new(b.n(), s).map_err(ApiError::bad)?;
+    let (m, s) = api::from_board(&b).map_err(ApiError::bad)?;
     Ok((b, m, s))
 }
 
@@ -117,47 +112,25 @@ pub(crate) async fn think(
     crate::think::stream(&app, big, move |b| service.analyze(&m, &s, b)).await
 }
 
-/// `GET /api/martello/solve`: the minimum stone count and a line to it.
+/// `GET /api/martello/solve`: the minimum stone count and a line to it
+/// (`endgame_martello::api::solve`, as `endgame solve martello --json`
+/// prints it), the search stopping itself at the budget.
 pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<MartelloQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (_, m, _) = current(&q)?;
+    let (b, _, _) = current(&q)?;
     let budget = app.budget(&q.budget);
-    let n = m.n();
     let r = app
         .solve(budget, move |ctl| {
-            let sol = ctl.grow(FIRST_NODES, budget.nodes, |nodes| {
-                let sol = solver::solve(
-                    &m,
-                    &SolveOptions {
-                        max_memo_bytes: MEMO_BYTES,
-                        max_expansions: Some(nodes),
-                        goal_first: true,
-                        ..SolveOptions::default()
-                    },
-                );
-                // One stone left is the best there is, proven or not.
-                let done = sol.complete || sol.solvable;
-                (sol, done)
-            });
-            let line: Vec<String> = sol
-                .line
-                .iter()
-                .map(|s| s.to_board(n).to_board_string())
-                .collect();
-            json!({
-                "value": if sol.complete { if sol.solvable { "solvable" } else { "unsolvable" } }
-                         else if sol.solvable { "solvable" } else { "unknown" },
-                "min_stones": sol.min_stones,
-                "solvable": sol.solvable,
-                "complete": sol.complete,
-                "line": line,
-                "explored": sol.explored,
-            })
+            let limits = ctl.budget(budget.nodes).with_memory(SOLVE_MEMORY);
+            api::solve(&b, &api::SolveOptions::default(), &limits)
         })
         .await?;
-    let mut v = r.unwrap_or_else(|| json!({ "value": "unknown", "line": [] }));
+    let mut v = match r {
+        Some(r) => serde_json::to_value(r.map_err(ApiError::bad)?).map_err(ApiError::bad)?,
+        None => json!({ "value": "unknown", "line": [] }),
+    };
     v["budget"] = json!(budget);
     Ok(Json(v))
 }

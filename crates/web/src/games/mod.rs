@@ -61,9 +61,9 @@ async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Js
 
 /// `GET /api/games`: the four games and their variants.
 async fn games() -> Json<Value> {
-    let boards: Vec<Value> = endgame_peg::board::BUILT_IN
-        .iter()
-        .map(|(name, desc, _)| json!({ "name": name, "description": desc }))
+    let boards: Vec<Value> = endgame_peg::api::boards()
+        .into_iter()
+        .map(|b| json!({ "name": b.name, "description": b.description }))
         .collect();
     Json(json!({
         "games": [

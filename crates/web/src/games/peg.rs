@@ -10,9 +10,9 @@ use crate::AppState;
 use axum::extract::State;
 use axum::Json;
 use endgame_core::{Notation, Puzzle, Rules};
-use endgame_peg::api::{self, AnyProblem, BoardSource, Finish, Spec};
-use endgame_peg::board::Lattice;
-use endgame_peg::{with_problem, Board, Pruning};
+use endgame_peg::api::{
+    self, with_problem, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec,
+};
 use serde::{Deserialize, Serialize};
 
 /// The query of every peg route.
@@ -199,18 +199,10 @@ pub(crate) async fn think(
     crate::think::stream(&app, big, move |b| service.analyze(&cur, b)).await
 }
 
-/// First node budget of a peg solve; each round gives it four times more,
-/// up to the request's budget.
-const FIRST_NODES: u64 = 20_000;
-
-/// Whether a solve report settles the question: solvable, or unsolvable
-/// with its best result proven.
-fn decided(r: &api::SolveReport) -> bool {
-    r.solvable == Some(true) || (r.solvable == Some(false) && r.best_proven)
-}
-
 /// `GET /api/peg/solve`: a line to the goal (or to the best result) by
-/// DFS, in growing node budgets until decided, the deadline or a cancel.
+/// DFS (`endgame_peg::api::solve`, as `endgame solve peg --json` prints
+/// it), the search stopping itself at the budget's nodes, its deadline or
+/// a cancel.
 pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<PegQuery>,
@@ -219,28 +211,12 @@ pub(crate) async fn solve(
     let budget = app.budget(&q.budget);
     let r = app
         .solve(budget, move |ctl| {
-            ctl.grow(FIRST_NODES, budget.nodes, |n| {
-                let pb = api::Budget {
-                    max_expansions: n,
-                    ..Default::default()
-                };
-                let r = api::solve(&cur, api::Method::Dfs, &pb);
-                let done = decided(&r);
-                (r, done)
-            })
+            let limits = api::Budget::from(&ctl.budget(budget.nodes));
+            api::solve(&cur, api::Method::Dfs, &limits)
         })
         .await?;
     let mut v = match r {
-        Some(r) => {
-            let mut v = serde_json::to_value(&r).map_err(ApiError::bad)?;
-            v["value"] = match r.solvable {
-                Some(true) => "solvable",
-                Some(false) => "unsolvable",
-                None => "unknown",
-            }
-            .into();
-            v
-        }
+        Some(r) => serde_json::to_value(&r).map_err(ApiError::bad)?,
         None => serde_json::json!({ "value": "unknown", "solvable": null, "line": [] }),
     };
     v["budget"] = serde_json::to_value(budget).map_err(ApiError::bad)?;

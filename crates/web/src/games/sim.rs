@@ -8,10 +8,8 @@ use crate::api::{opt, split_moves, ApiError, BudgetQuery, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use endgame_core::player::MoveLimits;
 use endgame_core::{Game, Notation, Rules, Value};
-use endgame_sim::api::{self, SimAnalysis};
-use endgame_sim::{Sim, SimPos};
+use endgame_sim::api::{self, Segment, Sim, SimAnalysis, SimPos};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -67,7 +65,7 @@ pub(crate) async fn state(Q(q): Q<SimQuery>) -> Result<Json<serde_json::Value>, 
     let (sim, pos, played) = current(&q)?;
     let segs: Vec<Seg> = (0..sim.segments())
         .map(|i| {
-            let s = endgame_sim::Segment(i as u8);
+            let s = Segment(i as u8);
             let (a, b) = sim.ends(s);
             Seg {
                 name: sim.format_move(s),
@@ -175,10 +173,11 @@ pub(crate) async fn solve(
 }
 
 /// `GET /api/sim/ai`: the AI's move (`strength`: `perfect`, `random`,
-/// `avoid`, `search`). The perfect AI plays from the service: a solved
-/// table, else the exact search within the budget; when that does not
-/// decide every move (early K8 without a table) it answers 503 rather
-/// than play a move it cannot vouch for.
+/// `avoid`, `search`; `endgame_sim::api::Service::ai_move`). The perfect
+/// AI plays from the service: a solved table, else the exact search
+/// within the budget; when that does not decide every move (early K8
+/// without a table) it answers 503 rather than play a move it cannot
+/// vouch for.
 pub(crate) async fn ai(
     State(app): State<AppState>,
     Q(q): Q<SimQuery>,
@@ -191,37 +190,23 @@ pub(crate) async fn ai(
         .strength
         .clone()
         .filter(|s| !s.trim().is_empty())
-        .unwrap_or_else(|| "perfect".into());
-    let mut player = endgame_sim::player::by_name(&strength, &sim, 1).map_err(ApiError::bad)?;
-    let perfect = strength == "perfect";
-    let budget = if perfect {
-        app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES)
-    } else {
-        app.budget(&q.budget)
-    };
+        .unwrap_or_else(|| api::DEFAULT_AI.into());
+    let mut ai = api::Ai::by_name(&strength, &sim, 1).map_err(ApiError::bad)?;
+    let perfect = matches!(ai, api::Ai::Perfect);
+    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
     let service = app.sim.clone();
     let s2 = sim.clone();
     let r = app
         .solve(budget, move |ctl| {
-            if perfect {
-                service
-                    .perfect_move(&s2, &pos, &ctl.budget(budget.nodes))
-                    .map(|(m, o)| (m, Some(o)))
-            } else {
-                let limits = MoveLimits {
-                    time: Some(budget.time),
-                    nodes: Some(budget.nodes),
-                };
-                Some((player.choose(&s2, &pos, &limits), None))
-            }
+            service.ai_move(&mut ai, &s2, &pos, &ctl.budget(budget.nodes))
         })
         .await?;
     match r {
-        Some(Some((m, o))) => Ok(Json(json!({
-            "move": sim.format_move(m),
+        Some(Some(m)) => Ok(Json(json!({
+            "move": sim.format_move(m.mv),
             "strength": strength,
-            "value": o.map(|o| o.value),
-            "remoteness": o.and_then(|o| o.remoteness),
+            "value": m.outcome.map(|o| o.value),
+            "remoteness": m.outcome.and_then(|o| o.remoteness),
         }))),
         _ => Err(ApiError {
             status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
