@@ -2,9 +2,9 @@
 //! whole text; nothing here decides anything about the game.
 
 use crate::peg::BoardInfo;
-use endgame_peg::api::{CountReport, Method, SolveReport};
 use endgame_peg::api::parse_position;
 use endgame_peg::api::Board;
+use endgame_peg::api::{CountReport, Method, SolveReport};
 use std::fmt::Write;
 
 /// Width of the label column.

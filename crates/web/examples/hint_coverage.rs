@@ -13,10 +13,10 @@
 //! boards, the start and 5 positions 5 jumps in: only the share decided is
 //! reported). Default: all but `big`; N = 100 for Martello, 20 otherwise.
 //!
-//! Before the first request every solved table is loaded or built into the
-//! cache directory (default: the user's cache, as `endgame serve` uses),
-//! with its time and size printed: the targets are for hints with tables
-//! present.
+//! Before the first request every solved table of the sets' games is
+//! loaded or built into the cache directory (default: the user's cache,
+//! as `endgame serve` uses), with its time and size printed: the targets
+//! are for hints with tables present.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -253,6 +253,14 @@ fn main() {
     let services: Vec<Arc<dyn Tables>> = state.table_services();
     for s in &services {
         for t in s.tables() {
+            // Only the tables of the sets asked for.
+            let game = t.name.split('-').next().unwrap_or("");
+            let wanted = sets
+                .iter()
+                .any(|x| x == game || (game == "peg" && x == "big"));
+            if !wanted {
+                continue;
+            }
             match s.build(&t.name, &Budget::unlimited()) {
                 Some(Ok(r)) => println!(
                     "  {:<22} {:>8} {:>12} entries {:>10.1} MB {:>9.0} ms",
