@@ -43,7 +43,9 @@
 //! smaller frontier, until they meet at a depth `m`. The goal-reaching
 //! positions of layer `m` are the intersection; deeper ones are the
 //! children of the shallower goal-reaching layer found in the backward
-//! layers; shallower ones come from the usual backward pass. This needs
+//! layers; shallower ones come from the usual backward pass, or, when a
+//! table wants the layers without the counts, from the parents of the
+//! deeper goal-reaching layer found in the forward layers. This needs
 //! every move to lower the score by exactly one (the layer of a position is
 //! then `score(start) - score(pos)`); puzzles where that fails fall back to
 //! the full enumeration.
@@ -113,17 +115,22 @@ pub struct LayeredOptions {
     /// Count the solutions (the default). When `false` in the goal-only
     /// mode of a puzzle with a time reversal, the goal-reaching set comes
     /// from the two ends alone and the counting pass is skipped
-    /// ([`LayeredReport::solutions`] is `None`); elsewhere the counting
-    /// pass is how the goal set is found, and it runs anyway.
+    /// ([`LayeredReport::solutions`] is `None`); so too on the other
+    /// goal-only route when the goal layers are kept
+    /// ([`LayeredOptions::keep_goal_layers`]: a table wants the positions,
+    /// not their counts), whose shallower layers are then stepped back
+    /// inside the forward ones without counts. Elsewhere the counting pass
+    /// is how the goal set is found, and it runs anyway.
     pub count_solutions: bool,
     /// Deadline and cancel token, checked before each layer (or pass) is
     /// built: [`LayeredError::Stopped`] when either has passed. Its node
     /// and memory limits are not used (`max_bytes` bounds the memory).
     pub budget: Budget,
-    /// Hand back the goal-reaching positions of the first half of the
-    /// moves ([`LayeredReport::goal_layers`]), where the goal-only search
-    /// met at the middle by the time reversal (the deeper half is their
-    /// reversal); a solved table is built from them.
+    /// Hand back the goal-reaching positions layer by layer
+    /// ([`LayeredReport::goal_layers`]): on the goal-only route met at the
+    /// middle by the time reversal, those of the first half of the moves
+    /// (the deeper half is their reversal); on every other route, those of
+    /// every depth. A solved table is built from them.
     pub keep_goal_layers: bool,
 }
 
@@ -201,9 +208,11 @@ pub struct LayeredReport<P> {
     /// enumerations of puzzles with a time reversal count the solutions
     /// from the shallower half alone and leave this empty.
     pub child_solutions: Vec<(P, u128)>,
-    /// With [`LayeredOptions::keep_goal_layers`] on the mirrored goal-only
-    /// route: the goal-reaching positions after `d` moves for `d` from 0
-    /// to the middle, each sorted; empty otherwise.
+    /// With [`LayeredOptions::keep_goal_layers`]: the canonical
+    /// goal-reaching positions after `d` moves, each layer sorted, for `d`
+    /// from 0 to the middle on the mirrored goal-only route (the deeper
+    /// half is their reversal) and from 0 to the deepest goal on the
+    /// others; empty otherwise, or when no goal is reachable.
     pub goal_layers: Vec<Vec<P>>,
     /// Bytes held by the stored layers at their largest.
     pub table_bytes: usize,
@@ -1155,15 +1164,18 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     }
 
     /// The canonical children (`forward`) or parents of `from` that lie in
-    /// `within`, and how many distinct canonical ones there were.
+    /// `within`, plus the members of `within` among `extra` (canonical
+    /// goals of that depth), and how many distinct canonical ones there
+    /// were.
     fn step_within(
         &self,
         from: &Layer<P::Position>,
         within: &Layer<P::Position>,
+        extra: &[P::Position],
         depth: usize,
         forward: bool,
     ) -> Result<(Layer<P::Position>, u64), LayeredError> {
-        self.step_within_mapped(from, within, depth, forward, false)
+        self.step_within_mapped(from, within, extra, depth, forward, false)
     }
 
     /// The members of `layer` on either end of a link to another member:
@@ -1279,6 +1291,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         &self,
         from: &Layer<P::Position>,
         within: &Layer<P::Position>,
+        extra: &[P::Position],
         depth: usize,
         forward: bool,
         mirror: bool,
@@ -1291,11 +1304,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             depth,
         )?;
         let sources: Vec<&[P::Position]> = from.buckets.iter().map(Vec::as_slice).collect();
+        let extra: Vec<(P::Position, ())> = extra.iter().map(|&g| (g, ())).collect();
         let (layer, found) = gather_layer(
             &sources,
-            &[],
+            &extra,
             within.nb(),
-            plan.est,
+            plan.est + extra.len(),
             self.distinct,
             plan.avail,
             &|p, sink| {
@@ -1618,14 +1632,19 @@ fn full<P: Reversible + Symmetric>(
 
     let mut solutions = None;
     let mut child_solutions = Vec::new();
+    let mut goal_layers = Vec::new();
     if opts.backward && unreachable {
         solutions = Some(0);
     } else if opts.backward {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, true);
         let goals = goals_by_depth(puzzle);
-        let pass = ctx.counted_backward(&goals, |d| &layers[d], &mut stats)?;
+        let pass =
+            ctx.counted_backward(&goals, |d| &layers[d], &mut stats, opts.keep_goal_layers)?;
         solutions = Some(pass.solutions);
         child_solutions = pass.child_solutions;
+        if stats.first().is_some_and(|s| s.to_goal_reduced > 0) {
+            goal_layers = pass.goal_layers;
+        }
     }
     best.positions.sort_unstable();
     child_solutions.sort_unstable();
@@ -1637,7 +1656,7 @@ fn full<P: Reversible + Symmetric>(
         best_positions: best.positions,
         best_count: best.count,
         child_solutions,
-        goal_layers: Vec::new(),
+        goal_layers,
         table_bytes,
         peak_rss: peak_rss_bytes(),
         complete: !opts.prune,
@@ -1652,6 +1671,8 @@ struct BackwardPass<T> {
     child_solutions: Vec<(T, u128)>,
     /// Whether some goal lies in the layers passed over.
     goal_reachable: bool,
+    /// The goal-reaching positions of each depth, sorted, when asked for.
+    goal_layers: Vec<Vec<T>>,
 }
 
 impl<T> Default for BackwardPass<T> {
@@ -1660,6 +1681,7 @@ impl<T> Default for BackwardPass<T> {
             solutions: 0,
             child_solutions: Vec::new(),
             goal_reachable: false,
+            goal_layers: Vec::new(),
         }
     }
 }
@@ -1667,12 +1689,14 @@ impl<T> Default for BackwardPass<T> {
 impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// The backward pass with counts over the layers `layer(d)` for every
     /// depth of `stats`, deepest first: fills the goal-reaching counts of
-    /// `stats` and returns the solutions from the start.
+    /// `stats` and returns the solutions from the start (and, with `keep`,
+    /// the goal-reaching positions of every depth).
     fn counted_backward<'l>(
         &self,
         goals: &[(usize, P::Position)],
         layer: impl Fn(usize) -> &'l Layer<P::Position>,
         stats: &mut [LayerStats],
+        keep: bool,
     ) -> Result<BackwardPass<P::Position>, LayeredError>
     where
         P::Position: 'l,
@@ -1697,9 +1721,15 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             if depth == 0 {
                 pass.solutions = here.first().map_or(0, |e| e.1);
             }
+            if keep {
+                let mut v: Vec<P::Position> = here.iter().map(|e| e.0).collect();
+                v.par_sort_unstable();
+                pass.goal_layers.push(v);
+            }
             next = here;
             self.progress.advance(1);
         }
+        pass.goal_layers.reverse();
         Ok(pass)
     }
 }
@@ -1813,9 +1843,10 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         bd = half;
     }
     // Only the solution counts merge layers with their indices: without
-    // them, the mirrored route looks members up and keeps every layer in
-    // table order (the other routes count on the way back).
-    let sort = opts.count_solutions || reversal.is_none();
+    // them, the mirrored route and the other one building a table look
+    // members up and keep every layer in table order (the other routes
+    // count on the way back).
+    let sort = opts.count_solutions || (reversal.is_none() && !opts.keep_goal_layers);
     while fwd.len() - 1 < bd && !unreachable {
         let fd = fwd.len() - 1;
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
@@ -1900,7 +1931,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             match joined {
                 Some(l) => good.push(l),
                 None => {
-                    let (layer, _) = ctx.step_within_mapped(layer, layer, m, false, true)?;
+                    let (layer, _) = ctx.step_within_mapped(layer, layer, &[], m, false, true)?;
                     good.push(layer);
                 }
             }
@@ -1915,7 +1946,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             for d in (0..m).rev() {
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
                 let to = below.last().unwrap_or(&good[0]);
-                let (layer, _) = ctx.step_within(to, &fwd[d], d, false)?;
+                let (layer, _) = ctx.step_within(to, &fwd[d], &[], d, false)?;
                 stored += layer.bytes();
                 below.push(layer);
                 progress.advance(1);
@@ -1949,10 +1980,11 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             }
             table_bytes = table_bytes.max(stored);
         } else {
+            progress.phase("goal-reaching, deeper", (last - m) as u64);
             for d in m + 1..=last {
                 let prev = good.last().expect("a layer");
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
-                let (next, explored) = ctx.step_within(prev, &back[d - m], d, true)?;
+                let (next, explored) = ctx.step_within(prev, &back[d - m], &[], d, true)?;
                 stats[d].reduced = explored;
                 best.add(puzzle, &next);
                 good.push(next);
@@ -1963,9 +1995,12 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     // The backward pass with counts: over the goal-reaching layers (or the
     // forward layers where those are not known).
     let mut pass = BackwardPass::default();
-    let mirrored = met && low.len() == m;
+    let mirrored = met && reversal.is_some() && low.len() == m;
     let mut goal_layers = Vec::new();
-    let counted = opts.count_solutions || !met || !mirrored;
+    // The other route skips the counts only for a table (see
+    // `count_solutions`).
+    let uncounted = met && !mirrored && !opts.count_solutions && opts.keep_goal_layers;
+    let counted = opts.count_solutions || !met || !(mirrored || uncounted);
     if mirrored {
         // Layers past the middle are the mirror images of those before it.
         let layer = |d: usize| match d {
@@ -1980,7 +2015,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
         }
         pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
-        if opts.keep_goal_layers {
+        if opts.keep_goal_layers && pass.goal_reachable {
             goal_layers = (0..=m)
                 .map(|d| {
                     let mut v: Vec<P::Position> = layer(d).iter().copied().collect();
@@ -1994,6 +2029,44 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, sort);
             pass.solutions = mirrored_solutions(&ctx, layer, m, last)?;
         }
+    } else if uncounted {
+        // Without counts the shallower goal-reaching layers are found as on
+        // the mirrored route: the parents of the next one inside the
+        // forward layer (a reachable position reaches a goal exactly when
+        // one of its children does, and its children are reachable), plus
+        // the goals of that depth. Each forward layer is dropped once
+        // stepped past.
+        progress.phase("goal-reaching, shallower", m as u64);
+        let mut below: Vec<Layer<P::Position>> = Vec::with_capacity(m);
+        for d in (0..m).rev() {
+            let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
+            let to = below.last().unwrap_or(&good[0]);
+            let (layer, _) = ctx.step_within(to, &fwd[d], &goals_at(d), d, false)?;
+            let done = std::mem::replace(&mut fwd[d + 1], Layer::from_buckets(Vec::new()));
+            stored = (stored + layer.bytes()).saturating_sub(done.bytes());
+            below.push(layer);
+            progress.advance(1);
+        }
+        drop(fwd);
+        below.reverse();
+        let all: Vec<Layer<P::Position>> = below.into_iter().chain(good.drain(..)).collect();
+        for (stat, l) in stats.iter_mut().zip(&all) {
+            stat.to_goal_reduced = l.len() as u64;
+            stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
+        }
+        pass.goal_reachable = all.first().is_some_and(|l| l.len() > 0);
+        if pass.goal_reachable {
+            // Each layer is freed as its sorted copy is made.
+            progress.phase("sorting", last as u64 + 1);
+            goal_layers = all
+                .into_iter()
+                .map(|l| {
+                    let mut v: Vec<P::Position> = l.iter().copied().collect();
+                    v.par_sort_unstable();
+                    v
+                })
+                .collect();
+        }
     } else if met {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, sort);
         let layer = |d: usize| match d {
@@ -2001,13 +2074,17 @@ fn meet_in_middle<P: Reversible + Symmetric>(
             d if d < low.len() => &low[d],
             d => &fwd[d],
         };
-        pass = ctx.counted_backward(&goals, layer, &mut stats)?;
+        pass = ctx.counted_backward(&goals, layer, &mut stats, opts.keep_goal_layers)?;
     }
     let BackwardPass {
         solutions,
         mut child_solutions,
         goal_reachable,
+        goal_layers: counted_layers,
     } = pass;
+    if goal_layers.is_empty() && goal_reachable {
+        goal_layers = counted_layers;
+    }
     best.positions.sort_unstable();
     child_solutions.sort_unstable();
     Ok(Some(LayeredReport {

@@ -1,18 +1,24 @@
 //! Hint latency and the share of decided moves, through the analysis
 //! service (`endgame_peg::api::Service`) with its default budget.
 //!
-//! `cargo run --release -p endgame-peg --example peg_hint_latency [-- N SEED]`
+//! `cargo run --release -p endgame-peg --example peg_hint_latency [-- N SEED [DIR]]`
 //!
-//! 1. Builds the English goal set (`peg-english-d4`) into a scratch cache
-//!    directory and reports its time and size.
+//! 1. Builds the English central tables (`peg-english-d4`, its goal set,
+//!    and `peg-english-d4-best`, its best-result set) into a scratch cache
+//!    directory, or DIR if given (loaded if there), and reports their time
+//!    and size.
 //! 2. Analyses the English start and N positions 5 random moves in
-//!    (seeded), with the table present: p50/p95/max latency, undecided
+//!    (seeded), with the tables present: p50/p95/max latency, undecided
 //!    moves.
-//! 3. Analyses the French, triangle, Wiegleb and diamond starts with the
+//! 3. The same on the French board, with its best-result set
+//!    (`peg-french-d4-best`) when DIR holds it (it takes minutes to build:
+//!    `examples/peg_tables -- --dir DIR peg-french-d4-best`), else by
+//!    search alone; and on the triangle (its tables are built on demand).
+//! 4. Analyses the French, triangle, Wiegleb and diamond starts with the
 //!    default budget: time and the share of moves decided.
 
 use endgame_core::budget::Budget;
-use endgame_core::cache::Tables;
+use endgame_core::cache::{TableState, Tables};
 use endgame_core::{Notation, Rules};
 use endgame_peg::api::{self, AnyProblem, Service, Spec};
 use endgame_peg::with_problem;
@@ -59,18 +65,28 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(100);
     let seed: u64 = args.next().and_then(|a| a.parse().ok()).unwrap_or(1);
-    let dir = std::env::temp_dir().join(format!("endgame-peg-latency-{}", std::process::id()));
+    let given = args.next().map(std::path::PathBuf::from);
+    let dir = given.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("endgame-peg-latency-{}", std::process::id()))
+    });
     let svc = Service::with_dir(&dir);
-    let r = svc
-        .build("peg-english-d4", &Budget::unlimited())
-        .expect("a table of the service")
-        .expect("built");
-    println!(
-        "table peg-english-d4: {} positions up to symmetry, {:.1} MB, built in {:.0} ms",
-        r.entries,
-        r.bytes as f64 / 1e6,
-        r.time_ms
-    );
+    for name in ["peg-english-d4", "peg-english-d4-best"] {
+        let r = svc
+            .build(name, &Budget::unlimited())
+            .expect("a table of the service")
+            .expect("built");
+        println!(
+            "table {name}: {} positions up to symmetry, {:.1} MB, {} in {:.0} ms",
+            r.entries,
+            r.bytes as f64 / 1e6,
+            r.source,
+            r.time_ms
+        );
+    }
+    let french = svc
+        .tables()
+        .into_iter()
+        .any(|t| t.name == "peg-french-d4-best" && t.state != TableState::Missing);
     let fresh = Service::with_dir(&dir);
     let t = Instant::now();
     let _ = fresh.analyze(&problem("english", None), &budget());
@@ -79,35 +95,42 @@ fn main() {
         t.elapsed().as_secs_f64() * 1e3
     );
 
-    let mut times = Vec::new();
-    let mut undecided = 0;
-    let mut moves = 0;
-    let mut positions = vec![None];
-    positions.extend((0..n).map(|i| random_position("english", 5, seed + i as u64)));
-    for pos in positions {
-        let p = problem("english", pos);
-        let t = Instant::now();
-        let a = svc.analyze(&p, &budget());
-        let ms = t.elapsed().as_secs_f64() * 1e3;
-        if ms > 20.0 {
-            println!(
-                "  slow: {} {ms:.0} ms, {} undecided",
-                a.position,
-                a.undecided()
-            );
+    for board in ["english", "french", "triangle"] {
+        let mut times = Vec::new();
+        let mut undecided = 0;
+        let mut moves = 0;
+        let mut positions = vec![None];
+        positions.extend((0..n).map(|i| random_position(board, 5, seed + i as u64)));
+        for pos in positions {
+            let p = problem(board, pos);
+            let t = Instant::now();
+            let a = svc.analyze(&p, &budget());
+            let ms = t.elapsed().as_secs_f64() * 1e3;
+            if ms > 100.0 || a.undecided() > 0 {
+                println!(
+                    "  slow: {} {ms:.0} ms, {} undecided, result {:?}",
+                    a.position,
+                    a.undecided(),
+                    a.result
+                );
+            }
+            times.push(ms);
+            undecided += a.undecided();
+            moves += a.moves.len();
         }
-        times.push(ms);
-        undecided += a.undecided();
-        moves += a.moves.len();
+        times.sort_by(f64::total_cmp);
+        let tables = match board {
+            "french" if !french => "no table",
+            _ => "tables present",
+        };
+        println!(
+            "{board} start + {n} positions 5 random moves in (seed {seed}), {tables}: \
+             p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms; {undecided} of {moves} moves undecided",
+            percentile(&times, 0.5),
+            percentile(&times, 0.95),
+            times[times.len() - 1]
+        );
     }
-    times.sort_by(f64::total_cmp);
-    println!(
-        "english start + {n} positions 5 random moves in (seed {seed}), table present: \
-         p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms; {undecided} of {moves} moves undecided",
-        percentile(&times, 0.5),
-        percentile(&times, 0.95),
-        times[times.len() - 1]
-    );
 
     for board in ["french", "triangle", "wiegleb", "diamond"] {
         let t = Instant::now();
@@ -126,5 +149,7 @@ fn main() {
             a.result
         );
     }
-    let _ = std::fs::remove_dir_all(&dir);
+    if given.is_none() {
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

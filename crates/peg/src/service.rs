@@ -1,13 +1,16 @@
 //! The analysis service: every legal jump of a position with what it
 //! leads to, coloured by the one policy of `endgame_core::analysis`.
 //!
-//! What outlives a request lives in [`Service`]: the goal-reaching sets of
-//! the tabled problems (see [`crate::goalset`]), loaded from the cache
-//! directory or built, kept in memory by problem. Without a table the
-//! moves are decided by memoised depth-first searches that share one memo
-//! per question across all the moves of a hint, run in rounds of growing
-//! slices so every move gets its part of the budget, and check the budget
-//! (deadline, cancel, nodes) between slices.
+//! What outlives a request lives in [`Service`]: the solved tables of the
+//! tabled problems (see [`crate::goalset`]: goal-reaching sets, answering
+//! a problem's own hole or, on the English board, every hole of its class
+//! through a board symmetry; and best-result sets, judging the moves of a
+//! position whose goal is lost), loaded from the cache directory or built,
+//! kept in memory by problem. Without a table the moves are decided by
+//! memoised depth-first searches that share one memo per question across
+//! all the moves of a hint, run in rounds of growing slices so every move
+//! gets its part of the budget, and check the budget (deadline, cancel,
+//! nodes) between slices.
 
 use crate::api::{build, goal_text, AnyProblem, Spec};
 use crate::bits::Bits;
@@ -36,8 +39,15 @@ pub const DEFAULT_NODES: u64 = 20_000_000;
 /// Solutions through each move are counted when the position has at most
 /// this many pegs.
 pub const DEFAULT_COUNT_LIMIT: u32 = 26;
-/// Format version of the goal-set tables.
-const TABLE_VERSION: u32 = 1;
+/// Format version of the goal-set tables (2: packed layers, and
+/// best-result sets beside the goal sets).
+const TABLE_VERSION: u32 = 2;
+/// The memory budget of a best-result set's stored layers and buffers
+/// when the caller sets none. The French set builds within 4.5 GiB (not
+/// within 3); the engine's default of 8 GiB is only a little faster and
+/// raises the process's peak by about 2 GB (see the README), which
+/// matters when the web server builds it in the background.
+const BEST_BYTES: usize = 5 << 30;
 /// The first slice of every search; each round doubles it up to
 /// [`MAX_SLICE`].
 const FIRST_SLICE: u64 = 4_096;
@@ -76,35 +86,91 @@ pub struct PosDetail {
 /// The analysis of a peg-solitaire position.
 pub type PegAnalysis = Analysis<MoveDetail, PosDetail>;
 
+/// What a table holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// The goal-reaching set of the single-vacancy problem whose goal is
+    /// its vacancy ([`GoalSet::build`]).
+    Goal,
+    /// The best-result set of the problem ([`GoalSet::build_best`]): the
+    /// positions that can still be left with the fewest pegs any
+    /// position reachable from the start can be left with.
+    Best,
+}
+
 /// A solved table this service can keep.
 #[derive(Clone, Debug)]
 struct TableSpec {
     name: String,
     board: &'static str,
+    /// The problem's vacancy (its goal is one peg there).
     hole: String,
+    kind: Kind,
     /// Small enough to build in memory at the first hint that needs it.
     on_demand: bool,
+    /// Whether the table also answers the problems of the other holes of
+    /// its hole's class, through the board symmetry that takes them to
+    /// its hole.
+    by_symmetry: bool,
 }
 
+/// The tables, roughly cheapest first (the web server builds the missing
+/// ones in this order).
+///
+/// The English central problem keeps its goal set and its best-result
+/// set (one peg anywhere): a position that lost the d4 finish is then
+/// judged by a look-up instead of a proof, per finish hole, that one peg
+/// cannot be left there. The 15 triangle tables take milliseconds and are
+/// built on demand. The English board has 7 classes of holes under its 8
+/// symmetries, and the problem of a hole (vacate it, finish there) is the
+/// image of its class representative's, so one goal set per class (named
+/// after the class's first hole in hole order) answers all 33; the
+/// others than d4 take up to seconds each (see the README) and are built
+/// through the cache like d4's. The French central problem's best-result
+/// set (2 pegs) takes minutes and gigabytes, so it comes last.
 fn table_specs() -> Vec<TableSpec> {
-    let mut v = vec![TableSpec {
-        name: "peg-english-d4".into(),
-        board: "english",
-        hole: "d4".into(),
-        on_demand: false,
-    }];
+    let spec = |board: &'static str, hole: &str, kind, on_demand, by_symmetry| TableSpec {
+        name: match kind {
+            Kind::Goal => format!("peg-{board}-{hole}"),
+            Kind::Best => format!("peg-{board}-{hole}-best"),
+        },
+        board,
+        hole: hole.to_string(),
+        kind,
+        on_demand,
+        by_symmetry,
+    };
+    let mut v = Vec::new();
+    let english = Board::named("english", false).ok();
+    let centre = |b: &Board| b.centre().map(|c| b.hole_name(c).to_string());
+    if let Some(c) = english.as_ref().and_then(centre) {
+        v.push(spec("english", &c, Kind::Goal, false, true));
+        v.push(spec("english", &c, Kind::Best, false, false));
+    }
     if let Ok(b) = Board::named("triangle", false) {
         for h in 0..b.holes() {
-            let hole = b.hole_name(h).to_string();
-            v.push(TableSpec {
-                name: format!("peg-triangle-{hole}"),
-                board: "triangle",
-                hole,
-                on_demand: true,
-            });
+            v.push(spec("triangle", b.hole_name(h), Kind::Goal, true, false));
         }
     }
+    if let Some(b) = &english {
+        for h in class_representatives(b) {
+            if Some(b.hole_name(h).to_string()) != centre(b) {
+                v.push(spec("english", b.hole_name(h), Kind::Goal, false, true));
+            }
+        }
+    }
+    if let Some(c) = Board::named("french", false).ok().as_ref().and_then(centre) {
+        v.push(spec("french", &c, Kind::Best, false, false));
+    }
     v
+}
+
+/// The first hole (in hole order) of each class of holes under the
+/// board's symmetries.
+fn class_representatives(b: &Board) -> Vec<usize> {
+    (0..b.holes())
+        .filter(|&h| b.symmetries().iter().all(|s| s[h] >= h))
+        .collect()
 }
 
 impl TableSpec {
@@ -119,20 +185,65 @@ impl TableSpec {
         }
     }
 
-    /// Whether `p` asks this table's question: the same board (not
-    /// diagonal) and goal, so its positions are looked up as they are.
-    fn matches(&self, p: &Problem<u64>) -> bool {
+    /// Whether `p` asks this table's question, and through which board
+    /// symmetry (an index into the board's symmetries, 0 the identity):
+    /// the same board (not diagonal) and a goal of one peg in the table's
+    /// hole, or with `by_symmetry` in a hole the symmetry takes there.
+    /// The positions of `p` are looked up as their images.
+    fn fits(&self, p: &Problem<u64>) -> Option<usize> {
         let b = p.board();
-        b.name() == self.board
-            && !b.diagonal()
-            && matches!(p.goal(), Goal::Pattern(h) if h.len() == 1 && b.hole_name(h[0]) == self.hole)
+        if b.name() != self.board || b.diagonal() {
+            return None;
+        }
+        let Goal::Pattern(h) = p.goal() else {
+            return None;
+        };
+        let [h] = h[..] else { return None };
+        let want = b.hole(&self.hole).ok()?;
+        if h == want {
+            return Some(0);
+        }
+        if !self.by_symmetry {
+            return None;
+        }
+        b.symmetries().iter().position(|s| s[h] == want)
     }
 
     fn about(&self) -> String {
-        format!(
-            "peg solitaire, {} board, vacancy {}: positions that still reach one peg in {}",
-            self.board, self.hole, self.hole
-        )
+        match self.kind {
+            Kind::Goal if self.by_symmetry => format!(
+                "peg solitaire, {} board, vacancy {}: positions that still reach one peg in {} \
+                 (and by symmetry the same for every hole of its class)",
+                self.board, self.hole, self.hole
+            ),
+            Kind::Goal => format!(
+                "peg solitaire, {} board, vacancy {}: positions that still reach one peg in {}",
+                self.board, self.hole, self.hole
+            ),
+            Kind::Best => format!(
+                "peg solitaire, {} board, vacancy {}: positions that can still be left with \
+                 the fewest pegs any reachable position can",
+                self.board, self.hole
+            ),
+        }
+    }
+
+    /// Builds the set this table holds. A best-result set's layers are
+    /// held within [`BEST_BYTES`] unless the budget says otherwise.
+    fn make(&self, origin: &Problem<u64>, budget: &Budget) -> Result<GoalSet<u64>, BuildError> {
+        match self.kind {
+            Kind::Goal => GoalSet::build(origin, budget),
+            Kind::Best if budget.memory.is_none() => {
+                GoalSet::build_best(origin, &budget.clone().with_memory(BEST_BYTES))
+            }
+            Kind::Best => GoalSet::build_best(origin, budget),
+        }
+    }
+
+    /// Whether a set read from disk has this table's shape (a goal set
+    /// stores half its layers, a best-result set all).
+    fn holds(&self, set: &GoalSet<u64>) -> bool {
+        set.mirrored() == (self.kind == Kind::Goal)
     }
 }
 
@@ -140,6 +251,49 @@ impl TableSpec {
 struct Loaded {
     origin: Problem<u64>,
     set: GoalSet<u64>,
+}
+
+/// A board symmetry applied to bitboards, a byte at a time: `bytes[k][v]`
+/// is the image of the pegs of byte value `v` at byte `k`.
+struct Image {
+    bytes: Vec<[u64; 256]>,
+}
+
+impl Image {
+    /// The symmetry `sym` (an index into the board's symmetries) of `p`'s
+    /// board.
+    fn new(p: &Problem<u64>, sym: usize) -> Image {
+        let board = p.board();
+        let perm = &board.symmetries()[sym];
+        let mut bytes = vec![[0u64; 256]; 8];
+        for (h, &image) in perm.iter().enumerate() {
+            let from = p.position_of([h]);
+            let to = p.position_of([image]);
+            let bit = from.trailing_zeros() as usize;
+            for (v, slot) in bytes[bit / 8].iter_mut().enumerate() {
+                if v >> (bit % 8) & 1 == 1 {
+                    *slot |= to;
+                }
+            }
+        }
+        Image { bytes }
+    }
+
+    #[inline]
+    fn of(&self, q: u64) -> u64 {
+        self.bytes
+            .iter()
+            .enumerate()
+            .fold(0, |acc, (k, t)| acc | t[(q >> (8 * k)) as usize & 0xff])
+    }
+}
+
+/// The tables that answer a problem: its goal set (with the symmetry its
+/// positions are looked up through) and its best-result set.
+#[derive(Default)]
+struct Found {
+    goal: Option<(String, Arc<Loaded>, Option<Image>)>,
+    best: Option<(String, Arc<Loaded>)>,
 }
 
 /// The peg-solitaire analysis service.
@@ -209,36 +363,30 @@ impl Service {
     fn read(&self, spec: &TableSpec) -> Result<Option<GoalSet<u64>>, CacheError> {
         match cache::read(&self.path(&spec.name), &spec.name, TABLE_VERSION) {
             Ok(bytes) => GoalSet::from_bytes(&bytes)
+                .filter(|s| spec.holds(s))
                 .map(Some)
-                .ok_or_else(|| CacheError::Invalid("the payload is not a goal set".into())),
+                .ok_or_else(|| CacheError::Invalid("the payload is not such a table".into())),
             Err(CacheError::Missing) => Ok(None),
             Err(e) => Err(e),
         }
     }
 
-    /// The goal set answering `p`'s question, when one is in memory, on
-    /// disk, or cheap enough to build now.
-    fn table_for(&self, p: &Problem<u64>) -> Option<(String, Arc<Loaded>)> {
-        let spec = self.specs.iter().find(|s| s.matches(p))?;
+    /// The table of `spec`, when it is in memory, on disk, or cheap
+    /// enough to build now.
+    fn load(&self, spec: &TableSpec) -> Option<Arc<Loaded>> {
         if let Some(l) = self.loaded(&spec.name) {
-            return Some((spec.name.clone(), l));
+            return Some(l);
         }
         let origin = spec.origin()?;
         if spec.on_demand {
-            let set = GoalSet::build(&origin, &Budget::unlimited()).ok()?;
-            return Some((
-                spec.name.clone(),
-                self.keep(&spec.name, Loaded { origin, set }),
-            ));
+            let set = spec.make(&origin, &Budget::unlimited()).ok()?;
+            return Some(self.keep(&spec.name, Loaded { origin, set }));
         }
         if self.get_state(&spec.name).is_some() {
             return None;
         }
         match self.read(spec) {
-            Ok(Some(set)) => Some((
-                spec.name.clone(),
-                self.keep(&spec.name, Loaded { origin, set }),
-            )),
+            Ok(Some(set)) => Some(self.keep(&spec.name, Loaded { origin, set })),
             Ok(None) => None,
             Err(e) => {
                 // Never trusted; a build replaces it.
@@ -251,6 +399,36 @@ impl Service {
                 None
             }
         }
+    }
+
+    /// The tables answering `p`'s question that are in memory, on disk,
+    /// or cheap enough to build now.
+    fn tables_for(&self, p: &Problem<u64>) -> Found {
+        let mut found = Found::default();
+        for spec in &self.specs {
+            let Some(sym) = spec.fits(p) else { continue };
+            match spec.kind {
+                Kind::Goal if found.goal.is_none() => {
+                    if let Some(l) = self.load(spec) {
+                        let image = (sym != 0).then(|| Image::new(p, sym));
+                        found.goal = Some((spec.name.clone(), l, image));
+                    }
+                }
+                Kind::Best if found.best.is_none() => {
+                    if let Some(l) = self.load(spec) {
+                        found.best = Some((spec.name.clone(), l));
+                    }
+                }
+                _ => {}
+            }
+        }
+        // Both tables must share the start the reachability test searches
+        // back to: a best-result set only answers the problem of its own
+        // hole, never one looked up through a symmetry.
+        if matches!(found.goal, Some((_, _, Some(_)))) {
+            found.best = None;
+        }
+        found
     }
 
     /// Analyses the position of `problem` (its start) with the default
@@ -270,34 +448,56 @@ impl Service {
     ) -> PegAnalysis {
         let t0 = Instant::now();
         let mut a = match problem {
-            AnyProblem::Small(p) => match self.table_for(p) {
-                Some((name, l)) => {
-                    let has = |q: &u64| l.set.contains(&l.origin, q);
-                    // Reachable from the table's start exactly when the
-                    // complement reaches its goal: a search on few pegs
-                    // for the early positions, where it pays.
-                    let reachable = |q: &u64, nodes: u64| {
-                        let c = l.origin.reversal(q)?;
-                        let r = dfs::solve(
-                            &l.origin,
-                            &c,
-                            &DfsOptions {
-                                max_expansions: Some(nodes),
-                                max_memo_entries: MEMO_ENTRIES,
-                                ..DfsOptions::default()
-                            },
-                        );
-                        (r.reached_goal || r.complete).then_some((r.reached_goal, r.expansions))
-                    };
-                    let view = TableView {
-                        has: &has,
-                        reachable: &reachable,
-                        name,
-                    };
-                    analyze_typed(p, Some(view), count_limit, budget)
-                }
-                None => analyze_typed(p, None, count_limit, budget),
-            },
+            AnyProblem::Small(p) => {
+                let found = self.tables_for(p);
+                // Both tables of a problem share its start, so either
+                // origin tests reachability; the goal set's positions are
+                // looked up through its symmetry.
+                let image = |q: &u64| match &found.goal {
+                    Some((_, _, Some(i))) => i.of(*q),
+                    _ => *q,
+                };
+                let origin = match (&found.goal, &found.best) {
+                    (Some((_, l, _)), _) | (None, Some((_, l))) => Some(&l.origin),
+                    (None, None) => None,
+                };
+                let goal = found
+                    .goal
+                    .as_ref()
+                    .map(|(_, l, _)| move |q: &u64| l.set.contains(&l.origin, &image(q)));
+                let best = found
+                    .best
+                    .as_ref()
+                    .map(|(_, l)| move |q: &u64| l.set.contains(&l.origin, q));
+                // Reachable from the tables' start exactly when the
+                // complement reaches its goal: a search on few pegs for
+                // the early positions, where it pays.
+                let reachable = |q: &u64, nodes: u64| {
+                    let o = origin?;
+                    let c = o.reversal(&image(q))?;
+                    let r = dfs::solve(
+                        o,
+                        &c,
+                        &DfsOptions {
+                            max_expansions: Some(nodes),
+                            max_memo_entries: MEMO_ENTRIES,
+                            ..DfsOptions::default()
+                        },
+                    );
+                    (r.reached_goal || r.complete).then_some((r.reached_goal, r.expansions))
+                };
+                let view = origin.map(|_| TableView {
+                    goal: goal.as_ref().map(|f| f as &dyn Fn(&u64) -> bool),
+                    goal_name: found.goal.as_ref().map(|g| g.0.clone()),
+                    best: best
+                        .as_ref()
+                        .zip(found.best.as_ref())
+                        .map(|(f, (_, l))| (l.set.target(), f as &dyn Fn(&u64) -> bool)),
+                    best_name: found.best.as_ref().map(|b| b.0.clone()),
+                    reachable: &reachable,
+                });
+                analyze_typed(p, view, count_limit, budget)
+            }
             AnyProblem::Large(p) => analyze_typed(p, None, count_limit, budget),
         };
         a.time_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -349,7 +549,7 @@ impl Tables for Service {
                     .err()
                     .map(|e| format!("{}: {e}; rebuilt", path.display()));
                 self.set_state(name, Some(TableState::Building { progress: None }));
-                let set = match GoalSet::build(&origin, budget) {
+                let set = match spec.make(&origin, budget) {
                     Ok(s) => s,
                     Err(e) => {
                         let error = e.to_string();
@@ -408,6 +608,8 @@ struct Slot {
     stage: usize,
     /// The finish hole reached with one peg, when one is.
     one_peg: Option<usize>,
+    /// Whether `best` came from the best-result set.
+    best_by_table: bool,
 }
 
 /// Nodes spent so far against a budget.
@@ -496,20 +698,30 @@ fn colour_rank(c: Colour) -> u8 {
     }
 }
 
+/// Whether a position is in a solved set.
+type Member<'a, B> = &'a dyn Fn(&B) -> bool;
+
 /// A reachability test: `(reachable, nodes spent)` within the given
 /// nodes, or `None` if undecided.
 type ReachTest<'a, B> = &'a dyn Fn(&B, u64) -> Option<(bool, u64)>;
 
-/// A solved goal set as the analysis sees it.
+/// The solved tables of a problem as the analysis sees them. Both share
+/// the problem's start, whose reachability the test decides.
 struct TableView<'a, B> {
-    /// Whether a position is in the set (reaches the goal).
-    has: &'a dyn Fn(&B) -> bool,
-    /// Whether a position is reachable from the table's start, by a
+    /// Whether a position is in the goal-reaching set (reaches the goal).
+    goal: Option<Member<'a, B>>,
+    /// The goal-reaching set's name.
+    goal_name: Option<String>,
+    /// The best result `k` (the fewest pegs any position reachable from
+    /// the start can be left with) and whether a position is in the
+    /// best-result set (reachable and can still be left with `k` pegs).
+    best: Option<(u32, Member<'a, B>)>,
+    /// The best-result set's name.
+    best_name: Option<String>,
+    /// Whether a position is reachable from the tables' start, by a
     /// search of at most the given nodes: `(reachable, nodes spent)`, or
     /// `None` if undecided.
     reachable: ReachTest<'a, B>,
-    /// The table's name.
-    name: String,
 }
 
 /// Most nodes of the reachability test of a position outside the table.
@@ -579,40 +791,67 @@ fn analyze_typed<B: Bits>(
     let mut parent_goal: Option<bool> = here_goal.then_some(true);
     let mut parent_by_table = false;
 
-    // A solved table: exact for every child of a member (they are
-    // reachable); a member child reaches the goal from anywhere.
+    // The solved tables. A member of a set reaches its target from
+    // anywhere; a miss means the target is lost only for a position
+    // reachable from the start: a member of either set, a position the
+    // test proves reachable, or a child of one of those.
     let mut spend = Spend { budget, used: 0 };
+    // Fewest pegs the moves can be left with, as far as the best-result
+    // set tells (1 when it does not).
+    let mut floor = 1;
+    // The position's best result from the best-result set.
+    let mut parent_best: Option<u32> = None;
+    let mut best_has: Option<Member<'_, B>> = None;
     if let Some(t) = &table {
-        let has = t.has;
-        let mut parent_in = has(&pos);
-        // Outside the set but reachable from its start: the goal is lost
-        // here and after every move.
-        let reachable = !parent_in
-            && spend
+        let goal_in = t.goal.is_some_and(|has| has(&pos));
+        let best_in = t.best.is_some_and(|(_, has)| has(&pos));
+        let known = goal_in
+            || best_in
+            || spend
                 .slice(REACHABLE_NODES)
                 .and_then(|n| (t.reachable)(&pos, n))
                 .is_some_and(|(r, used)| {
                     spend.used += used;
                     r
                 });
-        if reachable {
-            parent_goal = Some(false);
-            parent_by_table = true;
-            parent_in = true;
-        }
-        for s in &mut slots {
-            let c = at(s);
-            if parent_in || has(&c) {
-                s.goal = Some(has(&c));
-                s.by_table = true;
+        let mut names = Vec::new();
+        if let Some(has) = t.goal {
+            for s in &mut slots {
+                let c = at(s);
+                if known || has(&c) {
+                    s.goal = Some(has(&c));
+                    s.by_table = true;
+                }
+            }
+            if known {
+                // Outside the set but reachable: the goal is lost here and
+                // after every move.
+                parent_goal = Some(goal_in);
+                parent_by_table = true;
+            }
+            if known || slots.iter().any(|s| s.by_table) {
+                names.extend(t.goal_name.clone());
             }
         }
-        if parent_in && !reachable {
-            parent_goal = Some(true);
-            parent_by_table = true;
+        if let (Some((k, has)), true) = (t.best, known) {
+            // No position reachable from the start can be left with fewer
+            // than k pegs: a member's best result is k, anyone else's at
+            // least k + 1.
+            best_has = Some(has);
+            floor = k + 1;
+            if best_in {
+                parent_best = Some(k);
+            }
+            for s in &mut slots {
+                if has(&at(s)) {
+                    s.best = Some(k);
+                    s.best_by_table = true;
+                }
+            }
+            names.extend(t.best_name.clone());
         }
-        if slots.iter().any(|s| s.by_table) {
-            detail.table = Some(t.name.clone());
+        if !names.is_empty() {
+            detail.table = Some(names.join(", "));
         }
     }
     // A quick proof that the position cannot reach the goal.
@@ -712,9 +951,12 @@ fn analyze_typed<B: Bits>(
     // The goal out of reach: judge the moves by the best result, first
     // whether one peg can still be left anywhere (a goal search per
     // finish hole, pruned), then the fewest pegs down to two.
+    // With a best-result set every move left to search keeps at least
+    // `floor` pegs: no single-peg finish to try, and a line down to
+    // `floor` pegs is a proof.
     let mut hole_problems: Vec<(usize, Problem<B>)> = Vec::new();
-    let best_stop = 2;
-    if parent_goal == Some(false) {
+    let best_stop = floor.max(2);
+    if parent_goal == Some(false) && floor <= 1 {
         let board = p.board();
         let start: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(pos, h)).collect();
         for h in 0..board.holes() {
@@ -769,7 +1011,9 @@ fn analyze_typed<B: Bits>(
                         }
                     }
                 } else if let Some(v) = spend.run(&mut bs, &c, n) {
-                    // One peg is ruled out here, so two is exact.
+                    // Fewer than `best_stop` pegs are ruled out here (one
+                    // peg by the finishes tried, or the best-result set),
+                    // so stopping there is exact.
                     s.best = Some(v.max(best_stop));
                 }
             }
@@ -783,6 +1027,11 @@ fn analyze_typed<B: Bits>(
     // The position's result.
     let parent = match parent_goal {
         Some(true) => goal_best(true),
+        Some(false) if parent_best.is_some() => PuzzleResult {
+            solvable: Some(false),
+            best: parent_best,
+            best_proven: true,
+        },
         Some(false) => {
             let best = slots.iter().filter_map(|s| s.best).min();
             let all = slots.iter().all(|s| s.best.is_some());
@@ -824,7 +1073,9 @@ fn analyze_typed<B: Bits>(
             };
             let decided_by = if colour == Colour::Blue {
                 Decided::Undecided
-            } else if s.by_table && (r.solvable == Some(true) || parent_goal == Some(true)) {
+            } else if (s.by_table && (r.solvable == Some(true) || parent_goal == Some(true)))
+                || (s.best_by_table && parent_goal == Some(false))
+            {
                 Decided::Table
             } else {
                 Decided::Search
@@ -863,12 +1114,14 @@ fn analyze_typed<B: Bits>(
             let s = &slots[slot_of[*i]];
             let c = kids[*i];
             let rest = if s.goal == Some(true) {
-                match &table {
-                    Some(t) if (t.has)(&c) => walk(p, c, g, |q| p.is_goal(q) || (t.has)(q)),
+                match table.as_ref().and_then(|t| t.goal) {
+                    Some(has) if has(&c) => walk(p, c, g, |q| p.is_goal(q) || has(q)),
                     _ => walk(p, c, g, |q| {
                         p.is_goal(q) || gs.known(q).is_some_and(|v| v <= g)
                     }),
                 }
+            } else if let (true, Some(has)) = (s.best_by_table, best_has) {
+                walk(p, c, s.best.unwrap_or(best_stop), has)
             } else if let Some(h) = s.one_peg {
                 let (_, q) = &hole_problems[h];
                 walk(p, c, 1, |x| {
@@ -903,7 +1156,7 @@ fn analyze_typed<B: Bits>(
     });
     let decided_by = if parent.solvable.is_none() {
         Decided::Undecided
-    } else if parent_by_table {
+    } else if parent_by_table || (parent_goal == Some(false) && parent_best.is_some()) {
         Decided::Table
     } else {
         Decided::Search
