@@ -6,6 +6,7 @@
 //! the move count does not discriminate). Visited positions are kept up to
 //! symmetry; pruning by [`Puzzle::cannot_reach_goal`] is optional.
 
+use crate::budget::Budget;
 use crate::hash::FxHashSet;
 use crate::memory::hash_table_bytes;
 use crate::{Puzzle, Symmetric};
@@ -35,7 +36,14 @@ pub struct AstarOptions {
     pub use_pruning: bool,
     /// Stop after this many expansions.
     pub max_expansions: u64,
+    /// The caller's budget: the search also stops at its deadline, its
+    /// cancel token and its node limit (looked at every
+    /// [`CHECK_EVERY`] expansions).
+    pub budget: Budget,
 }
+
+/// Expansions between two looks at the budget's deadline and token.
+pub const CHECK_EVERY: u64 = 4096;
 
 impl Default for AstarOptions {
     fn default() -> Self {
@@ -44,6 +52,7 @@ impl Default for AstarOptions {
             use_symmetry: true,
             use_pruning: true,
             max_expansions: 10_000_000,
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -90,7 +99,12 @@ where
     let mut frontier = BinaryHeap::new();
     frontier.push(Reverse((h.estimate(puzzle, start), 0usize, 0u32)));
     let mut expansions = 0;
+    let limit = opts
+        .budget
+        .nodes
+        .map_or(opts.max_expansions, |n| n.min(opts.max_expansions));
     let mut found = None;
+    let mut stopped = false;
     if puzzle.is_goal(start) {
         found = Some(0);
     }
@@ -98,7 +112,9 @@ where
         let Some(Reverse((_, idx, g))) = frontier.pop() else {
             break;
         };
-        if expansions >= opts.max_expansions {
+        if expansions >= limit || (expansions % CHECK_EVERY == 0 && opts.budget.stop()) {
+            // The popped node is unexpanded: not exhausted.
+            stopped = true;
             break;
         }
         expansions += 1;
@@ -132,7 +148,7 @@ where
         line.reverse();
         line
     });
-    let exhausted = line.is_none() && frontier.is_empty();
+    let exhausted = line.is_none() && !stopped && frontier.is_empty();
     AstarReport {
         line,
         expansions,

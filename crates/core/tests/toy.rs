@@ -409,6 +409,45 @@ fn astar_finds_a_solution_exactly_when_one_exists() {
 }
 
 #[test]
+fn dfs_and_astar_stop_on_a_cancelled_or_expired_budget() {
+    use endgame_core::budget::Budget;
+    use endgame_core::dfs::{self, DfsOptions};
+    let h = |_: &Line, p: &u32| p.count_ones() as i64;
+    let l = line_problems()
+        .into_iter()
+        .max_by_key(|l| l.n)
+        .expect("a line");
+    let cancelled = Budget::unlimited();
+    cancelled.cancel.cancel();
+    let expired = Budget::time(std::time::Duration::ZERO);
+    for budget in [cancelled, expired, Budget::unlimited().with_nodes(0)] {
+        let r = dfs::solve(
+            &l,
+            &l.start,
+            &DfsOptions {
+                budget: budget.clone(),
+                ..Default::default()
+            },
+        );
+        assert!(!r.complete && r.expansions == 0, "{budget:?}: {r:?}");
+        let a = astar::search(
+            &l,
+            &l.start,
+            &h,
+            &AstarOptions {
+                budget: budget.clone(),
+                ..Default::default()
+            },
+        );
+        // Stopped, not exhausted: nothing is claimed unreachable.
+        assert!(a.line.is_none() && !a.exhausted && a.expansions == 0);
+    }
+    // The same searches with an unlimited budget decide.
+    let r = dfs::solve(&l, &l.start, &DfsOptions::default());
+    assert!(r.complete);
+}
+
+#[test]
 fn genetic_search_is_reproducible_and_solves_solvable_lines() {
     let l = (9..=11u32)
         .flat_map(|n| {

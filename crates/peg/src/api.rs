@@ -468,6 +468,7 @@ fn solve_typed<B: Bits>(
                     &h,
                     &AstarOptions {
                         max_expansions: budget.max_expansions,
+                        budget: budget.stops(),
                         ..AstarOptions::default()
                     },
                 );
