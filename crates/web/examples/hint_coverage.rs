@@ -180,26 +180,22 @@ fn sim(b: &Bench, count: usize, rng: &mut ChaCha8Rng) {
 }
 
 fn peg(b: &Bench, boards: &[&str], count: usize, rng: &mut ChaCha8Rng) {
-    use endgame_peg::api::{build, AnyProblem, Spec};
+    use endgame_peg::api::{build, Spec};
     for &board in boards {
-        let Ok(AnyProblem::Small(p)) = build(&Spec::named(board)) else {
-            eprintln!("{board}: not a small board, skipped");
-            continue;
-        };
+        let problem = build(&Spec::named(board)).expect("a built-in board");
         let mut set = Set::default();
-        let s = p.start();
         b.hint("peg", &[("board", board.to_string())], &mut set);
-        for _ in 0..count {
-            let q = walk(&p, s, 5, rng);
-            b.hint(
-                "peg",
-                &[
-                    ("board", board.to_string()),
-                    ("start", p.format_position(&q)),
-                ],
-                &mut set,
-            );
-        }
+        endgame_peg::with_problem!(&problem, p => {
+            let s = p.start();
+            for _ in 0..count {
+                let q = walk(p, s, 5, rng);
+                b.hint(
+                    "peg",
+                    &[("board", board.to_string()), ("start", p.format_position(&q))],
+                    &mut set,
+                );
+            }
+        });
         set.print(&format!("peg {board}, start + 5 in"));
     }
 }
