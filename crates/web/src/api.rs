@@ -201,6 +201,23 @@ impl AppState {
         }
     }
 
+    /// A game service's analysis under the request's budget (the game's
+    /// own defaults `time` and `nodes` where the request names none):
+    /// `f` gets the core budget of the work; work that did not finish
+    /// within its time is a 503.
+    pub(crate) async fn analyze<T: Send + 'static>(
+        &self,
+        q: &BudgetQuery,
+        time: Duration,
+        nodes: u64,
+        f: impl FnOnce(&endgame_core::budget::Budget) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let budget = self.budget_for(q, time, nodes);
+        self.solve(budget, move |ctl| f(&ctl.budget(budget.nodes)))
+            .await?
+            .ok_or_else(|| busy("the analysis did not finish within its time, try again"))
+    }
+
     /// One solve permit: at once if one is free, else after a wait in the
     /// bounded queue (a full queue or a wait past `queue_wait` is a 503).
     pub(crate) async fn permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {

@@ -86,17 +86,12 @@ pub(crate) async fn hints(
     Q(q): Q<MartelloQuery>,
 ) -> Result<Json<api::MartelloAnalysis>, ApiError> {
     let (_, m, s) = current(&q)?;
-    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
     let service = app.martello.clone();
-    app.solve(budget, move |ctl| {
-        service.analyze(&m, &s, &ctl.budget(budget.nodes))
+    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
+        service.analyze(&m, &s, b)
     })
-    .await?
+    .await
     .map(Json)
-    .ok_or_else(|| ApiError {
-        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-        message: "the analysis did not finish within its time, try again".into(),
-    })
 }
 
 /// `GET /api/martello/think`: the hints of `/api/martello/hints` with four times

@@ -173,17 +173,12 @@ pub(crate) async fn hints(
     Q(q): Q<PegQuery>,
 ) -> Result<Json<api::PegAnalysis>, ApiError> {
     let (_, _, cur, _) = current(&q)?;
-    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
     let service = app.peg.clone();
-    app.solve(budget, move |ctl| {
-        service.analyze(&cur, &ctl.budget(budget.nodes))
+    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
+        service.analyze(&cur, b)
     })
-    .await?
+    .await
     .map(Json)
-    .ok_or_else(|| ApiError {
-        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-        message: "the analysis did not finish within its time, try again".into(),
-    })
 }
 
 /// `GET /api/peg/think`: the hints of `/api/peg/hints` with four times

@@ -59,17 +59,12 @@ pub(crate) async fn hints(
     Q(q): Q<PentagoQuery>,
 ) -> Result<Json<api::PentagoAnalysis>, ApiError> {
     let (pos, _) = current(&q)?;
-    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
     let service = app.pentago.clone();
-    app.solve(budget, move |ctl| {
-        service.analyze(&pos, &ctl.budget(budget.nodes))
+    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
+        service.analyze(&pos, b)
     })
-    .await?
+    .await
     .map(Json)
-    .ok_or_else(|| ApiError {
-        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-        message: "the analysis did not finish within its time, try again".into(),
-    })
 }
 
 /// `GET /api/pentago/think`: the hints of `/api/pentago/hints` with four times

@@ -103,14 +103,6 @@ pub(crate) async fn state(Q(q): Q<SimQuery>) -> Result<Json<serde_json::Value>, 
     })))
 }
 
-/// The answer when the work did not even start within its time.
-fn unavailable() -> ApiError {
-    ApiError {
-        status: axum::http::StatusCode::SERVICE_UNAVAILABLE,
-        message: "the analysis did not finish within its time, try again".into(),
-    }
-}
-
 /// The analysis of the current position by the Sim service (a solved
 /// table when there is one, else the exact search within the budget).
 async fn analysis(
@@ -119,13 +111,11 @@ async fn analysis(
     sim: Sim,
     pos: SimPos,
 ) -> Result<SimAnalysis, ApiError> {
-    let budget = app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES);
     let service = app.sim.clone();
-    app.solve(budget, move |ctl| {
-        service.analyze(&sim, &pos, &ctl.budget(budget.nodes))
+    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
+        service.analyze(&sim, &pos, b)
     })
-    .await?
-    .ok_or_else(unavailable)
+    .await
 }
 
 /// `GET /api/sim/hints`: the analysis of the position
