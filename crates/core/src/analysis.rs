@@ -66,6 +66,17 @@ impl Colour {
         }
     }
 
+    /// Where moves of this colour stand in a list best first: keeping the
+    /// win or goal, keeping the draw or best result, undecided, losing.
+    pub fn rank(self) -> u8 {
+        match self {
+            Colour::Green => 0,
+            Colour::Yellow => 1,
+            Colour::Blue => 2,
+            Colour::Red => 3,
+        }
+    }
+
     /// The colour's name, as in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -280,12 +291,7 @@ impl<D: Clone, P: Clone> Analysis<D, P> {
         }
         if changed {
             // Stable: each colour keeps the service's own order.
-            self.moves.sort_by_key(|m| match m.colour {
-                Colour::Green => 0,
-                Colour::Yellow => 1,
-                Colour::Blue => 2,
-                Colour::Red => 3,
-            });
+            self.moves.sort_by_key(|m| m.colour.rank());
         }
         if self.decided_by == Decided::Undecided && earlier.decided_by != Decided::Undecided {
             self.value = earlier.value;

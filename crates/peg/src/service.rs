@@ -689,15 +689,6 @@ fn walk<B: Bits>(p: &Problem<B>, from: B, target: u32, ok: impl Fn(&B) -> bool) 
     line
 }
 
-fn colour_rank(c: Colour) -> u8 {
-    match c {
-        Colour::Green => 0,
-        Colour::Yellow => 1,
-        Colour::Blue => 2,
-        Colour::Red => 3,
-    }
-}
-
 /// Whether a position is in a solved set.
 type Member<'a, B> = &'a dyn Fn(&B) -> bool;
 
@@ -1100,7 +1091,7 @@ fn analyze_typed<B: Bits>(
         .collect();
     out.sort_by_key(|(i, m)| {
         (
-            colour_rank(m.colour),
+            m.colour.rank(),
             m.result.and_then(|r| r.best).unwrap_or(u32::MAX),
             *i,
         )
