@@ -90,7 +90,7 @@ pub struct PosDetail {
 /// A Martello hint.
 pub type MartelloAnalysis = Analysis<MoveDetail, PosDetail>;
 
-/// The puzzle and its position from a board string (SPEC.md).
+/// The puzzle and its position from a board string (`docs/martello.md`).
 pub fn parse(board: &str) -> Result<(Martello, State), MartelloError> {
     from_board(&Board::parse(board)?)
 }
@@ -731,7 +731,7 @@ impl Default for SolveOptions {
     }
 }
 
-/// A restart schedule by name: `plain` (none), `seed` (the source's
+/// A restart schedule by name: `plain` (none), `seed` (that of Graf's
 /// meta-solver), `better` (the study's, [`study::better_schedule`]) or runs
 /// like `40x250,60x1000`.
 pub fn schedule(name: &str) -> Result<Schedule, String> {

@@ -1,5 +1,5 @@
-//! Raw boards: the n×n cells a person sees, the board strings of SPEC.md,
-//! validation, random start boards.
+//! Raw boards: the n×n cells a person sees, the board strings of
+//! `docs/martello.md`, validation, random start boards.
 
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -60,7 +60,8 @@ pub enum MartelloError {
     Illegal(String),
 }
 
-/// Writes stone `id` as SPEC.md does for n ≤ 7 (`a`… then `A`…).
+/// Writes stone `id` as the board strings do for n ≤ 7 (`a`… then `A`…;
+/// `docs/martello.md`).
 pub fn stone_char(id: u8) -> char {
     if id < 26 {
         (b'a' + id) as char
@@ -141,9 +142,10 @@ impl Board {
         Ok(b)
     }
 
-    /// Reads a board string (SPEC.md): n² cells row-major, letters for
-    /// stones and `.` for empty cells (n ≤ 7), or space-separated decimal
-    /// ids and `.` (any n, required for n = 8); `/` may separate rows.
+    /// Reads a board string (`docs/martello.md`): n² cells row-major,
+    /// letters for stones and `.` for empty cells (n ≤ 7), or
+    /// space-separated decimal ids and `.` (any n, required for n = 8); `/`
+    /// may separate rows.
     /// Checks the stones and that some play can produce the position.
     pub fn parse(s: &str) -> Result<Board, MartelloError> {
         let s = s.trim();

@@ -1,11 +1,11 @@
 //! # endgame-martello
 //!
 //! Martello n×n (n = 1 … 8) for Endgame: the rules and board strings of
-//! SPEC.md, normalised states and operations, the real moves behind each
-//! operation, an independent brute force over raw boards, the exact solver
-//! and the restart meta-solver (both on `endgame_core::restarts`), hints,
-//! the analysis service behind every hint, and the random-board study of
-//! the source document.
+//! `docs/martello.md`, normalised states and operations, the real moves
+//! behind each operation, an independent brute force over raw boards, the
+//! exact solver and the restart meta-solver (both on
+//! `endgame_core::restarts`), hints, the analysis service behind every
+//! hint, and the random-board study of Graf's Martello report.
 //!
 //! - [`board`]: raw boards, board strings, validation, random starts.
 //! - [`state`]: normalised states, operations, symmetries, the

@@ -1,4 +1,4 @@
-//! The random-board study of the source document (its section 3 and the
+//! The random-board study of Graf's Martello report (its section 3 and the
 //! budget experiment of section 4), reproducible for a seed whatever the
 //! thread count: game `i` of size `n` gets its own derived seed, games run
 //! in parallel with rayon and are aggregated in index order.
@@ -43,7 +43,7 @@ pub struct StudyOptions {
     pub size_games: u64,
     /// Games (the first ones) on which the meta-solvers run; 0 skips.
     pub meta_games: u64,
-    /// The "better" schedule compared with the seed's.
+    /// The "better" schedule compared with Graf's (`Schedule::seed()`).
     pub schedule: Schedule,
     /// The restart schedule of the exact solver that solves every game of
     /// the study (its effort is the `explored` distribution).
@@ -211,7 +211,8 @@ pub struct MetaRow {
     pub games: u64,
     /// Mean expansions, plain exact solver.
     pub plain_mean: f64,
-    /// Mean expansions, the seed's schedule.
+    /// Mean expansions, the schedule of Graf's meta-solver
+    /// (`Schedule::seed()`).
     pub seed_schedule_mean: f64,
     /// Mean expansions, our schedule.
     pub better_schedule_mean: f64,

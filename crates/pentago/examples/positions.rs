@@ -2,9 +2,10 @@
 //! interchange notation, for benchmarks:
 //! `cargo run --release -p endgame-pentago --example positions -- STONES COUNT [SEED] [random|seed]`.
 //!
-//! `random` (the default) takes them from uniformly random games, which
-//! are mostly decided by then; `seed` from games of the seed AI against
-//! itself after two random opening plies, which are more balanced.
+//! `random` (the default) takes them from uniformly random games, which are
+//! mostly decided by then; `seed` from games of the `seed` player (Pinton and
+//! de Carvalho's AI) against itself after two random opening plies, which are
+//! more balanced.
 
 use endgame_core::conformance::random_game_positions;
 use endgame_core::player::{MoveLimits, Player};
@@ -25,12 +26,12 @@ fn main() {
     let stones: u32 = args.first().and_then(|s| s.parse().ok()).unwrap_or(18);
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let from_seed_ai = args.get(3).is_some_and(|s| s == "seed");
+    let from_seed_player = args.get(3).is_some_and(|s| s == "seed");
     let mut n = 0;
     let mut round = 0u64;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while n < count {
-        if from_seed_ai {
+        if from_seed_player {
             let mut pos = Pentago.start();
             for ply in 0.. {
                 if wanted(&pos, stones) {

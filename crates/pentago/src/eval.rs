@@ -1,10 +1,10 @@
-//! Evaluations: the seed document's board score (runs of 2 to 5 in
-//! lines), and the line count of the `strong` player.
+//! Evaluations: the board score of Pinton and de Carvalho's slides (runs
+//! of 2 to 5 in lines), and the line count of the `strong` player.
 
 use crate::board::{bit_index, LINES};
 use crate::solve::can_win;
 
-/// The seed's score of a run of `n` equal stones: `10^(3n)`.
+/// The slides' score of a run of `n` equal stones: `10^(3n)`.
 const fn run_score(n: usize) -> i64 {
     let mut v = 1i64;
     let mut i = 0;
@@ -15,18 +15,18 @@ const fn run_score(n: usize) -> i64 {
     v
 }
 
-/// The seed's adjustment for a five-cell window of four against one.
+/// The slides' adjustment for a five-cell window of four against one.
 const FOUR_AGAINST_ONE: i64 = 100_000_000_000_000;
 
-/// The seed document's `evaluate_board` for `player` (stones `mine`)
-/// against `theirs`, as its slides describe it: from every stone, in each
-/// of the four directions (row, column, two diagonals), the longest run of
-/// 5, 4, 3 or 2 equal stones starting there scores `10^(3·length)` for its
-/// owner, and its cells are marked for that direction so that the runs
-/// inside it are not counted again; a five-cell window with four of the
-/// player's stones and one of the opponent's adds `10^14`, the reverse
-/// subtracts it. The result is the player's total minus the opponent's,
-/// plus those adjustments.
+/// The `evaluate_board` of Pinton and de Carvalho's slides (*Programming
+/// Pentago with Matlab*) for `player` (stones `mine`) against `theirs`, as
+/// the slides describe it: from every stone, in each of the four directions
+/// (row, column, two diagonals), the longest run of 5, 4, 3 or 2 equal
+/// stones starting there scores `10^(3·length)` for its owner, and its
+/// cells are marked for that direction so that the runs inside it are not
+/// counted again; a five-cell window with four of the player's stones and
+/// one of the opponent's adds `10^14`, the reverse subtracts it. The result
+/// is the player's total minus the opponent's, plus those adjustments.
 pub fn seed_evaluate(mine: u64, theirs: u64) -> i64 {
     let mut cell = [[0u8; 6]; 6];
     for (x, col) in cell.iter_mut().enumerate() {

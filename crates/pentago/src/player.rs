@@ -1,6 +1,6 @@
-//! The Pentago players: `random`, `seed` (the source document's depth-2
-//! alpha-beta) and `strong` (iterative deepening with a transposition
-//! table, the exact solver once it finishes in time).
+//! The Pentago players: `random`, `seed` (the depth-2 alpha-beta of Pinton
+//! and de Carvalho's slides) and `strong` (iterative deepening with a
+//! transposition table, the exact solver once it finishes in time).
 
 use crate::error::PentagoError;
 use crate::eval::{lines_score, seed_evaluate, strong_evaluate};
@@ -57,8 +57,8 @@ impl Player<Pentago> for RandomPlayer {
     }
 }
 
-/// The seed document's AI: alpha-beta to depth 2 (its move, the reply)
-/// over every placement and rotation, leaves scored by
+/// The AI of Pinton and de Carvalho's slides: alpha-beta to depth 2 (its
+/// move, the reply) over every placement and rotation, leaves scored by
 /// [`seed_evaluate`] for the player at the root, a win for the root player
 /// scoring `+10^18` and a loss `-10^18` (the slides' `±10^20` do not fit
 /// an `i64`; only the order matters). Ties keep the first move in
@@ -263,9 +263,9 @@ impl Player<Pentago> for StrongPlayer {
         // against `seed` at 100 ms a move, seeds 1 and 2: 480 and 482 won
         // from 16 stones, 473 and 474 from 14; README). A won position is
         // played by a winning move; in a drawn one the search below picks
-        // among the moves that keep the draw (the seed-like opponents this
-        // plays lose many drawn positions, so the first drawing move is
-        // not good enough); in a lost one among every move.
+        // among the moves that keep the draw (the opponents like `seed`
+        // this plays lose many drawn positions, so the first drawing move
+        // is not good enough); in a lost one among every move.
         let mut keep: Option<Vec<Move>> = None;
         if pos.stones() >= EXACT_FROM {
             let budget = Budget {

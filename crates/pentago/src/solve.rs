@@ -96,17 +96,18 @@ pub struct Solver {
 /// positions at 18 stones split sharply: of 40 random-game positions
 /// (`positions 18 40 11`, `mid_times ab 1`) 10 need at most 10 000
 /// nodes, 3 more 121 000–245 000, the other 27 more than 0.64 million; of
-/// 20 seed-AI positions (`positions 18 20 1 seed`, `mid_times ab 1.5`) 6
-/// need at most 2 500 nodes, the other 14 more than 0.66 million. The
-/// earlier `cost / 1024` (169 000 nodes, ~0.08 s) settled two more of the
-/// 40 and cost the other 28 about 0.07 s each.
+/// 20 positions from games of the `seed` player
+/// (`positions 18 20 1 seed`, `mid_times ab 1.5`) 6 need at most 2 500
+/// nodes, the other 14 more than 0.66 million. The earlier `cost / 1024`
+/// (169 000 nodes, ~0.08 s) settled two more of the 40 and cost the other
+/// 28 about 0.07 s each.
 pub const AB_SHARE: u64 = 8192;
 
 /// The alpha-beta's first share is at least this many nodes (about 9 ms):
 /// from 22 stones `cost / AB_SHARE` is only a few thousand nodes, which
 /// sent most positions to the retrograde solver (35 ms at 22 stones)
-/// that the alpha-beta settles in 10 000 nodes (22-stone seed-AI set:
-/// median 34 ms with `cost / 1024` alone).
+/// that the alpha-beta settles in 10 000 nodes (22-stone set from
+/// `seed` games: median 34 ms with `cost / 1024` alone).
 pub const MIN_AB_SHARE: u64 = 20_000;
 
 /// Predicted wall time per retrograde position (see [`mid::cost`]), on the

@@ -105,8 +105,9 @@ fn retrograde_range_moves_agree_with_the_alpha_beta_alone() {
 
 #[test]
 fn an_immediate_end_is_decided_without_search() {
-    // SPEC's check position: white to rotate, and `ul cw` makes five. No
-    // time at all: that rotation is still green, the position won in 1.
+    // The last worked example of docs/pentago.md: white to rotate, and
+    // `ul cw` makes five. No time at all: that rotation is still green,
+    // the position won in 1.
     let p = api::parse("205481007622539795m").unwrap();
     let a = api::analyze(&p, &Budget::time(Duration::ZERO));
     assert_eq!(a.to_move.as_deref(), Some("white"));

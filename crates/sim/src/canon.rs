@@ -1,8 +1,9 @@
 //! The exact canonical form of a Sim position under relabelling of the
 //! points.
 //!
-//! The seed document sorted points by degree, which merges many isomorphic
-//! boards but not all (his note: "not exact"). Here:
+//! erik's Cassis article (*The best AI for cassis*) sorted points by degree,
+//! which merges many isomorphic boards but not all (his note: "not exact").
+//! Here:
 //!
 //! 1. **Colour refinement**: each point starts with the colour (red degree,
 //!    blue degree); a point's next colour is its colour plus how many red
@@ -159,8 +160,8 @@ pub fn canonical_perm(sim: &Sim, pos: &SimPos) -> [u8; MAX_N] {
     let mut slot_col = [0u8; MAX_N];
     let mut order: [u8; MAX_N] = [0, 1, 2, 3, 4, 5, 6, 7];
     // Highest colours (most red, then most blue segments) on the first
-    // points, as the seed's sort does: the canonical form then lists the
-    // moves near the coloured segments first.
+    // points, as the degree sort of erik's Cassis article does: the
+    // canonical form then lists the moves near the coloured segments first.
     order[..n].sort_by_key(|&v| std::cmp::Reverse(col[v as usize]));
     for (k, &v) in order[..n].iter().enumerate() {
         slot_col[k] = col[v as usize];
@@ -197,14 +198,14 @@ pub fn canonical(sim: &Sim, pos: &SimPos) -> SimPos {
     sim.relabel(pos, &canonical_perm(sim, pos))
 }
 
-/// The seed document's approximate normal form: points sorted by (red
-/// degree, blue degree), ties in label order. Isomorphic boards often but
-/// not always get the same form; kept to compare with the exact one.
+/// The approximate normal form of erik's Cassis article: points sorted by
+/// (red degree, blue degree), ties in label order. Isomorphic boards often
+/// but not always get the same form; kept to compare with the exact one.
 pub fn degree_sorted(sim: &Sim, pos: &SimPos) -> SimPos {
     let n = sim.n();
     let (red, blue) = sim.adjacency(pos);
     let mut order: [u8; MAX_N] = [0, 1, 2, 3, 4, 5, 6, 7];
-    // Highest degrees first, as the seed describes.
+    // Highest degrees first, as the article describes.
     order[..n].sort_by_key(|&v| {
         let v = v as usize;
         std::cmp::Reverse((red[v].count_ones(), blue[v].count_ones()))

@@ -3,9 +3,9 @@
 //! - `perfect`: the solver's best move (fastest win, slowest loss), from a
 //!   table of canonical positions it fills as the game goes.
 //! - `random`: a uniformly random legal move.
-//! - `avoid`: the seed document's simple AI: never completes its own
-//!   triangle when another move exists (standard rule); under the misère
-//!   rule it completes one whenever it can. Otherwise random.
+//! - `avoid`: the simple AI of erik's Cassis article: never completes its
+//!   own triangle when another move exists (standard rule); under the
+//!   misère rule it completes one whenever it can. Otherwise random.
 //! - `search`: depth-limited negamax with alpha-beta (depth 4, or
 //!   `search:D`), leaves scored by safe moves left to each side.
 
@@ -102,8 +102,9 @@ fn split_moves(game: &Sim, pos: &SimPos) -> (Vec<Segment>, Vec<Segment>) {
         .partition(|&m| !game.closes_triangle(mine, m))
 }
 
-/// The seed's simple AI: avoid completing your own triangle (standard), or
-/// complete one whenever possible (misère); random otherwise.
+/// The simple AI of erik's Cassis article: avoid completing your own
+/// triangle (standard), or complete one whenever possible (misère); random
+/// otherwise.
 pub struct Avoid {
     rng: ChaCha8Rng,
 }

@@ -1,6 +1,6 @@
 //! Solving Sim: strong and weak solutions on the exact canonical form,
-//! the seed document's variants for comparison, perfect moves mapped back
-//! through the canonical relabelling, and hints.
+//! the variants of erik's Cassis article for comparison, perfect moves
+//! mapped back through the canonical relabelling, and hints.
 
 use crate::canon;
 use crate::game::{Segment, Sim, SimPos};
@@ -14,10 +14,10 @@ use endgame_core::{Game, Outcome, Rules};
 pub enum KeyKind {
     /// The exact canonical form (isomorphic positions share one entry).
     Exact,
-    /// The seed's approximate normal form: points sorted by (red degree,
-    /// blue degree).
+    /// The approximate normal form of erik's Cassis article: points sorted
+    /// by (red degree, blue degree).
     DegreeSorted,
-    /// The position itself (the seed's first hashing version).
+    /// The position itself (the article's first hashing version).
     Raw,
 }
 

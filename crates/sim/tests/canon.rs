@@ -185,8 +185,9 @@ fn classes_of_all_colourings_match_burnside() {
 }
 
 #[test]
-fn seed_degree_sort_is_sound_but_not_exact() {
-    // The seed's normal form is always an image of the position…
+fn degree_sort_is_sound_but_not_exact() {
+    // The normal form of erik's Cassis article is always an image of the
+    // position…
     let sim = Sim::k6();
     let mut split = 0;
     for p in random_positions(&sim, 300, 9) {

@@ -1,7 +1,7 @@
-//! Solutions of Sim: the published K6 result, the seed document's exact
-//! round counts, strong against weak against a solve without symmetry,
-//! the table audit, perfect moves mapped back through the relabelling,
-//! hints and players.
+//! Solutions of Sim: the published K6 result, the exact round counts of
+//! erik's Cassis article, strong against weak against a solve without
+//! symmetry, the table audit, perfect moves mapped back through the
+//! relabelling, hints and players.
 
 // Matrix code reads best with index loops.
 #![allow(clippy::needless_range_loop)]
@@ -26,9 +26,9 @@ fn k6_is_a_second_player_win() {
 }
 
 #[test]
-fn raw_weak_solve_reproduces_the_seed_round_by_round() {
-    // The seed's first hashing version stored exactly these boards per
-    // round (his table), 112096 in all: same algorithm, same move order.
+fn raw_weak_solve_reproduces_the_article_round_by_round() {
+    // The first hashing version of erik's Cassis article stored exactly
+    // these boards per round (his table), 112096 in all: same algorithm, same move order.
     let sim = Sim::k6();
     let w = solve::weak(&sim, &sim.start(), KeyKind::Raw);
     assert_eq!(
