@@ -1,10 +1,15 @@
 // End-to-end test of the workbench in headless Chromium (playwright-core):
 // starts `endgame serve` on a free port, plays each game, checks that hint
 // colours change, undo, a shared URL, a solution stepped through, and a
-// few moves against the Pentago AI. Screenshots go to ./output/.
+// few moves against the Pentago AI; then the readability checks (hint
+// colours never a piece's, coordinates, the last move marked, the chart's
+// unknown points off the value lines, Back = undo, bad links) at 1280×900
+// and at phone size (390×844). Screenshots go to ./output/.
+// ENDGAME_UI_DIR=crates/web/ui serves the page files from that directory
+// instead of the binary's (to work on the UI without rebuilding).
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,13 +44,25 @@ process.on('exit', () => server.kill('SIGTERM'));
 const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'endgame-chromium-')), {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
-  viewport: { width: 1100, height: 760 },
+  viewport: { width: 1280, height: 900 },
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
     '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 let failures = 0;
+const uiDir = process.env.ENDGAME_UI_DIR;
+if (uiDir) {
+  const type = n => n.endsWith('.js') ? 'text/javascript' : n.endsWith('.css') ? 'text/css' : 'text/html';
+  await browser.route(/\/ui\/[\w.]+$/, r => { const n = new URL(r.request().url()).pathname.split('/').pop(); r.fulfill({ body: readFileSync(join(uiDir, n)), contentType: type(n) }); });
+  await browser.route(/\/play(\?|$)/, r => r.fulfill({ body: readFileSync(join(uiDir, 'play.html')), contentType: 'text/html' }));
+}
 const page = await browser.newPage();
 page.on('pageerror', e => { console.error(`page error: ${e.message}`); failures++; });
+// Console errors of the page's scripts (a failed request's own line,
+// "Failed to load resource", is the browser's, not a script error: a bad
+// link's 400 answers are expected).
+const consoleErrors = [];
+page.on('console', m => { if (m.type() === 'error' && !/Failed to load resource/.test(m.text())) { consoleErrors.push(m.text()); console.error(`console error: ${m.text()}`); failures++; } });
+const played = () => page.$$eval('#moves li:not(.future)', l => l.length);
 
 // Waits until the page has drawn the board with its hints for the current position.
 async function settled() {
@@ -55,7 +72,10 @@ async function settled() {
 async function colours(sel) {
   return page.$$eval('#board ' + sel, els => els.map(e => `${e.dataset.move || e.dataset.hint}:${e.dataset.colour}`).sort().join(' '));
 }
+// E2E_ONLY=regex runs only the steps whose names match (when working on them).
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
 async function step(name, f) {
+  if (only && !only.test(name)) return;
   try { await f(); console.log(`ok   ${name}`); }
   catch (e) { failures++; console.error(`FAIL ${name}: ${e.message}`); await page.screenshot({ path: join(out, `fail-${name}.png`) }).catch(() => {}); }
 }
@@ -71,25 +91,26 @@ await step('start page lists the four games', async () => {
 await step('peg: click-to-jump, hints change, undo, shared URL, solution', async () => {
   await page.goto(base + '/play?game=peg&board=english');
   await settled();
-  await page.waitForSelector('line.hint[data-colour]', { state: 'attached' });
-  const before = await colours('line.hint');
-  assert.equal((await page.$$('line.hint')).length, 4);
+  await page.waitForSelector('path.hint[data-colour]', { state: 'attached' });
+  const before = await colours('path.hint');
+  assert.equal((await page.$$('path.hint')).length, 4);
   // Click the peg d2, then its landing hole d4.
   await page.click('[data-peg="d2"]');
   await page.click('[data-target="d4"]');
   await settled();
-  await page.waitForSelector('line.hint[data-move="b3-d3"]', { state: 'attached' });
-  const after = await colours('line.hint');
+  await page.waitForSelector('path.hint[data-move="b3-d3"]', { state: 'attached' });
+  const after = await colours('path.hint');
   assert.notEqual(before, after);
   assert.match(page.url(), /moves=d2-d4/);
   assert.equal(await page.$$eval('#moves li', l => l.length), 1);
   const shared = page.url();
-  // A losing jump exists on the English board after a few moves? At least the colours are SPEC colours.
-  for (const c of (await colours('line.hint')).split(' ')) assert.match(c, /:(green|red|blue)$/);
+  // A losing jump exists on the English board after a few moves? At least
+  // the colours are the move colours of docs/README.md.
+  for (const c of (await colours('path.hint')).split(' ')) assert.match(c, /:(green|red|blue)$/);
   await page.screenshot({ path: join(out, 'peg.png') });
   await page.click('#undo');
   await settled();
-  await page.waitForFunction(() => document.querySelectorAll('line.hint').length === 4);
+  await page.waitForFunction(() => document.querySelectorAll('path.hint').length === 4);
   assert.doesNotMatch(page.url(), /moves=/);
   // The shared URL opens the same position in a fresh page.
   const p2 = await browser.newPage();
@@ -114,10 +135,10 @@ await step('peg: click-to-jump, hints change, undo, shared URL, solution', async
 await step('peg: an unsolvable board shows yellow and red hints with the best result', async () => {
   await page.goto(base + '/play?game=peg&art=oooo./ooo.o/o.ooo');
   await settled();
-  await page.waitForSelector('line.hint[data-colour="yellow"]', { state: 'attached' });
-  const c = await colours('line.hint');
+  await page.waitForSelector('path.hint[data-colour="yellow"]', { state: 'attached' });
+  const c = await colours('path.hint');
   assert.match(c, /:red/);
-  const title = await page.$eval('line.hint[data-colour="yellow"] title', t => t.textContent);
+  const title = await page.$eval('path.hint[data-colour="yellow"] title', t => t.textContent);
   assert.match(title, /unsolvable; 2 peg\(s\) at best/);
   assert.match(await page.$eval('#value', e => e.textContent), /at best 2 peg/);
   await page.screenshot({ path: join(out, 'peg-yellow.png') });
@@ -126,9 +147,9 @@ await step('peg: an unsolvable board shows yellow and red hints with the best re
 await step('sim: segments, hints, the perfect AI replies, undo', async () => {
   await page.goto(base + '/play?game=sim&n=6&ai=blue');
   await settled();
-  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board g.hintmark[data-colour]', { state: 'attached' });
   // K6 is a second-player win: every first move is red.
-  const first = await colours('circle.dot');
+  const first = await colours('g.hintmark');
   assert.ok(first.split(' ').every(c => c.endsWith(':red')), first);
   await page.dispatchEvent('line.seg.hit[data-move="ab"]', 'click');
   // The AI (blue) answers; then it is red's turn again.
@@ -136,10 +157,10 @@ await step('sim: segments, hints, the perfect AI replies, undo', async () => {
   await settled();
   assert.equal(await page.$$eval('line.seg.red', l => l.length), 1);
   assert.equal(await page.$$eval('line.seg.blue', l => l.length), 1);
-  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board g.hintmark[data-colour]', { state: 'attached' });
   await page.screenshot({ path: join(out, 'sim.png') });
   await page.click('#undo');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li:not(.future)').length === 0);
   await settled();
   assert.equal(await page.$$eval('line.seg.red', l => l.length), 0);
 });
@@ -147,14 +168,14 @@ await step('sim: segments, hints, the perfect AI replies, undo', async () => {
 await step('sim without AI: hint colours change after a move', async () => {
   await page.goto(base + '/play?game=sim&n=6');
   await settled();
-  await page.waitForSelector('#board circle.dot[data-colour]', { state: 'attached' });
+  await page.waitForSelector('#board g.hintmark[data-colour]', { state: 'attached' });
   // The value-history chart: the start, a loss for red (red moves first).
   await page.waitForFunction(() => document.getElementById('chart').dataset.points === '1');
   assert.equal(await page.$eval('#chart circle.dot[data-index="0"]', e => e.dataset.colour), 'red');
   await page.dispatchEvent('line.seg.hit[data-move="ab"]', 'click');
   await settled();
-  await page.waitForSelector('#board circle.dot[data-colour="green"]', { state: 'attached' });
-  const c = await colours('circle.dot');
+  await page.waitForSelector('#board g.hintmark[data-colour="green"]', { state: 'attached' });
+  const c = await colours('g.hintmark');
   assert.ok(c.split(' ').every(x => x.endsWith(':green')), c);
   // … and after the move a second point: a win for blue, to move.
   await page.waitForFunction(() => document.getElementById('chart').dataset.points === '2');
@@ -173,19 +194,19 @@ await step('chart: a shared URL fills in the history of its line', async () => {
   await page.waitForFunction(() => document.getElementById('chart').dataset.points === '4', null, { timeout: 15000 });
   // Click the first point: back to the start, the moves kept for Redo.
   await page.dispatchEvent('#chart circle.dot[data-index="0"]', 'click');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 0);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li:not(.future)').length === 0);
   await page.click('#redo');
-  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li:not(.future)').length === 1);
 });
 
 await step('pentago: place then rotate, the AI answers', async () => {
   await page.goto(base + '/play?game=pentago&ai=white&strength=strong');
   await settled();
   await page.click('[data-cell="b2"]');
-  await page.waitForSelector('path.arrow[data-move="ur cw"]', { state: 'attached' });
+  await page.waitForSelector('g.rot[data-move="ur cw"]', { state: 'attached' });
   await settled();
   await page.screenshot({ path: join(out, 'pentago-rotate.png') });
-  await page.dispatchEvent('path.arrow[data-move="ur cw"]', 'click');
+  await page.dispatchEvent('g.rot[data-move="ur cw"]', 'click');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 20000 });
   await settled();
   assert.equal(await page.$$eval('circle.stone.b', l => l.length), 1);
@@ -195,8 +216,8 @@ await step('pentago: place then rotate, the AI answers', async () => {
   const stones = await page.$$eval('circle.stone', els => els.map(e => e.dataset.stone));
   const cell = empty.find(c => !stones.includes(c));
   await page.click(`[data-cell="${cell}"]`);
-  await page.waitForSelector('path.arrow[data-move="ll ccw"]', { state: 'attached' });
-  await page.dispatchEvent('path.arrow[data-move="ll ccw"]', 'click');
+  await page.waitForSelector('g.rot[data-move="ll ccw"]', { state: 'attached' });
+  await page.dispatchEvent('g.rot[data-move="ll ccw"]', 'click');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 4, null, { timeout: 20000 });
   await settled();
   await page.screenshot({ path: join(out, 'pentago.png') });
@@ -205,7 +226,7 @@ await step('pentago: place then rotate, the AI answers', async () => {
 await step('pentago: late position shows decided hint colours', async () => {
   await page.goto(base + '/play?game=pentago&start=205481007622539795m');
   await settled();
-  await page.waitForSelector('path.arrow[data-colour="green"]', { state: 'attached' });
+  await page.waitForSelector('g.rot[data-colour="green"]', { state: 'attached' });
   await page.screenshot({ path: join(out, 'pentago-late.png') });
   // A solution from a rotation due: its first step is the rotation alone.
   await page.click('#solution');
@@ -279,7 +300,7 @@ await step('pentago: show me a solution, stepped forward and back', async () => 
   await page.click('#undo');
   await settled();
   assert.doesNotMatch(await page.$eval('#status', e => e.textContent), /Game over/);
-  assert.equal(await page.$$eval('#moves li', l => l.length), steps - 1, line);
+  assert.equal(await played(), steps - 1, line);
 });
 
 await step('martello: drag a stone onto the stone it eats', async () => {
@@ -337,6 +358,263 @@ await step('start page links the lab', async () => {
   await page.goto(base + '/');
   await page.click('a[href="/lab"]');
   await page.waitForSelector('[data-experiment]');
+});
+
+// ---- Readability: palette, coordinates, last move, chart, history, links ----
+
+// Every hint colour (rings, arrows, rotation buttons) against every piece
+// colour on the same board: far apart in RGB (≥ 60), and every hint
+// carries a glyph. Returns the counts checked.
+async function paletteApart(p) {
+  return p.evaluate(() => {
+    const rgb = c => (c.match(/\d+(\.\d+)?/g) || []).slice(0, 3).map(Number);
+    const cs = e => getComputedStyle(e);
+    const hints = [...document.querySelectorAll('#board .hintmark .ring, #board .rot .ring, #board .hint')]
+      .filter(e => !/none/.test(e.closest('[class]').getAttribute('class')))
+      .map(e => cs(e).stroke).filter(c => c && c !== 'none');
+    const pieces = [...document.querySelectorAll('#board .peg, #board .mstone, #board .stone')].map(e => cs(e).fill)
+      .concat([...document.querySelectorAll('#board line.seg.red, #board line.seg.blue')].map(e => cs(e).stroke));
+    const bad = [];
+    for (const h of new Set(hints)) for (const q of new Set(pieces)) {
+      const [a, b] = [rgb(h), rgb(q)];
+      const d = Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]);
+      if (d < 60) bad.push(`${h} ~ ${q} (${d.toFixed(0)})`);
+    }
+    const noGlyph = [...document.querySelectorAll('#board .hintmark')].filter(g => !/^[WDL?]\d*$/.test(g.querySelector('.glyph').textContent)).length;
+    return { hints: hints.length, pieces: pieces.length, bad, noGlyph };
+  });
+}
+async function readable(p, name, { coords, last, hints = true }) {
+  const r = await paletteApart(p);
+  assert.deepEqual(r.bad, [], `${name}: hint colours too close to piece colours`);
+  assert.equal(r.noGlyph, 0, `${name}: a hint without its glyph`);
+  if (hints) assert.ok(r.hints > 0 && r.pieces > 0, `${name}: ${r.hints} hints, ${r.pieces} pieces`);
+  if (coords) assert.ok(await p.$$eval('#board .coord, #board .pointlabel', l => l.length) >= coords, `${name}: coordinates`);
+  if (last) {
+    assert.equal(await p.$eval('#board', s => s.dataset.last), last, `${name}: last move`);
+    assert.ok(await p.$$eval('#board [data-last]', l => l.length) > 0, `${name}: the last move is not marked`);
+  }
+  // The board fits the window (no sideways scrolling).
+  const w = await p.evaluate(() => [document.getElementById('board').getBoundingClientRect().right, innerWidth]);
+  assert.ok(w[0] <= w[1] + 1, `${name}: the board is wider than the window`);
+}
+// The hint markers do not overlap each other.
+async function apart(p) {
+  return p.$$eval('#board g.hintmark', gs => {
+    const b = gs.map(g => g.querySelector('.ring').getBoundingClientRect());
+    let n = 0;
+    for (let i = 0; i < b.length; i++) for (let j = i + 1; j < b.length; j++) {
+      const [x, y] = [b[i], b[j]];
+      if (x.left < y.right - 1 && y.left < x.right - 1 && x.top < y.bottom - 1 && y.top < x.bottom - 1) n++;
+    }
+    return n;
+  });
+}
+
+for (const [vw, vh] of [[1280, 900], [390, 844]]) {
+  const tag = `${vw}x${vh}`;
+  await page.setViewportSize({ width: vw, height: vh });
+
+  await step(`${tag} peg: coordinates, last move, hint colours, Back = undo, keys`, async () => {
+    await page.goto(base + '/play?game=peg&board=english&moves=d2-d4');
+    await settled();
+    await page.waitForSelector('g.hintmark[data-colour]', { state: 'attached' });
+    await readable(page, 'peg', { coords: 28, last: 'd2-d4' });
+    assert.equal(await page.$eval('[data-last="to"]', e => e.getAttribute('cx')), await page.$eval('[data-hole="d4"]', e => e.getAttribute('cx')));
+    assert.equal(await apart(page), 0, 'peg hint markers overlap');
+    await page.screenshot({ path: join(out, `peg-${tag}.png`) });
+    // A move by clicking its hint marker, then the browser's Back undoes it, Forward redoes it.
+    await page.dispatchEvent('g.hintmark[data-move="b3-d3"]', 'click');
+    await page.waitForFunction(() => /moves=d2-d4%2Cb3-d3/.test(location.search));
+    await settled();
+    await page.goBack();
+    await page.waitForFunction(() => /moves=d2-d4$/.test(location.search));
+    await settled();
+    assert.equal(await played(), 1);
+    assert.equal(await page.$$eval('[data-peg]', l => l.length), 31);
+    await page.goForward();
+    await page.waitForFunction(() => /b3-d3/.test(location.search));
+    await settled();
+    assert.equal(await page.$$eval('[data-peg]', l => l.length), 30);
+    // ← undo, → redo, h hides the hints.
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(() => !/b3-d3/.test(location.search));
+    await settled();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForFunction(() => /b3-d3/.test(location.search));
+    await settled();
+    await page.keyboard.press('h');
+    await page.waitForFunction(() => /hints=0/.test(location.search));
+    await settled();
+    assert.equal(await page.$$eval('#board g.hintmark', l => l.length), 0);
+    // The move list names the moves; a click goes back to that position.
+    await page.click('#moves li button[data-index="1"]');
+    await page.waitForFunction(() => /moves=d2-d4&/.test(location.search));
+  });
+
+  await step(`${tag} sim: players outside the hint palette, markers apart, last move, the losing triangle`, async () => {
+    await page.goto(base + '/play?game=sim&n=6&moves=ab,cd');
+    await settled();
+    await page.waitForSelector('g.hintmark[data-colour]', { state: 'attached' });
+    await readable(page, 'sim', { coords: 6, last: 'cd' });
+    assert.equal(await apart(page), 0, 'sim hint markers overlap');
+    assert.match(await page.$eval('#moves li:nth-child(2)', e => e.textContent), /^blue: cd$/);
+    await page.screenshot({ path: join(out, `sim-${tag}.png`) });
+    // K8: 28 markers, still apart.
+    await page.goto(base + '/play?game=sim&n=8');
+    await settled();
+    await page.waitForSelector('g.hintmark[data-colour]', { state: 'attached' });
+    assert.equal(await page.$$eval('g.hintmark', l => l.length), 28);
+    assert.equal(await apart(page), 0, 'K8 hint markers overlap');
+    // Red completes the triangle abc and loses: the triangle is marked.
+    await page.goto(base + '/play?game=sim&n=6&moves=ab,de,bc,df,ac');
+    await settled();
+    assert.equal(await page.$eval('#board [data-triangle]', e => e.dataset.triangle.split(',').sort().join(',')), 'ab,ac,bc');
+  });
+
+  await step(`${tag} pentago: rotation buttons, the AI in one request with the spinner, its move marked`, async () => {
+    await page.goto(base + '/play?game=pentago&ai=white&strength=random');
+    await settled();
+    await page.click('[data-cell="b2"]');
+    await page.waitForSelector('g.rot[data-move="ur cw"]', { state: 'attached' });
+    await settled();
+    // ≥ 32 px targets with their cw/ccw label.
+    const sizes = await page.$$eval('g.rot', gs => gs.map(g => { const b = g.getBoundingClientRect(); return [b.width, b.height, g.textContent]; }));
+    assert.equal(sizes.length, 8);
+    for (const [w, h, t] of sizes) { assert.ok(w >= 32 && h >= 32, `rotation control ${w}×${h}`); assert.match(t, /\b(cw|ccw)\b/); }
+    await readable(page, 'pentago', { coords: 12 });
+    await page.screenshot({ path: join(out, `pentago-rotate-${tag}.png`) });
+    // The AI answers with one request (no hints for its own position).
+    const asked = [];
+    const onReq = r => { const u = r.url(); if (/\/api\/pentago\/(hints|ai)/.test(u)) asked.push(u); };
+    page.on('request', onReq);
+    await page.evaluate(() => {
+      window.__spin = null;
+      const sp = document.getElementById('spinner');
+      new MutationObserver(() => { if (!sp.hidden && window.__spin === null) window.__spin = [performance.now() - window.__click, sp.textContent]; })
+        .observe(sp, { attributes: true, childList: true, subtree: true });
+      window.__click = performance.now();
+    });
+    await page.dispatchEvent('g.rot[data-move="ur cw"]', 'click');
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 20000 });
+    await settled();
+    page.off('request', onReq);
+    const aiPositionHints = asked.filter(u => /hints/.test(u) && new URL(u).searchParams.get('moves').split(',').length === 1);
+    assert.deepEqual(aiPositionHints, [], 'hints asked for the AI position');
+    assert.equal(asked.filter(u => /\/ai\?/.test(u)).length, 1);
+    // (random strength answers fast: the spinner may not show; the
+    // strong AI below does.)
+    const last = await page.$eval('#board', s => s.dataset.last);
+    assert.match(last, /^[a-f][1-6] (ll|ul|lr|ur) c?cw$/);
+    assert.match(await page.$eval('#moves li:nth-child(2)', e => e.textContent), /^white \(AI\): /);
+    assert.ok(await page.$$eval('#board .lastquad', l => l.length) === 1, 'the AI\'s quadrant is not marked');
+    assert.ok(await page.$$eval('#board circle.last-to', l => l.length) === 1, 'the AI\'s stone is not marked');
+    await page.screenshot({ path: join(out, `pentago-ai-${tag}.png`) });
+  });
+
+  await step(`${tag} martello: coordinates, move names, last operation, arrows off the stone colours`, async () => {
+    await page.goto(base + '/play?game=martello&n=4&seed=1');
+    await settled();
+    await page.waitForSelector('line.hint[data-colour]', { state: 'attached' });
+    await readable(page, 'martello', { coords: 8 });
+    const [a, b] = await page.$eval('line.hint', l => [l.dataset.eater, l.dataset.eaten]);
+    await page.click(`circle[data-stone="${a}"]`);
+    await page.click(`circle[data-stone="${b}"]`);
+    await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 1);
+    await settled();
+    await page.waitForFunction(() => /^[a-zA-Z]:[a-zA-Z]$/.test(document.getElementById('board').dataset.last));
+    const op = await page.$eval('#board', s => s.dataset.last);
+    assert.equal(await page.$eval('#moves li', e => e.textContent), op);
+    assert.ok(await page.$$eval('#board [data-last]', l => l.length) > 0);
+    // The same line from its URL names the move too (asked of the server).
+    const url = page.url();
+    const p2 = await browser.newPage();
+    await p2.setViewportSize({ width: vw, height: vh });
+    await p2.goto(url);
+    await p2.waitForFunction(o => document.querySelector('#moves li')?.textContent === o, op);
+    await p2.close();
+    await page.screenshot({ path: join(out, `martello-${tag}.png`) });
+  });
+
+  await step(`${tag} chart: unknown positions off the value lines, labels clear of the dots`, async () => {
+    await page.goto(base + '/play?game=pentago&moves=c4 ur cw');
+    await settled();
+    await page.waitForFunction(() => document.getElementById('chart').dataset.points === '2', null, { timeout: 15000 });
+    const r = await page.evaluate(() => {
+      const c = document.getElementById('chart');
+      const unknown = [...c.querySelectorAll('circle.dot.unknown')].map(d => +d.getAttribute('cy'));
+      const known = [...c.querySelectorAll('circle.dot:not(.unknown)')].map(d => +d.getAttribute('cy'));
+      const lines = [...c.querySelectorAll('line.chart-axis, line.chart-grid')].map(l => +l.getAttribute('y1'));
+      const labels = [...c.querySelectorAll('text.chart-label')].map(t => t.getBoundingClientRect());
+      const dots = [...c.querySelectorAll('circle.dot')].map(d => d.getBoundingClientRect());
+      const overlaps = labels.filter(l => dots.some(d => l.right > d.left && l.left < d.right && l.bottom > d.top && l.top < d.bottom)).length;
+      const axis = +c.querySelector('line.chart-axis').getAttribute('y1');
+      return { unknown, known, axis, lines, overlaps };
+    });
+    assert.equal(r.unknown.length, 2, JSON.stringify(r));
+    assert.ok(r.unknown.every(y => y !== r.axis && !r.known.includes(y)), JSON.stringify(r));
+    assert.ok(Math.max(...r.lines.filter(y => y !== r.unknown[0])) < r.unknown[0], 'the unknown row is below every value line');
+    assert.equal(r.overlaps, 0, 'a chart label overlaps a dot');
+  });
+
+  await step(`${tag} bad links: an unknown game, a bad setting, an illegal move`, async () => {
+    await page.goto(base + '/play?game=chess');
+    await page.waitForSelector('#notice:not([hidden]) a[href="/play?game=peg"]');
+    assert.match(await page.$eval('#notice', e => e.textContent), /no game called "chess"/);
+    await page.click('#notice a[href="/play?game=sim"]');
+    await settled();
+    assert.equal(await page.$$eval('line.seg', l => l.length) > 0, true);
+    // A bad seed: a readable message (not the server's raw text), a new game to play.
+    await page.goto(base + '/play?game=martello&n=4&seed=x');
+    await page.waitForSelector('#notice:not([hidden])');
+    await settled();
+    const msg = await page.$eval('#notice', e => e.textContent);
+    assert.match(msg, /seed = "x" is not a whole number/);
+    assert.doesNotMatch(await page.content(), /Failed to deserialize/);
+    assert.ok(await page.$$eval('[data-stone]', l => l.length) === 16);
+    assert.doesNotMatch(page.url(), /seed=x/);
+    // An illegal third move: the first two are played, the third named.
+    await page.goto(base + '/play?game=sim&n=6&moves=ab,cd,ab,ef');
+    await page.waitForSelector('#notice:not([hidden])');
+    await settled();
+    assert.match(await page.$eval('#notice', e => e.textContent), /move 3 \(ab\)/);
+    assert.equal(await played(), 2);
+    assert.match(page.url(), /moves=ab%2Ccd(&|$)/);
+    assert.deepEqual(consoleErrors, []);
+    await page.screenshot({ path: join(out, `bad-link-${tag}.png`) });
+  });
+}
+
+await step('favicon', async () => {
+  const r = await fetch(base + '/favicon.ico');
+  assert.equal(r.status, 200);
+  assert.match(r.headers.get('content-type'), /image\/svg\+xml/);
+  assert.match(await r.text(), /^<svg/);
+});
+
+await step('spinner: says what is computed within 200 ms (the strong Pentago AI)', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(base + '/play?game=pentago&ai=white&strength=strong&hints=0');
+  await settled();
+  await page.click('[data-cell="c3"]');
+  await page.waitForSelector('g.rot[data-move="ll cw"]', { state: 'attached' });
+  await settled();
+  await page.evaluate(() => {
+    window.__spin = null;
+    const sp = document.getElementById('spinner');
+    new MutationObserver(() => { if (!sp.hidden && window.__spin === null) window.__spin = [performance.now() - window.__click, sp.textContent]; })
+      .observe(sp, { attributes: true });
+    window.__click = performance.now();
+  });
+  await page.dispatchEvent('g.rot[data-move="ll cw"]', 'click');
+  await page.waitForFunction(() => window.__spin !== null, null, { timeout: 5000 });
+  const [ms, text] = await page.evaluate(() => window.__spin);
+  assert.ok(ms <= 200, `the spinner showed after ${ms.toFixed(0)} ms`);
+  assert.match(text, /AI/);
+  await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 20000 });
+  await settled();
+  const reply = await page.evaluate(() => performance.now() - window.__click);
+  console.log(`     spinner after ${ms.toFixed(0)} ms ("${text.trim()}"), the strong AI's reply drawn after ${reply.toFixed(0)} ms`);
 });
 
 await browser.close();

@@ -9,11 +9,17 @@
 // best_proven} for the position and each operation (`move`, e.g. `o:m`),
 // `remoteness` (operations to the best result), `colour`, `after` (the
 // board it leads to) and its `real_moves`, by which clicks find it.
-import { el, api } from './api.js';
+import { el, api, hintMark } from './api.js';
+import { arrowHeads } from './peg.js';
 
-const COLOURS = ['#d62728', '#1f77b4', '#2ca02c', '#9467bd', '#ff7f0e', '#8c564b', '#e377c2', '#17becf'];
+// Stone colours kept away from the hint palette (no green, red, yellow or
+// blue stone under a hint arrow); the symbol tells them apart as well.
+const COLOURS = ['#7b2cbf', '#c05a00', '#17becf', '#e377c2', '#7f7f7f', '#8c8c00', '#6b3e26', '#2b2b2b'];
 const SYMBOLS = ['●', '▲', '■', '◆', '★', '✚', '⬟', '✖'];
-const C = 70, M = 20, SLIDE_MS = 380;
+const C = 70, M = 34, SLIDE_MS = 380;
+// A stone's letter (the notation's: a + id, then A + id − 26) and back.
+export const letter = id => id < 26 ? String.fromCharCode(97 + id) : String.fromCharCode(65 + id - 26);
+const idOf = ch => ch >= 'a' ? ch.charCodeAt(0) - 97 : ch.charCodeAt(0) - 65 + 26;
 let selected = null;
 let lastHints = null;
 // Where each stone was drawn last (by id), and the animation under way.
@@ -42,7 +48,28 @@ function moveTitle(m) {
   if (r.solvable === false) return `${m.move}: loses the goal`;
   return `${m.move}: undecided within the budget`;
 }
-export function moveLabel(m, i) { return `move ${i + 1}`; }
+// A move in the URL is the board it leads to; the move list names it by
+// its operation (`o:m`, eater:eaten), found among the operations of the
+// board before (asked with a one-node budget: only their names and boards).
+const opNames = new Map();
+export function moveLabel(m, i, moves, v) {
+  const prev = i === 0 ? null : moves[i - 1];
+  return opNames.get(`${prev ?? JSON.stringify(v)}>${m}`) || '…';
+}
+export async function nameMoves(v, moves) {
+  let changed = false;
+  for (let i = 0; i < moves.length; i++) {
+    const prev = i === 0 ? null : moves[i - 1], key = `${prev ?? JSON.stringify(v)}>${moves[i]}`;
+    if (opNames.has(key)) continue;
+    const q = apiParams(v, moves.slice(0, i));
+    let h;
+    try { h = await api('/api/martello/hints', { ...q, nodes: '1' }, 'naming the moves'); } catch (e) { return changed; }
+    const op = h.moves.find(o => o.after === moves[i]);
+    opNames.set(key, op ? op.move : '?');
+    changed = true;
+  }
+  return changed;
+}
 export function solutionLine(r) { return (r.line || []).slice(1); }
 
 export function render(svg, s, hints, ctx) {
@@ -63,6 +90,16 @@ export function render(svg, s, hints, ctx) {
     const zone = c === 0 || c === n - 1;
     svg.append(el('rect', { x: M + c * C, y: M + r * C, width: C, height: C, class: zone ? 'white-zone' : 'mid' }));
   }
+  // Cells as the notation's real moves name them: row, column from 0 at the top left.
+  for (let i = 0; i < n; i++) {
+    const a = el('text', { x: M + i * C + C / 2, y: M / 2 + 2, class: 'coord col' }); a.textContent = i; svg.append(a);
+    const b = el('text', { x: M / 2, y: M + i * C + C / 2, class: 'coord row' }); b.textContent = i; svg.append(b);
+  }
+  // The last operation's eater (the stone that moved to eat).
+  const li = ctx.moves.length - 1;
+  const lastOp = li >= 0 ? opNames.get(`${li === 0 ? JSON.stringify(ctx.variant) : ctx.moves[li - 1]}>${ctx.moves[li]}`) : null;
+  const lastEater = lastOp && lastOp.includes(':') ? idOf(lastOp.split(':')[0]) : null;
+  svg.dataset.last = lastOp || '';
   for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
     const st = s.rows[r][c];
     if (!st) continue;
@@ -70,8 +107,9 @@ export function render(svg, s, hints, ctx) {
     cellOf[st.id] = [x, y];
     next[st.id] = [x, y];
     const g = el('g', { class: 'mgroup', 'data-group': st.id });
-    const circle = el('circle', { cx: x, cy: y, r: C / 2 - 8, fill: COLOURS[st.colour],
-      class: 'mstone' + (selected === st.id ? ' selected' : ''), 'data-stone': st.id }, `colour ${st.colour + 1}, symbol ${SYMBOLS[st.symbol]}`);
+    if (st.id === lastEater) svg.append(el('circle', { cx: x, cy: y, r: C / 2 - 4, class: 'last last-to', 'data-last': letter(st.id) }));
+    const circle = el('circle', { cx: x, cy: y, r: C / 2 - 11, fill: COLOURS[st.colour],
+      class: 'mstone' + (selected === st.id ? ' selected' : ''), 'data-stone': st.id }, `${letter(st.id)}: colour ${st.colour + 1}, symbol ${SYMBOLS[st.symbol]}`);
     const t = el('text', { x, y, class: 'msym' });
     t.textContent = SYMBOLS[st.symbol];
     g.append(circle, t);
@@ -87,27 +125,28 @@ export function render(svg, s, hints, ctx) {
   }
   drawnAt = next;
   if (hints && ctx.hintsOn) {
+    const marks = [];
     for (const h of hints.moves) {
       const eat = h.real_moves.find(m => m.kind === 'eat');
       if (!eat || !cellOf[eat.stone] || !cellOf[eat.eaten]) continue;
       const [ax, ay] = cellOf[eat.stone], [bx, by] = cellOf[eat.eaten];
       // Shift each arrow to its right-hand side: A→B and B→A part.
       const L = Math.hypot(bx - ax, by - ay), ux = (bx - ax) / L, uy = (by - ay) / L;
-      const off = 7, ox = -uy * off, oy = ux * off;
-      const x1 = ax + ox + ux * 14, y1 = ay + oy + uy * 14, x2 = bx + ox - ux * 16, y2 = by + oy - uy * 16;
+      const off = 13, ox = -uy * off, oy = ux * off;
+      const x1 = ax + ox + ux * 12, y1 = ay + oy + uy * 12, x2 = bx + ox - ux * 18, y2 = by + oy - uy * 18;
+      // A white outline under the coloured arrow, a round tail at the
+      // eater, the head at the eaten, and the marker (glyph + remoteness)
+      // in the gap between the two stones.
+      svg.append(el('line', { x1, y1, x2, y2, class: 'hint-under', 'pointer-events': 'none' }));
       const a = el('line', { x1, y1, x2, y2, class: `hint ${h.colour}`, 'data-move': h.move, 'data-colour': h.colour,
-        'data-eater': eat.stone, 'data-eaten': eat.eaten, opacity: 0.8, 'pointer-events': 'none', 'marker-end': `url(#mhead-${h.colour})` }, moveTitle(h));
+        'data-eater': eat.stone, 'data-eaten': eat.eaten, 'pointer-events': 'none', 'marker-end': `url(#mhead-${h.colour})` }, moveTitle(h));
       svg.append(a);
-      // The dot at the eater's end, so the direction reads without the head too.
-      svg.append(el('circle', { cx: x1, cy: y1, r: 5, class: `dot ${h.colour}`, 'pointer-events': 'none' }));
+      svg.append(el('circle', { cx: x1, cy: y1, r: 4, class: `tail ${h.colour}`, 'pointer-events': 'none' }));
+      const f = 0.5;
+      marks.push(hintMark(ax + ox + (bx - ax) * f, ay + oy + (by - ay) * f, h, 10.5, { 'data-move': h.move, 'pointer-events': 'none' }, moveTitle(h)));
     }
-    const defs = el('defs');
-    for (const c of ['green', 'red', 'yellow', 'blue']) {
-      const m = el('marker', { id: `mhead-${c}`, viewBox: '0 0 10 10', refX: 6, refY: 5, markerWidth: 3.2, markerHeight: 3.2, orient: 'auto' });
-      m.append(el('path', { d: 'M 0 0 L 10 5 L 0 10 z', class: `dot ${c}` }));
-      defs.append(m);
-    }
-    svg.prepend(defs);
+    svg.append(...marks);
+    svg.prepend(arrowHeads('mhead', 3));
   }
 }
 
@@ -161,5 +200,9 @@ async function click(id, svg, s, ctx) {
     try { hints = await api('/api/martello/hints', apiParams(ctx.variant, ctx.moves)); } catch (e) { ctx.status(e.message, 'error'); return; }
   }
   const h = hints.moves.find(h => h.real_moves.some(m => m.kind === 'eat' && m.stone === eater && m.eaten === id));
-  if (h) ctx.play(h.after); else { ctx.status('That stone cannot eat that one.', 'error'); render(svg, s, lastHints, ctx); }
+  if (h) {
+    const prev = ctx.moves.length ? ctx.moves[ctx.moves.length - 1] : JSON.stringify(ctx.variant);
+    opNames.set(`${prev}>${h.after}`, h.move);
+    ctx.play(h.after);
+  } else { ctx.status('That stone cannot eat that one.', 'error'); render(svg, s, lastHints, ctx); }
 }

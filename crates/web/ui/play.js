@@ -2,7 +2,12 @@
 // server for the position and its hints, and lets each game's module draw
 // the board. Undo/redo/restart, a move list, a hints toggle, a solution
 // loaded as the redo stack (step forward with Redo, back with Undo), and
-// the AI's replies in Sim and Pentago.
+// the AI's replies in Sim and Pentago (asked at once, in one request: the
+// AI's own position gets no hints). Every request shows the spinner.
+// Browser history: each move is a history entry, so Back undoes and
+// Forward redoes; ←/→ undo and redo, `h` shows or hides the hints.
+// A link that cannot be played as it is (unknown game, bad setting, an
+// illegal move) opens what it can and says what it left out.
 import { api } from './api.js';
 import * as peg from './peg.js';
 import * as sim from './sim.js';
@@ -11,9 +16,10 @@ import * as martello from './martello.js';
 import { drawChart } from './chart.js';
 
 const MODULES = { peg, sim, pentago, martello };
-const params = new URLSearchParams(location.search);
+let params = new URLSearchParams(location.search);
 const game = params.get('game') || 'peg';
-const mod = MODULES[game];
+const mod = Object.hasOwn(MODULES, game) ? MODULES[game] : null;
+const GAME_NAMES = { peg: 'peg solitaire', sim: 'Sim', pentago: 'Pentago', martello: 'Martello' };
 const $ = id => document.getElementById(id);
 const svg = $('board');
 
@@ -50,7 +56,7 @@ const HISTORY = {
     fromSolve: r => puzzle(r.value === 'unknown' ? 'unknown' : martelloValue(r.min_stones), r.value === 'unknown' ? null : r.min_stones),
   },
 };
-const hist = HISTORY[game];
+const hist = HISTORY[game] || HISTORY.peg;
 // Chart points by the moves leading to them (kept across undo and redo).
 const points = new Map();
 let firstSide = null;
@@ -84,10 +90,28 @@ function shareUrl() {
 
 function status(text, cls) { const s = $('status'); s.textContent = text; s.className = cls || ''; }
 
-export function play(move) {
+// A message about the link (what could not be opened), kept until closed
+// or the next move.
+function notice(text, links) {
+  const n = $('notice');
+  n.textContent = '';
+  if (!text) { n.hidden = true; return; }
+  n.append(text);
+  for (const [href, label] of links || []) { const a = document.createElement('a'); a.href = href; a.textContent = label; n.append(' ', a); }
+  const x = document.createElement('button'); x.textContent = '×'; x.title = 'Close'; x.className = 'close';
+  x.onclick = () => notice(null);
+  n.append(' ', x);
+  n.hidden = false;
+}
+
+// `nav`: how the browser's history follows: 'push' a new entry (a move:
+// Back undoes it), 'replace' the current one, 'none' (the URL is already
+// the entry's, after Back / Forward).
+export function play(move, nav = 'push') {
   moves.push(move);
   if (redo.length && redo[0] === move) redo.shift(); else redo = [];
-  refresh();
+  if (nav === 'push') notice(null);
+  refresh(nav);
 }
 
 // The open "think longer" stream, closed when the position changes (the
@@ -130,28 +154,89 @@ function thinkLonger(state, q, ctx, ticket) {
   };
 }
 
-async function refresh() {
+// The browser history entry of the position shown: `moves` and `prev`
+// (the moves of the entry before it, so Undo can go Back instead).
+function remember(url, nav) {
+  const here = moves.join(',');
+  if (nav === 'push' && url !== location.pathname + location.search) {
+    history.pushState({ moves: here, prev: (history.state && history.state.moves) ?? movesOfUrl() }, '', url);
+  } else if (nav !== 'none') {
+    history.replaceState({ moves: here, prev: history.state && history.state.prev }, '', url);
+  }
+}
+const movesOfUrl = () => new URLSearchParams(location.search).get('moves') || '';
+const split = t => (t || '').split(',').map(s => s.trim()).filter(Boolean);
+
+// A link whose position cannot be reached: if its first moves are legal,
+// play those and name the first illegal one; if even the start is
+// refused (a bad setting), open a new game of the same kind instead.
+async function recover(err, ticket) {
+  let lo = 0, hi = moves.length; // the state after `lo` moves is legal; after `hi` not (or unknown)
+  let ok = false;
+  try { await api(`/api/${game}/state`, mod.apiParams(variant(), [])); ok = true; } catch (e) { /* the variant itself */ }
+  if (ticket !== busy) return;
+  if (ok && moves.length) {
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      try { await api(`/api/${game}/state`, mod.apiParams(variant(), moves.slice(0, mid))); lo = mid; } catch (e) { hi = mid; }
+      if (ticket !== busy) return;
+    }
+    let why = err.message;
+    if (hi !== moves.length) {
+      try { await api(`/api/${game}/state`, mod.apiParams(variant(), moves.slice(0, hi))); } catch (e) { why = e.message; }
+    }
+    const bad = moves[lo];
+    const name = mod.moveLabel && game === 'martello' ? `the board ${bad}` : bad;
+    notice(`This link's move ${lo + 1} (${name}) cannot be played here: ${why}. Showing the ${lo} move(s) before it.`);
+    moves = moves.slice(0, lo);
+    redo = [];
+    return refresh('replace');
+  }
+  if (ok) { notice(`This position cannot be shown: ${err.message}.`); return; }
+  // The settings are wrong: keep the game, drop the rest.
+  const kept = new URLSearchParams({ game });
+  if (!hintsBox.checked) kept.set('hints', '0');
+  if ([...params.keys()].some(k => !kept.has(k))) {
+    notice(`This link's settings cannot be played: ${err.message}. Here is a new game of ${GAME_NAMES[game]} instead.`,
+      [['/', 'Choose another game']]);
+    params = kept;
+    moves = [];
+    redo = [];
+    return refresh('replace');
+  }
+  status(`The position cannot be loaded: ${err.message}.`, 'error');
+  svg.dataset.busy = '0';
+}
+
+async function refresh(nav = 'replace') {
   const ticket = ++busy;
   stopThinking();
   $('think').hidden = true;
   // '1' until this position's board and hints are drawn (tests wait on it).
   svg.dataset.busy = '1';
   const url = shareUrl();
-  history.replaceState(null, '', url);
+  remember(url, nav);
   $('share').href = url;
-  if (!mod) { status(`unknown game ${game}`, 'error'); return; }
   $('title').textContent = mod.title(variant());
   const q = mod.apiParams(variant(), moves);
   let state;
-  try { state = await api(`/api/${game}/state`, q); }
-  catch (e) { status(e.message, 'error'); svg.dataset.busy = '0'; return; }
+  try { state = await api(`/api/${game}/state`, q, 'loading the position'); }
+  catch (e) {
+    if (ticket !== busy) return;
+    return recover(e, ticket);
+  }
   if (ticket !== busy) return;
   const ctx = { play, refresh, variant: variant(), moves, hintsOn: hintsBox.checked, status };
-  mod.render(svg, state, null, ctx);
-  renderMoves();
   if (hist.kind === 'game' && state.to_move) {
     const [a, b] = hist.sides;
     firstSide = moves.length % 2 === 0 ? state.to_move : (state.to_move === a ? b : a);
+  }
+  mod.render(svg, state, null, ctx);
+  renderMoves();
+  if (mod.nameMoves) {
+    mod.nameMoves(variant(), moves).then(changed => {
+      if (changed && ticket === busy) { renderMoves(); if (svg.dataset.busy === '0') mod.render(svg, state, lastHints, ctx); }
+    });
   }
   const here = moves.join(',');
   if (state.over) points.set(here, overPoint(state));
@@ -159,12 +244,26 @@ async function refresh() {
   status(mod.describe(state, variant()));
   $('value').textContent = '';
   let hints = null;
+  lastHints = null;
+  const ai = variant().ai;
+  const aiTurn = ai && !state.over && state.to_move === ai && !state.must_rotate;
+  if (aiTurn) {
+    // The AI's position: no hints, no history, straight to the AI.
+    svg.dataset.busy = '0';
+    status(`${ai} (AI) is thinking…`);
+    try {
+      const r = await api(`/api/${game}/ai`, variant().strength ? { ...q, strength: variant().strength } : q, `the AI (${ai}) is choosing its move`);
+      if (ticket === busy) play(r.move, 'replace');
+    } catch (e) { if (ticket === busy) status(`The AI could not move: ${e.message}.`, 'error'); }
+    return;
+  }
   if (hintsBox.checked && !state.over) {
     try {
-      hints = await api(`/api/${game}/hints`, { ...q, ...(mod.extraHintParams ? mod.extraHintParams() : {}) });
-    } catch (e) { $('value').textContent = `hints: ${e.message}`; }
+      hints = await api(`/api/${game}/hints`, { ...q, ...(mod.extraHintParams ? mod.extraHintParams() : {}) }, 'computing the hints');
+    } catch (e) { if (ticket === busy) $('value').textContent = `No hints: ${e.message}.`; }
     if (ticket !== busy) return;
     if (hints) {
+      lastHints = hints;
       mod.render(svg, state, hints, ctx);
       $('value').textContent = mod.valueText ? mod.valueText(hints) : '';
       const p = hist.fromHints(hints, state);
@@ -178,15 +277,8 @@ async function refresh() {
   svg.dataset.ready = String(ticket);
   svg.dataset.busy = '0';
   fillHistory(ticket);
-  const ai = variant().ai;
-  if (ai && !state.over && state.to_move === ai && !(state.must_rotate)) {
-    status(`${ai} (AI) is thinking…`);
-    try {
-      const r = await api(`/api/${game}/ai`, variant().strength ? { ...q, strength: variant().strength } : q);
-      if (ticket === busy) play(r.move);
-    } catch (e) { status(`AI: ${e.message}`, 'error'); }
-  }
 }
+let lastHints = null;
 
 // Draws the chart of the current line (hidden with the hints: it gives
 // the game away as much as they do).
@@ -202,7 +294,7 @@ function chart() {
   const first = firstSide || a, second = first === a ? b : a;
   drawChart(box, pts, moves.length, {
     kind: hist.kind, unit: hist.unit, first, second,
-    onPick: i => { redo = moves.slice(i).concat(redo); moves = moves.slice(0, i); if (mod.reset) mod.reset(); refresh(); },
+    onPick: jump,
   });
   box.dataset.points = String(pts.filter(Boolean).length);
 }
@@ -217,67 +309,145 @@ async function fillHistory(ticket) {
     const q = mod.apiParams(variant(), moves.slice(0, i));
     delete q.place;
     let r;
-    try { r = await api(`/api/${game}/solve`, { ...q, time_ms: '500' }); } catch (e) { return; }
+    try { r = await api(`/api/${game}/solve`, { ...q, time_ms: '500' }, 'filling in the value history'); } catch (e) { return; }
     if (ticket !== busy) return;
     points.set(key, hist.fromSolve(r));
     chart();
   }
 }
 
+// Goes to the position after `i` moves of the line (the rest stays on Redo).
+function jump(i) {
+  if (i === moves.length) return;
+  if (i < moves.length) { redo = moves.slice(i).concat(redo); moves = moves.slice(0, i); }
+  else { const more = redo.slice(0, i - moves.length); moves = moves.concat(more); redo = redo.slice(more.length); }
+  if (mod.reset) mod.reset();
+  refresh('push');
+}
+
+// Who plays move i (two-player games), with "(AI)" when the AI plays that side.
+function mover(i) {
+  if (hist.kind !== 'game' || !firstSide) return '';
+  const [a, b] = hist.sides, second = firstSide === a ? b : a;
+  const side = i % 2 === 0 ? firstSide : second;
+  return `${side}${variant().ai === side ? ' (AI)' : ''}`;
+}
+
+// The move list: each move in the game's notation, who played it, a
+// button back to the position after it; the moves on Redo after them, dimmed.
 function renderMoves() {
   const ol = $('moves');
   ol.textContent = '';
-  moves.forEach((m, i) => {
+  const line = moves.concat(redo);
+  line.forEach((m, i) => {
     const li = document.createElement('li');
-    li.textContent = mod.moveLabel ? mod.moveLabel(m, i) : m;
+    const b = document.createElement('button');
+    b.className = 'mv';
+    b.dataset.index = String(i + 1);
+    const who = mover(i);
+    const label = mod.moveLabel ? mod.moveLabel(m, i, line, variant()) : m;
+    b.textContent = who ? `${who}: ${label}` : label;
+    b.title = `go to the position after move ${i + 1}`;
+    b.onclick = () => jump(i + 1);
     if (i === moves.length - 1) li.className = 'current';
+    if (i >= moves.length) li.className = 'future';
+    li.append(b);
     ol.append(li);
   });
+  const cur = ol.querySelector('li.current');
+  if (cur && cur.scrollIntoView) cur.scrollIntoView({ block: 'nearest' });
 }
 
-$('undo').onclick = () => {
+function undo() {
   if (!moves.length) return;
   // Against the AI, undo the AI's reply too, so it is the human's turn again.
   const n = variant().ai && moves.length >= 2 ? 2 : 1;
+  const target = moves.slice(0, moves.length - n).join(',');
+  if (history.state && history.state.moves === moves.join(',') && history.state.prev === target) { history.back(); return; }
   for (let i = 0; i < n; i++) redo.unshift(moves.pop());
   if (mod.reset) mod.reset();
-  refresh();
-};
-$('redo').onclick = () => {
+  refresh('replace');
+}
+function redoOne() {
   if (!redo.length) return;
   moves.push(redo.shift());
   if (mod.reset) mod.reset();
-  refresh();
-};
-$('restart').onclick = () => { redo = []; moves = []; if (mod.reset) mod.reset(); refresh(); };
-hintsBox.onchange = () => refresh();
-// The AI's side and strength can change mid-game (it then plays at once
-// when it is its turn).
-for (const id of ['ai', 'strength']) {
-  const sel = $(id);
-  if (!sel) continue;
-  if (!mod.aiSides) { sel.parentNode.hidden = true; continue; }
-  if (id === 'ai') for (const side of ['', ...mod.aiSides]) {
-    const o = document.createElement('option'); o.value = side; o.textContent = side || 'nobody'; sel.append(o);
-  } else for (const st of mod.strengths) {
-    const o = document.createElement('option'); o.value = st; o.textContent = st; sel.append(o);
-  }
-  sel.value = params.get(id) || (id === 'strength' ? mod.strengths[0] : '');
-  sel.onchange = () => {
-    if (sel.value) params.set(id, sel.value); else params.delete(id);
-    refresh();
-  };
+  refresh('push');
 }
+
+// Back / Forward: the entry's moves; what was undone goes on Redo.
+window.addEventListener('popstate', () => {
+  const now = split(movesOfUrl());
+  const old = moves;
+  const same = (a, b, n) => a.slice(0, n).join(',') === b.slice(0, n).join(',');
+  if (now.length <= old.length && same(now, old, now.length)) redo = old.slice(now.length).concat(redo);
+  else if (same(old, now, old.length) && same(now.slice(old.length), redo, now.length - old.length)) redo = redo.slice(now.length - old.length);
+  else redo = [];
+  moves = now;
+  hintsBox.checked = new URLSearchParams(location.search).get('hints') !== '0';
+  if (mod.reset) mod.reset();
+  refresh('none');
+});
+
+function setup() {
+  $('undo').onclick = undo;
+  $('redo').onclick = redoOne;
+  $('restart').onclick = () => { redo = []; moves = []; if (mod.reset) mod.reset(); refresh('push'); };
+  hintsBox.onchange = () => refresh();
+  document.addEventListener('keydown', e => {
+    if (e.ctrlKey || e.metaKey || e.altKey || /^(INPUT|SELECT|TEXTAREA)$/.test(e.target.tagName)) return;
+    if (e.key === 'ArrowLeft') { e.preventDefault(); undo(); }
+    else if (e.key === 'ArrowRight') { e.preventDefault(); redoOne(); }
+    else if (e.key === 'h' || e.key === 'H') { hintsBox.checked = !hintsBox.checked; refresh(); }
+  });
+  // The AI's side and strength can change mid-game (it then plays at once
+  // when it is its turn).
+  for (const id of ['ai', 'strength']) {
+    const sel = $(id);
+    if (!sel) continue;
+    if (!mod.aiSides) { sel.parentNode.hidden = true; continue; }
+    if (id === 'ai') for (const side of ['', ...mod.aiSides]) {
+      const o = document.createElement('option'); o.value = side; o.textContent = side || 'nobody'; sel.append(o);
+    } else for (const st of mod.strengths) {
+      const o = document.createElement('option'); o.value = st; o.textContent = st; sel.append(o);
+    }
+    const want = params.get(id);
+    const known = [...sel.options].map(o => o.value);
+    if (want !== null && !known.includes(want)) {
+      notice(`This link's ${id} "${want}" is not one of ${known.filter(Boolean).join(', ')}; ignored.`);
+      params.delete(id);
+    }
+    sel.value = params.get(id) || (id === 'strength' ? mod.strengths[0] : '');
+    sel.onchange = () => {
+      if (sel.value) params.set(id, sel.value); else params.delete(id);
+      refresh();
+    };
+  }
+}
+
 $('solution').onclick = async () => {
   status('solving…');
   try {
-    const r = await api(`/api/${game}/solve`, mod.apiParams(variant(), moves));
+    const r = await api(`/api/${game}/solve`, mod.apiParams(variant(), moves), 'looking for a solution');
     const line = mod.solutionLine ? mod.solutionLine(r) : (r.line || []);
     if (!line.length) { status(`solution: ${r.value} (no line to show)`); return; }
     redo = line;
+    renderMoves();
     status(`solution (${r.value}): ${line.length} moves loaded — step with Redo, back with Undo`);
     $('value').textContent = `solution: ${line.map((m, i) => mod.moveLabel ? mod.moveLabel(m, i) : m).join(' ')}`;
-  } catch (e) { status(e.message, 'error'); }
+  } catch (e) { status(`No solution: ${e.message}.`, 'error'); }
 };
 
-refresh();
+if (mod) {
+  setup();
+  history.replaceState({ moves: moves.join(','), prev: null }, '', location.href);
+  refresh('replace');
+} else {
+  // Not a game of this workbench: say so, and offer the four games.
+  document.querySelector('main.play').classList.add('nogame');
+  $('title').textContent = '';
+  svg.dataset.busy = '0';
+  notice(`There is no game called "${game}" here. Play one of these:`,
+    Object.entries(GAME_NAMES).map(([g, name]) => [`/play?game=${g}`, name]).concat([['/', 'the start page']]));
+  for (const id of ['undo', 'redo', 'restart', 'solution', 'hints']) $(id).disabled = true;
+}
