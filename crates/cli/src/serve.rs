@@ -37,6 +37,11 @@ pub struct ServeArgs {
     /// search, or use tables built by `endgame cache build`).
     #[arg(long)]
     pub no_build_tables: bool,
+    /// Most memory (MiB) a background table build may take; tables that
+    /// need more are left for `endgame cache build` (0: no limit).
+    #[arg(long, default_value_t = endgame_web::DEFAULT_TABLE_MEMORY >> 20,
+          value_parser = clap::value_parser!(u64).range(0..=1 << 24))]
+    pub table_memory_mb: u64,
 }
 
 /// The lab's default store, used when it exists.
@@ -52,6 +57,7 @@ pub fn run(args: &ServeArgs, _out: Output) -> Result<String> {
         max_queue: args.max_queue,
         queue_wait: std::time::Duration::from_millis(args.queue_wait_ms),
         build_tables: !args.no_build_tables,
+        table_memory: (args.table_memory_mb > 0).then_some(args.table_memory_mb << 20),
         ..endgame_web::Limits::default()
     };
     endgame_pentago::api::set_pool_limit((args.pentago_pool_mb as usize) << 20);

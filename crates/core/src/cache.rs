@@ -252,6 +252,10 @@ pub struct TableInfo {
     pub state: TableState,
     /// Bytes of the file, when it exists.
     pub bytes: Option<u64>,
+    /// About the most memory building it takes (the process's peak, as
+    /// measured), when that is more than a few hundred megabytes: a
+    /// server builds in the background only tables within its budget.
+    pub build_bytes: Option<u64>,
 }
 
 /// What building (or loading) one table did.

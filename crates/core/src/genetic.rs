@@ -16,6 +16,7 @@
 //! After a number of offspring without success the run restarts with a
 //! fresh random population. Deterministic for a given seed.
 
+use crate::budget::Budget;
 use crate::dfs::{self, DfsOptions};
 use crate::{Puzzle, Symmetric};
 use rand::{Rng, SeedableRng};
@@ -50,6 +51,10 @@ pub struct GeneticOptions {
     pub mutation: f64,
     /// Random seed.
     pub seed: u64,
+    /// The caller's budget: no evaluation starts once it is spent (its
+    /// deadline, cancel token, or nodes counted over all evaluations), and
+    /// each evaluation's exhaustive phase stops at it too.
+    pub budget: Budget,
 }
 
 impl Default for GeneticOptions {
@@ -62,6 +67,7 @@ impl Default for GeneticOptions {
             max_weight: 10,
             mutation: 0.0,
             seed: 1,
+            budget: Budget::unlimited(),
         }
     }
 }
@@ -93,13 +99,17 @@ pub struct GeneticReport<M> {
     pub generation: usize,
     /// Positions expanded by the exhaustive phases.
     pub expansions: u64,
+    /// Whether the budget ended the search (unsolved, best so far).
+    pub stopped: bool,
 }
 
-/// Evaluates one weight vector: the guided game, then exhaustive search.
+/// Evaluates one weight vector: the guided game, then exhaustive search
+/// (within `budget`).
 pub fn evaluate<P: WeightGuided>(
     puzzle: &P,
     weights: &[u32],
     threshold: u32,
+    budget: &Budget,
 ) -> (Candidate<P::Move>, u64) {
     let mut pos = puzzle.start();
     let mut line = Vec::new();
@@ -121,6 +131,7 @@ pub fn evaluate<P: WeightGuided>(
         &pos,
         &DfsOptions {
             use_pruning: false,
+            budget: budget.clone(),
             ..DfsOptions::default()
         },
         |p| puzzle.goal_distance(p),
@@ -145,7 +156,19 @@ pub fn search<P: WeightGuided>(puzzle: &P, opts: &GeneticOptions) -> GeneticRepo
     let mut expansions = 0u64;
     let mut overall: Option<Candidate<P::Move>> = None;
     let pop_size = opts.population.max(2);
+    // The budget left after `used` expansions, for the next evaluation.
+    let left = |used: u64| Budget {
+        nodes: opts.budget.nodes_left(used),
+        ..opts.budget.clone()
+    };
+    let spent = |used: u64| opts.budget.stop() || left(used).nodes == Some(0);
+    let mut runs = 0;
     for run in 0..opts.restarts.max(1) {
+        if spent(expansions) {
+            break;
+        }
+        runs = run + 1;
+        let budget = left(expansions);
         let genomes: Vec<Vec<u32>> = (0..pop_size)
             .map(|_| (0..k).map(|_| rng.gen_range(1..=opts.max_weight)).collect())
             .collect();
@@ -153,7 +176,7 @@ pub fn search<P: WeightGuided>(puzzle: &P, opts: &GeneticOptions) -> GeneticRepo
         // evaluated in parallel without affecting reproducibility.
         let evaluated: Vec<(Candidate<P::Move>, u64)> = genomes
             .par_iter()
-            .map(|g| evaluate(puzzle, g, opts.threshold))
+            .map(|g| evaluate(puzzle, g, opts.threshold, &budget))
             .collect();
         evaluations += evaluated.len() as u64;
         let mut pop: Vec<Candidate<P::Move>> = Vec::with_capacity(pop_size + 1);
@@ -162,7 +185,7 @@ pub fn search<P: WeightGuided>(puzzle: &P, opts: &GeneticOptions) -> GeneticRepo
             insert_sorted(&mut pop, c);
         }
         let mut generation = 0;
-        while pop[0].fitness < 0 && generation < opts.offspring {
+        while pop[0].fitness < 0 && generation < opts.offspring && !spent(expansions) {
             generation += 1;
             let a = pick(&mut rng, pop.len(), None);
             let b = pick(&mut rng, pop.len(), Some(a));
@@ -177,7 +200,7 @@ pub fn search<P: WeightGuided>(puzzle: &P, opts: &GeneticOptions) -> GeneticRepo
                     }
                 })
                 .collect();
-            let (c, e) = evaluate(puzzle, &weights, opts.threshold);
+            let (c, e) = evaluate(puzzle, &weights, opts.threshold, &left(expansions));
             evaluations += 1;
             expansions += e;
             insert_sorted(&mut pop, c);
@@ -196,16 +219,25 @@ pub fn search<P: WeightGuided>(puzzle: &P, opts: &GeneticOptions) -> GeneticRepo
                 runs: run + 1,
                 generation,
                 expansions,
+                stopped: false,
             };
         }
     }
+    let stopped = spent(expansions);
+    let best = overall.unwrap_or_else(|| {
+        // Stopped before the first evaluation: the start as it is.
+        let (mut c, _) = evaluate(puzzle, &vec![1; k], u32::MAX, &Budget::unlimited());
+        c.line.clear();
+        c
+    });
     GeneticReport {
-        best: overall.expect("at least one run"),
+        best,
         solved: false,
         evaluations,
-        runs: opts.restarts.max(1),
-        generation: opts.offspring,
+        runs,
+        generation: if stopped { 0 } else { opts.offspring },
         expansions,
+        stopped,
     }
 }
 

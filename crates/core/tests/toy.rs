@@ -4,6 +4,7 @@
 //! Every fast searcher is checked against brute force.
 
 use endgame_core::astar::{self, AstarOptions};
+use endgame_core::budget::Budget;
 use endgame_core::conformance;
 use endgame_core::dfs::{self, DfsOptions};
 use endgame_core::genetic::{self, GeneticOptions, WeightGuided};
@@ -497,6 +498,37 @@ fn genetic_search_is_reproducible_and_solves_solvable_lines() {
     );
     assert!(!r.solved);
     assert!(r.best.fitness < 0);
+    assert!(!r.stopped);
+    // A spent budget stops the search before it starts, and a node limit
+    // ends it early: neither claims a solution, both say they stopped.
+    let big = GeneticOptions {
+        threshold: 3,
+        population: 4,
+        offspring: 50,
+        restarts: 50,
+        ..Default::default()
+    };
+    let cancel = endgame_core::budget::Cancel::new();
+    cancel.cancel();
+    let none = genetic::search(
+        &u,
+        &GeneticOptions {
+            budget: Budget::unlimited().with_cancel(cancel),
+            ..big.clone()
+        },
+    );
+    assert!(none.stopped && !none.solved);
+    assert_eq!(none.evaluations, 0);
+    let full = genetic::search(&u, &big);
+    let few = genetic::search(
+        &u,
+        &GeneticOptions {
+            budget: Budget::unlimited().with_nodes(full.expansions / 4),
+            ..big.clone()
+        },
+    );
+    assert!(few.stopped && !few.solved);
+    assert!(few.evaluations < full.evaluations);
 }
 
 /// Tic-tac-toe: cells 0..9 row-major; position = (x bits, o bits).

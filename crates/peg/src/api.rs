@@ -161,8 +161,15 @@ pub fn board_of(spec: &Spec) -> Result<Board, PegError> {
     }
 }
 
-/// Builds and validates the problem a spec describes.
+/// Builds and validates the problem a spec describes, with the pagoda
+/// functions derived within [`crate::problem::PAGODA_TIME`].
 pub fn build(spec: &Spec) -> Result<AnyProblem, PegError> {
+    build_within(spec, Some(Instant::now() + crate::problem::PAGODA_TIME))
+}
+
+/// [`build`] with the pagoda functions ready by `deadline` (all of them
+/// when `None`): a large custom board's are derived over several calls.
+pub fn build_within(spec: &Spec, deadline: Option<Instant>) -> Result<AnyProblem, PegError> {
     let board = Arc::new(board_of(spec)?);
     let n = board.holes();
     let start: Vec<bool> = if let Some(pos) = &spec.position {
@@ -207,18 +214,20 @@ pub fn build(spec: &Spec) -> Result<AnyProblem, PegError> {
         }
     };
     if bits_needed(&board) <= 64 {
-        Ok(AnyProblem::Small(Problem::new(
+        Ok(AnyProblem::Small(Problem::new_within(
             board,
             &start,
             goal,
             spec.pruning,
+            deadline,
         )?))
     } else {
-        Ok(AnyProblem::Large(Problem::new(
+        Ok(AnyProblem::Large(Problem::new_within(
             board,
             &start,
             goal,
             spec.pruning,
+            deadline,
         )?))
     }
 }
@@ -294,7 +303,7 @@ const MEMO_ENTRY_BYTES: usize = 32;
 impl From<&endgame_core::budget::Budget> for Budget {
     /// The core budget as `solve`'s: its nodes are the expansions, its
     /// memory the memo entries (the defaults where it names none), its
-    /// deadline and cancel token the same; the seed is the default.
+    /// deadline and cancel token the same; the random seed is the default.
     fn from(b: &endgame_core::budget::Budget) -> Budget {
         let d = Budget::default();
         Budget {
@@ -490,6 +499,7 @@ fn solve_typed<B: Bits>(
                     &GeneticOptions {
                         seed: budget.seed,
                         threshold: genetic_threshold(p),
+                        budget: budget.stops(),
                         ..GeneticOptions::default()
                     },
                 );
@@ -568,11 +578,12 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
         if budget.stop() {
             break;
         }
-        let Ok(q) = Problem::<B>::new(
+        let Ok(q) = Problem::<B>::new_within(
             board.clone(),
             &pegs,
             Goal::Pattern(vec![h]),
             Pruning::default(),
+            budget.deadline,
         ) else {
             continue;
         };

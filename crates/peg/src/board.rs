@@ -5,7 +5,7 @@ use crate::error::PegError;
 use std::collections::HashMap;
 
 /// The lattice the holes sit on, which fixes the jump directions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Lattice {
     /// Square grid: orthogonal jumps (diagonal ones as an option).
     Square,
@@ -184,6 +184,19 @@ impl Board {
             return Err(PegError::BadArt(format!(
                 "board is {width} columns wide; at most 26 (columns are named a..z)"
             )));
+        }
+        if lattice == Lattice::Hex {
+            // Holes of a triangular row are named a, b, … in row order.
+            let mut per_row: HashMap<i32, usize> = HashMap::new();
+            for c in &raw {
+                *per_row.entry(c.1).or_default() += 1;
+            }
+            if let Some((&y, &n)) = per_row.iter().filter(|(_, &n)| n > 26).min() {
+                return Err(PegError::BadArt(format!(
+                    "row {} has {n} holes; at most 26 (holes are named a..z)",
+                    first as i32 + y + 1
+                )));
+            }
         }
         if raw.len() > 128 {
             return Err(PegError::BadArt(format!(
@@ -387,6 +400,19 @@ fn find_symmetries(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn triangular_rows_of_more_than_26_holes_are_refused() {
+        // Found by tests/fuzz.rs: the 27th hole of a row had no letter.
+        let row = |n: usize, pad: &str| format!("{pad}{}", vec!["o"; n].join(" "));
+        let art = format!("{}\n{}", row(26, " "), row(27, ""));
+        let e = Board::from_art("wide", &art, false).unwrap_err();
+        assert!(e.to_string().contains("row 2 has 27 holes"), "{e}");
+        let art = format!("{}\n{}", row(25, " "), row(26, ""));
+        let b = Board::from_art("wide", &art, false).unwrap();
+        assert_eq!(b.lattice(), Lattice::Hex);
+        assert_eq!(b.hole("z2").ok(), Some(b.holes() - 1));
+    }
 
     #[test]
     fn built_in_boards_have_the_published_sizes_and_symmetries() {

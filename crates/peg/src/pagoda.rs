@@ -12,9 +12,20 @@
 //!   weights of one class of holes as small as possible.
 //!
 //! Every function is checked against every jump of the board before use.
+//!
+//! The linear programs grow fast with the board (one per class of holes;
+//! about 0.2 s each on a 12×10 board, where no symmetry fixes the goal),
+//! so the derived functions of a board and goal are kept in a bounded
+//! process-wide cache, and a caller with a deadline gets what is ready by
+//! then: a program cut short gives its best feasible weights (still a
+//! valid pagoda, only a weaker one), and later callers carry on with the
+//! classes not yet tried.
 
 use crate::board::{Board, Lattice};
 use microlp::{ComparisonOp, OptimizationDirection, Problem};
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// A pagoda function on a board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,7 +118,22 @@ pub fn conway(board: &Board, goal: usize) -> Option<Pagoda> {
 /// A pagoda with `w(goal) = 1` minimising `Σ objective[h] · w(h)` over
 /// integer weights in `-1..=4`, by linear programming.
 pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Option<Pagoda> {
+    derive_within(board, goal, objective, name, None).0
+}
+
+/// [`derive`] within `limit`: the pagoda (the best found if the program
+/// was cut short) and whether it is the optimum.
+fn derive_within(
+    board: &Board,
+    goal: usize,
+    objective: &[f64],
+    name: &str,
+    limit: Option<Duration>,
+) -> (Option<Pagoda>, bool) {
     let mut lp = Problem::new(OptimizationDirection::Minimize);
+    if let Some(limit) = limit {
+        lp.set_time_limit(limit);
+    }
     let vars: Vec<_> = (0..board.holes())
         .map(|h| {
             if h == goal {
@@ -131,7 +157,15 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
             0.0,
         );
     }
-    let solution = lp.solve().ok()?.into_solution().ok()?;
+    let Ok(outcome) = lp.solve() else {
+        // Infeasible or failed: nothing more to learn from this class.
+        return (None, true);
+    };
+    let Ok(solution) = outcome.into_solution() else {
+        // Cut short before any feasible point.
+        return (None, false);
+    };
+    let optimal = solution.status() == microlp::SolutionStatus::Optimal;
     let weights = vars
         .iter()
         .map(|&v| solution.var_value(v).round() as i64)
@@ -140,7 +174,67 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
         name: name.to_string(),
         weights,
     };
-    p.is_valid(board).then_some(p)
+    (p.is_valid(board).then_some(p), optimal)
+}
+
+/// The derived pagodas of one board and goal, class by class, as far as
+/// they have been computed.
+#[derive(Clone)]
+struct Derived {
+    /// The classes of holes, in the order they are tried.
+    classes: Vec<Vec<usize>>,
+    /// Per class: the pagoda found (if any) and whether it is final (the
+    /// optimum, or none exists); `None`: not tried yet.
+    found: Vec<Option<(Option<Pagoda>, bool)>>,
+}
+
+/// A board and goal, as the cache knows them.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Key {
+    lattice: Lattice,
+    diagonal: bool,
+    cells: Vec<(i32, i32)>,
+    goal: usize,
+}
+
+/// Most boards and goals the cache keeps (at 120 holes and one pagoda per
+/// class, an entry holds about 0.1 MB).
+const CACHE_ENTRIES: usize = 256;
+
+fn cache() -> &'static Mutex<HashMap<Key, Derived>> {
+    static CACHE: OnceLock<Mutex<HashMap<Key, Derived>>> = OnceLock::new();
+    CACHE.get_or_init(|| Mutex::new(HashMap::new()))
+}
+
+fn lock() -> std::sync::MutexGuard<'static, HashMap<Key, Derived>> {
+    // A panic elsewhere leaves the cache consistent: entries are replaced
+    // whole.
+    cache().lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The classes of holes other than `goal` under the symmetries that fix
+/// `goal`.
+fn classes(board: &Board, goal: usize) -> Vec<Vec<usize>> {
+    let fixing: Vec<&Vec<usize>> = board
+        .symmetries()
+        .iter()
+        .filter(|s| s[goal] == goal)
+        .collect();
+    let mut seen = vec![false; board.holes()];
+    let mut out = Vec::new();
+    for h in 0..board.holes() {
+        if seen[h] || h == goal {
+            continue;
+        }
+        let mut c: Vec<usize> = fixing.iter().map(|s| s[h]).collect();
+        c.sort_unstable();
+        c.dedup();
+        for &x in &c {
+            seen[x] = true;
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The pagoda functions used to prune towards a single goal hole: the
@@ -148,34 +242,77 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
 /// (holes related by a symmetry that fixes the goal). Useless ones (that
 /// give the full board no more than the goal) are dropped.
 pub fn for_goal(board: &Board, goal: usize) -> Vec<Pagoda> {
-    let mut out: Vec<Pagoda> = conway(board, goal).into_iter().collect();
-    let fixing: Vec<&Vec<usize>> = board
-        .symmetries()
-        .iter()
-        .filter(|s| s[goal] == goal)
-        .collect();
-    let mut seen = vec![false; board.holes()];
-    for h in 0..board.holes() {
-        if seen[h] || h == goal {
+    for_goal_until(board, goal, None)
+}
+
+/// [`for_goal`] with what is ready by `deadline` (everything when `None`):
+/// the classes already derived, by this call or an earlier one, and those
+/// the time allows.
+pub fn for_goal_until(board: &Board, goal: usize, deadline: Option<Instant>) -> Vec<Pagoda> {
+    let key = Key {
+        lattice: board.lattice(),
+        diagonal: board.diagonal(),
+        cells: (0..board.holes()).map(|h| board.coords(h)).collect(),
+        goal,
+    };
+    let mut d = lock().get(&key).cloned().unwrap_or_else(|| {
+        let classes = classes(board, goal);
+        Derived {
+            found: vec![None; classes.len()],
+            classes,
+        }
+    });
+    let mut changed = false;
+    for i in 0..d.classes.len() {
+        let settled = match &d.found[i] {
+            Some((_, final_)) => *final_ || deadline.is_some(),
+            None => false,
+        };
+        if settled {
             continue;
         }
-        let class: Vec<usize> = {
-            let mut c: Vec<usize> = fixing.iter().map(|s| s[h]).collect();
-            c.sort_unstable();
-            c.dedup();
-            c
+        let limit = match deadline {
+            Some(t) => match t.checked_duration_since(Instant::now()) {
+                Some(left) if !left.is_zero() => Some(left),
+                _ => break,
+            },
+            None => None,
         };
-        for &c in &class {
-            seen[c] = true;
-        }
+        let class = &d.classes[i];
         let objective: Vec<f64> = (0..board.holes())
-            .map(|i| if class.contains(&i) { 1.0 } else { 0.05 })
+            .map(|h| if class.contains(&h) { 1.0 } else { 0.05 })
             .collect();
-        let name = format!("derived (class of {})", board.hole_name(h));
-        if let Some(p) = derive(board, goal, &objective, &name) {
-            if !out.iter().any(|q| q.weights == p.weights) {
-                out.push(p);
+        let name = format!("derived (class of {})", board.hole_name(class[0]));
+        d.found[i] = Some(derive_within(board, goal, &objective, &name, limit));
+        changed = true;
+    }
+    if changed {
+        let mut c = lock();
+        if c.len() >= CACHE_ENTRIES && !c.contains_key(&key) {
+            c.clear();
+        }
+        // Another caller may have settled classes meanwhile: keep the
+        // further of the two per class.
+        let entry = c.entry(key).or_insert_with(|| d.clone());
+        for (mine, theirs) in d.found.iter_mut().zip(&mut entry.found) {
+            let better = |a: &Option<(Option<Pagoda>, bool)>,
+                          b: &Option<(Option<Pagoda>, bool)>| {
+                matches!(
+                    (a, b),
+                    (Some(_), None) | (Some((_, true)), Some((_, false)))
+                )
+            };
+            if better(mine, theirs) {
+                *theirs = mine.clone();
+            } else if better(theirs, mine) {
+                *mine = theirs.clone();
             }
+        }
+    }
+    let mut out: Vec<Pagoda> = conway(board, goal).into_iter().collect();
+    for p in d.found.into_iter().flatten().filter_map(|(p, _)| p) {
+        if !out.iter().any(|q| q.weights == p.weights) {
+            out.push(p);
         }
     }
     let goal_value = |p: &Pagoda| p.weights[goal];
@@ -233,5 +370,42 @@ mod tests {
                 }
             }
         }
+    }
+
+    fn square(w: usize, h: usize) -> Board {
+        let art: String = (0..h).map(|_| "o".repeat(w) + "\n").collect();
+        Board::from_art("square", &art, false).unwrap()
+    }
+
+    #[test]
+    fn a_passed_deadline_gives_only_what_is_ready_and_later_calls_finish() {
+        // A board no other test uses, so the cache starts empty for it.
+        let b = square(5, 7);
+        let goal = 3;
+        let quick = for_goal_until(&b, goal, Some(Instant::now()));
+        // Nothing was derived in no time: only the classic pagoda.
+        assert!(quick.iter().all(|p| p.name.starts_with("Conway")));
+        let all = for_goal(&b, goal);
+        assert!(all.len() > quick.len());
+        for p in &all {
+            assert!(p.is_valid(&b), "{}", p.name);
+        }
+        // Now everything is cached: a deadline in the past gets it all.
+        assert_eq!(for_goal_until(&b, goal, Some(Instant::now())), all);
+    }
+
+    #[test]
+    fn a_program_cut_short_still_gives_a_valid_pagoda_or_none() {
+        let b = square(10, 10);
+        let objective: Vec<f64> = (0..b.holes())
+            .map(|h| if h == 1 { 1.0 } else { 0.05 })
+            .collect();
+        let (p, optimal) = derive_within(&b, 0, &objective, "cut", Some(Duration::from_millis(1)));
+        if let Some(p) = p {
+            assert!(p.is_valid(&b));
+            assert_eq!(p.weights[0], 1);
+        }
+        // The full program takes far longer than a millisecond here.
+        assert!(!optimal);
     }
 }

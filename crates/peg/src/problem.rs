@@ -13,6 +13,13 @@ use crate::error::PegError;
 use crate::pagoda::Pagoda;
 use endgame_core::{Notation, Puzzle, Reversible, Rules, Symmetric};
 use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How long [`Problem::new`] spends deriving pagoda functions at most.
+/// The built-in boards need a few milliseconds; a large custom board with
+/// no symmetry can need minutes for all of them, and prunes with those
+/// ready by then (the rest are derived by later problems on that board).
+pub const PAGODA_TIME: Duration = Duration::from_secs(2);
 
 /// What counts as solved.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -392,11 +399,31 @@ pub fn bits_needed(board: &Board) -> usize {
 
 impl<B: Bits> Problem<B> {
     /// A problem: the start has pegs on `start` holes; `goal` as given.
+    /// Its pagoda functions are those derived within [`PAGODA_TIME`]
+    /// (every one, on the built-in boards).
     pub fn new(
         board: Arc<Board>,
         start: &[bool],
         goal: Goal,
         pruning: Pruning,
+    ) -> Result<Self, PegError> {
+        Self::new_within(
+            board,
+            start,
+            goal,
+            pruning,
+            Some(Instant::now() + PAGODA_TIME),
+        )
+    }
+
+    /// [`Problem::new`] with the pagoda functions ready by `deadline`
+    /// (all of them when `None`; see [`crate::pagoda::for_goal_until`]).
+    pub fn new_within(
+        board: Arc<Board>,
+        start: &[bool],
+        goal: Goal,
+        pruning: Pruning,
+        deadline: Option<Instant>,
     ) -> Result<Self, PegError> {
         let (g, stride) = grid(&board);
         let nbits = g.iter().map(|&(c, r)| r * stride + c).max().unwrap_or(0) + 1;
@@ -558,7 +585,7 @@ impl<B: Bits> Problem<B> {
         if pruning.pagodas {
             if let Goal::Pattern(holes) = &p.goal {
                 if holes.len() == 1 {
-                    p.pagodas = crate::pagoda::for_goal(&p.board, holes[0])
+                    p.pagodas = crate::pagoda::for_goal_until(&p.board, holes[0], deadline)
                         .into_iter()
                         .map(|pg| {
                             let need = pg.weights[holes[0]];

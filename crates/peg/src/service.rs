@@ -165,6 +165,22 @@ fn table_specs() -> Vec<TableSpec> {
     v
 }
 
+/// The peak memory of building the large tables, as measured with
+/// `examples/peg_tables` (one table per process); the others take at most
+/// about 450 MB.
+fn build_bytes(name: &str) -> Option<u64> {
+    let mb: u64 = match name {
+        "peg-english-c1" => 2160,
+        "peg-english-c2" => 2090,
+        "peg-english-c3" => 1700,
+        "peg-english-d3" => 1110,
+        "peg-english-d2" => 590,
+        "peg-french-d4-best" => 6400,
+        _ => return None,
+    };
+    Some(mb * 1_000_000)
+}
+
 /// The first hole (in hole order) of each class of holes under the
 /// board's symmetries.
 fn class_representatives(b: &Board) -> Vec<usize> {
@@ -530,6 +546,7 @@ impl Tables for Service {
                     file,
                     state,
                     bytes,
+                    build_bytes: build_bytes(&s.name),
                 }
             })
             .collect()
@@ -951,11 +968,12 @@ fn analyze_typed<B: Bits>(
         let board = p.board();
         let start: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(pos, h)).collect();
         for h in 0..board.holes() {
-            if let Ok(q) = Problem::<B>::new(
+            if let Ok(q) = Problem::<B>::new_within(
                 board.clone(),
                 &start,
                 Goal::Pattern(vec![h]),
                 Pruning::default(),
+                budget.deadline,
             ) {
                 if !q.cannot_reach_goal(&pos) {
                     hole_problems.push((h, q));
@@ -1124,6 +1142,27 @@ fn analyze_typed<B: Bits>(
                     x.count() <= b || bs.known(x).is_some_and(|v| v <= b)
                 })
             };
+            let mut rest = rest;
+            if s.goal == Some(true) {
+                // A goal the count decided is in no memo: search the rest
+                // of the line from where the walk stopped.
+                let end = rest.iter().fold(c, |q, &m| p.play_unchecked(&q, m));
+                if !p.is_goal(&end) {
+                    let r = dfs::solve(
+                        p,
+                        &end,
+                        &DfsOptions {
+                            max_expansions: Some(REACHABLE_NODES),
+                            max_memo_entries: MEMO_ENTRIES,
+                            budget: budget.clone(),
+                            ..DfsOptions::default()
+                        },
+                    );
+                    if r.reached_goal {
+                        rest.extend(r.line);
+                    }
+                }
+            }
             line.push(first.mv.clone());
             line.extend(rest.iter().map(|&m| p.move_name(m)));
         }

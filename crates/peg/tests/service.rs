@@ -6,7 +6,7 @@ use endgame_core::analysis::{Colour, Decided};
 use endgame_core::budget::Budget;
 use endgame_core::cache::{TableState, Tables};
 use endgame_core::layered::Silent;
-use endgame_core::{Notation, Rules};
+use endgame_core::{Notation, Puzzle, Rules};
 use endgame_peg::api::{self, AnyProblem, CountOptions, PegAnalysis, Service, Spec};
 use endgame_peg::with_problem;
 use std::path::PathBuf;
@@ -199,4 +199,33 @@ fn a_cancelled_hint_returns_undecided_moves_with_a_reason() {
         "{:?}",
         a.reason
     );
+}
+
+/// Below the count limit the goal is decided by counting, which leaves no
+/// memo to read a line from; the best line still runs to the goal.
+#[test]
+fn a_best_line_below_the_count_limit_reaches_the_goal() {
+    use endgame_core::dfs::{self, DfsOptions};
+    let start = at("english", None);
+    // Seven jumps along a solution: 25 pegs, below the count limit.
+    let position = with_problem!(&start, q => {
+        let r = dfs::solve(q, &q.start(), &DfsOptions::default());
+        assert!(r.reached_goal);
+        let pos = r.line[..7].iter().fold(q.start(), |x, &m| q.play_unchecked(&x, m));
+        q.format_position(&pos)
+    });
+    let svc = Service::with_dir(&scratch("line"));
+    let p = at("english", Some(&position));
+    let a = svc.analyze(&p, &budget());
+    assert_eq!(a.result.unwrap().solvable, Some(true));
+    assert!(a.detail.table.is_none(), "no table was built");
+    with_problem!(&p, q => {
+        let mut pos = q.start();
+        for name in &a.line {
+            let m = q.parse_move(name).expect("a move of the line");
+            pos = q.play(&pos, m).expect("legal");
+        }
+        assert!(q.is_goal(&pos), "line {:?} ends at {}", a.line, q.format_position(&pos));
+        assert_eq!(a.line.len() as u32, 25 - 1);
+    });
 }

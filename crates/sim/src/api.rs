@@ -180,7 +180,8 @@ pub struct CountRow {
 /// A weak solve in the count report.
 #[derive(Clone, Debug, Serialize)]
 pub struct WeakRow {
-    /// `exact`, `degree-sorted` (the seed's normal form) or `raw`.
+    /// `exact`, `degree-sorted` (the normal form of erik's Cassis article) or
+    /// `raw`.
     pub key: KeyKind,
     /// The result.
     #[serde(flatten)]
@@ -228,8 +229,8 @@ pub struct CountReport {
 /// number and value; with `check` audits the table (every win has a
 /// losing child at remoteness − 1, every loss only winning children, …),
 /// with `weak` also weakly solves the start with the exact key and the
-/// seed's degree-sorted key (and without any symmetry for n ≤ 6). `Err`:
-/// the audit failed, in words.
+/// degree-sorted key of erik's Cassis article (and without any symmetry
+/// for n ≤ 6). `Err`: the audit failed, in words.
 pub fn count(sim: &Sim, check: bool, weak: bool) -> Result<CountReport, String> {
     let t0 = Instant::now();
     let sol = crate::solve::strong(sim);
@@ -579,6 +580,7 @@ impl Service {
             file,
             state,
             bytes,
+            build_bytes: None,
         }
     }
 }

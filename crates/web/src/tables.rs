@@ -12,27 +12,53 @@ pub fn all(services: &[Arc<dyn Tables>]) -> Vec<TableInfo> {
     services.iter().flat_map(|s| s.tables()).collect()
 }
 
+/// What the background builder did not build.
+#[derive(Debug, Default, PartialEq)]
+pub struct Unbuilt {
+    /// Tables whose build failed, with the error.
+    pub failed: Vec<(String, String)>,
+    /// Tables left alone because building them takes more memory than
+    /// the budget, with how much they take.
+    pub skipped: Vec<(String, u64)>,
+}
+
 /// Builds (or loads) every table of `services` not ready yet, one at a
-/// time, until done or `cancel` is set. Returns the names that failed
-/// with their errors; a failure does not stop the others.
-pub fn build_missing(services: &[Arc<dyn Tables>], cancel: &Cancel) -> Vec<(String, String)> {
-    let mut failed = Vec::new();
+/// time, until done or `cancel` is set. A table whose build takes more
+/// than `memory` bytes (as its service estimates) is skipped, and every
+/// build runs within `memory`. A failure does not stop the others.
+pub fn build_missing(
+    services: &[Arc<dyn Tables>],
+    cancel: &Cancel,
+    memory: Option<u64>,
+) -> Unbuilt {
+    let mut out = Unbuilt::default();
     for s in services {
         for t in s.tables() {
             if cancel.is_cancelled() {
-                return failed;
+                return out;
             }
             if matches!(t.state, TableState::Ready) {
                 continue;
             }
-            let budget = Budget::unlimited().with_cancel(cancel.clone());
+            // A file on disk is only read, whatever the table cost to make.
+            let fresh = !matches!(t.state, TableState::Cached);
+            if let (true, Some(need), Some(have)) = (fresh, t.build_bytes, memory) {
+                if need > have {
+                    out.skipped.push((t.name.clone(), need));
+                    continue;
+                }
+            }
+            let mut budget = Budget::unlimited().with_cancel(cancel.clone());
+            if let Some(m) = memory {
+                budget = budget.with_memory(m as usize);
+            }
             match s.build(&t.name, &budget) {
                 Some(Ok(_)) | None => {}
-                Some(Err(e)) => failed.push((t.name.clone(), e.to_string())),
+                Some(Err(e)) => out.failed.push((t.name.clone(), e.to_string())),
             }
         }
     }
-    failed
+    out
 }
 
 #[cfg(test)]
@@ -47,6 +73,8 @@ mod tests {
         names: Vec<&'static str>,
         fails: &'static str,
         built: Mutex<Vec<String>>,
+        /// The memory budget of the last build.
+        memory: Mutex<Option<usize>>,
     }
 
     impl Tables for Fake {
@@ -64,6 +92,8 @@ mod tests {
                         TableState::Missing
                     },
                     bytes: None,
+                    // "…big" tables take 10 kB to build.
+                    build_bytes: n.ends_with("big").then_some(10_000),
                 })
                 .collect()
         }
@@ -72,6 +102,7 @@ mod tests {
             if !self.names.contains(&name) {
                 return None;
             }
+            *self.memory.lock().unwrap() = budget.memory;
             if budget.stop() || name == self.fails {
                 return Some(Err(CacheError::Invalid("no".into())));
             }
@@ -92,6 +123,7 @@ mod tests {
             names,
             fails,
             built: Mutex::new(vec![]),
+            memory: Mutex::new(None),
         })
     }
 
@@ -100,13 +132,13 @@ mod tests {
         let a = fake(vec!["a1", "a2"], "a2");
         let b = fake(vec!["b1"], "");
         let services: Vec<Arc<dyn Tables>> = vec![a.clone(), b.clone()];
-        let failed = build_missing(&services, &Cancel::new());
+        let failed = build_missing(&services, &Cancel::new(), None).failed;
         assert_eq!(failed.len(), 1);
         assert_eq!(failed[0].0, "a2");
         assert_eq!(*a.built.lock().unwrap(), ["a1"]);
         assert_eq!(*b.built.lock().unwrap(), ["b1"]);
         // Ready tables are not built again.
-        build_missing(&services, &Cancel::new());
+        build_missing(&services, &Cancel::new(), None);
         assert_eq!(*b.built.lock().unwrap(), ["b1"]);
         let states: Vec<TableState> = all(&services).into_iter().map(|t| t.state).collect();
         assert_eq!(
@@ -121,7 +153,22 @@ mod tests {
         let services: Vec<Arc<dyn Tables>> = vec![a.clone()];
         let cancel = Cancel::new();
         cancel.cancel();
-        build_missing(&services, &cancel);
+        build_missing(&services, &cancel, None);
         assert!(a.built.lock().unwrap().is_empty());
+    }
+
+    #[test]
+    fn tables_over_the_memory_budget_are_skipped_and_the_rest_built_within_it() {
+        let a = fake(vec!["a1", "a2big"], "");
+        let services: Vec<Arc<dyn Tables>> = vec![a.clone()];
+        let r = build_missing(&services, &Cancel::new(), Some(5_000));
+        assert_eq!(r.skipped, [("a2big".to_string(), 10_000)]);
+        assert!(r.failed.is_empty());
+        assert_eq!(*a.built.lock().unwrap(), ["a1"]);
+        assert_eq!(*a.memory.lock().unwrap(), Some(5_000));
+        // With room for it, it is built.
+        let r = build_missing(&services, &Cancel::new(), Some(20_000));
+        assert_eq!(r, Unbuilt::default());
+        assert_eq!(*a.built.lock().unwrap(), ["a1", "a2big"]);
     }
 }
