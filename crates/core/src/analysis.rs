@@ -109,6 +109,38 @@ pub enum Decided {
     Undecided,
 }
 
+impl Decided {
+    /// Whether the answer is exact (from a table or a proof): what JSON
+    /// calls `decided`, so a client tells "no moves" or "no value" from
+    /// "not decided" without knowing every `decided_by`.
+    pub fn exact(self) -> bool {
+        matches!(self, Decided::Table | Decided::Search)
+    }
+}
+
+/// `decided_by` in JSON with `decided` ([`Decided::exact`]) beside it
+/// (a flattened field); reading takes `decided_by` alone.
+mod decided_fields {
+    use super::Decided;
+    use serde::ser::SerializeMap;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(d: &Decided, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("decided_by", d)?;
+        m.serialize_entry("decided", &d.exact())?;
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Decided, D::Error> {
+        #[derive(Deserialize)]
+        struct Fields {
+            decided_by: Decided,
+        }
+        Fields::deserialize(d).map(|f| f.decided_by)
+    }
+}
+
 /// What a puzzle position (or a move's result) can still reach.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PuzzleResult {
@@ -202,7 +234,9 @@ pub struct MoveAnalysis<D = NoDetail> {
     pub remoteness: Option<u32>,
     /// The colour of the move ([`Colour`]).
     pub colour: Colour,
-    /// How the move's value or result was decided.
+    /// How the move's value or result was decided; in JSON also
+    /// `decided`: whether that is exact ([`Decided::exact`]).
+    #[serde(flatten, with = "decided_fields")]
     pub decided_by: Decided,
     /// A heuristic estimate when the move is undecided.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -232,7 +266,9 @@ pub struct Analysis<D = NoDetail, P = NoDetail> {
     pub result: Option<PuzzleResult>,
     /// Moves to the end (or the best result) under perfect play, if known.
     pub remoteness: Option<u32>,
-    /// How the position's value or result was decided.
+    /// How the position's value or result was decided; in JSON also
+    /// `decided`: whether that is exact ([`Decided::exact`]).
+    #[serde(flatten, with = "decided_fields")]
     pub decided_by: Decided,
     /// Why something is undecided or only estimated, in words.
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -541,7 +577,29 @@ mod tests {
         assert_eq!(
             j,
             serde_json::json!({"move": "ab", "after": "r..", "value": "win",
-                "remoteness": 3, "colour": "green", "decided_by": "table"})
+                "remoteness": 3, "colour": "green", "decided_by": "table", "decided": true})
         );
+        let back: MoveAnalysis = serde_json::from_value(j).unwrap();
+        assert_eq!(back, m);
+    }
+
+    #[test]
+    fn json_says_decided_beside_decided_by() {
+        let mut a = answer(vec![mv("ab", Colour::Blue)], None);
+        let j = serde_json::to_value(&a).unwrap();
+        assert_eq!(j["decided_by"], "undecided");
+        assert_eq!(j["decided"], false);
+        assert_eq!(j["moves"][0]["decided"], false);
+        a.decided_by = Decided::Heuristic;
+        assert_eq!(serde_json::to_value(&a).unwrap()["decided"], false);
+        a.decided_by = Decided::Search;
+        a.moves[0].decided_by = Decided::Table;
+        let j = serde_json::to_value(&a).unwrap();
+        assert_eq!(
+            (&j["decided"], &j["moves"][0]["decided"]),
+            (&true.into(), &true.into())
+        );
+        let back: Analysis = serde_json::from_value(j).unwrap();
+        assert_eq!(back, a);
     }
 }

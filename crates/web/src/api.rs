@@ -5,10 +5,12 @@ use crate::AppState;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
+use endgame_core::analysis::{Analysis, Decided};
 use endgame_core::budget::Cancel;
 use serde::Deserialize;
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// An API error: its HTTP status and a one-line message, sent as
@@ -167,19 +169,31 @@ impl AppState {
     ///
     /// Without a free permit the request waits in a bounded queue (at most
     /// `max_queue` waiting, each at most `queue_wait`); a full queue or an
-    /// expired wait is a 503. `f` gets a [`Ctl`]: its deadline (the budget's
-    /// time from the start of the work) and a cancel flag that is set when
-    /// this future is dropped (the client went away) or times out, so the
-    /// searcher given [`Ctl::budget`] stops itself and the permit comes
-    /// back.
-    /// `Ok(None)`: not finished within the budget's time (plus a grace),
-    /// which the caller reports as `unknown`.
+    /// expired wait is a 503. Then as [`AppState::run`].
     pub(crate) async fn solve<T: Send + 'static>(
         &self,
         budget: Budget,
         f: impl FnOnce(&Ctl) -> T + Send + 'static,
     ) -> Result<Option<T>, ApiError> {
         let permit = self.permit().await?;
+        self.run(budget, Some(permit), f).await
+    }
+
+    /// Runs solver work `f` on the blocking pool, holding `permit` (if
+    /// any) until it ends.
+    ///
+    /// `f` gets a [`Ctl`]: its deadline (the budget's time from the start
+    /// of the work) and a cancel flag that is set when this future is
+    /// dropped (the client went away) or times out, so the searcher given
+    /// [`Ctl::budget`] stops itself and the permit comes back.
+    /// `Ok(None)`: not finished within the budget's time (plus a grace),
+    /// which the caller reports as `unknown`.
+    pub(crate) async fn run<T: Send + 'static>(
+        &self,
+        budget: Budget,
+        permit: Option<tokio::sync::OwnedSemaphorePermit>,
+        f: impl FnOnce(&Ctl) -> T + Send + 'static,
+    ) -> Result<Option<T>, ApiError> {
         self.started.fetch_add(1, Ordering::SeqCst);
         let ctl = Ctl::new(budget.time);
         // Dropped when this future ends or is dropped: stops the work.
@@ -205,45 +219,92 @@ impl AppState {
     /// own defaults `time` and `nodes` where the request names none):
     /// `f` gets the core budget of the work; work that did not finish
     /// within its time is a 503.
-    pub(crate) async fn analyze<T: Send + 'static>(
+    ///
+    /// `table` names the question's solved table, for the games that keep
+    /// tables (Sim's variant; peg's problem): once an analysis of that
+    /// question was decided by a table (the position's `decided_by:
+    /// table`), the next ones take no solve permit, so they need not wait
+    /// behind the long solves: a [`Table::Lookup`] (Sim: every move a
+    /// look-up, well under a millisecond) takes none at all, a
+    /// [`Table::Lane`] (peg: searches beside the table, such as a move's
+    /// best result or its solutions counted) one of the table lane's
+    /// ([`AppState::table_permit`]).
+    pub(crate) async fn analyze<D, P>(
         &self,
         q: &BudgetQuery,
         time: Duration,
         nodes: u64,
-        f: impl FnOnce(&endgame_core::budget::Budget) -> T + Send + 'static,
-    ) -> Result<T, ApiError> {
+        table: Option<Table>,
+        f: impl FnOnce(&endgame_core::budget::Budget) -> Analysis<D, P> + Send + 'static,
+    ) -> Result<Analysis<D, P>, ApiError>
+    where
+        D: Send + 'static,
+        P: Send + 'static,
+    {
         let budget = self.budget_for(q, time, nodes);
-        self.solve(budget, move |ctl| f(&ctl.budget(budget.nodes)))
+        let tabled = table.as_ref().is_some_and(|t| self.tabled.knows(t.key()));
+        let permit = match &table {
+            Some(Table::Lookup(_)) if tabled => None,
+            Some(Table::Lane(_)) if tabled => Some(self.table_permit().await?),
+            _ => Some(self.permit().await?),
+        };
+        let a = self
+            .run(budget, permit, move |ctl| f(&ctl.budget(budget.nodes)))
             .await?
-            .ok_or_else(|| busy("the analysis did not finish within its time, try again"))
+            .ok_or_else(|| busy("the analysis did not finish within its time, try again"))?;
+        if let Some(t) = table.filter(|_| a.decided_by == Decided::Table) {
+            self.tabled.learn(t.key().to_string());
+        }
+        Ok(a)
     }
 
     /// One solve permit: at once if one is free, else after a wait in the
     /// bounded queue (a full queue or a wait past `queue_wait` is a 503).
     pub(crate) async fn permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
-        let permit = match self.solves.clone().try_acquire_owned() {
-            Ok(p) => p,
-            Err(_) => {
-                // Leaving this scope (got a permit, gave up, or the client
-                // went away) takes the request off the queue.
-                let _slot = QueueSlot::enter(&self.queued, self.limits.max_queue)
-                    .ok_or_else(|| busy("the solver is busy and its queue is full, try again"))?;
-                match tokio::time::timeout(
-                    self.limits.queue_wait,
-                    self.solves.clone().acquire_owned(),
-                )
-                .await
-                {
-                    Ok(Ok(p)) => p,
-                    _ => {
-                        return Err(busy(
-                            "the solver is busy: waited too long in the queue, try again",
-                        ))
-                    }
-                }
-            }
-        };
-        Ok(permit)
+        acquire(
+            &self.solves,
+            &self.queued,
+            self.limits.max_queue,
+            self.limits.queue_wait,
+        )
+        .await
+    }
+
+    /// One permit of the table lane, for the questions a solved table
+    /// answers: `limits.table_lane` of them at once, `limits.table_queue`
+    /// waiting, each at most `queue_wait` (else a 503).
+    pub(crate) async fn table_permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        acquire(
+            &self.lane,
+            &self.lane_queued,
+            self.limits.table_queue,
+            self.limits.queue_wait,
+        )
+        .await
+    }
+}
+
+/// A permit of `permits`: at once if one is free, else after a wait in a
+/// queue of at most `max_queue` (counted in `queued`) of at most `wait`
+/// (a full queue or an expired wait is a 503).
+async fn acquire(
+    permits: &Arc<tokio::sync::Semaphore>,
+    queued: &Arc<AtomicUsize>,
+    max_queue: usize,
+    wait: Duration,
+) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+    if let Ok(p) = permits.clone().try_acquire_owned() {
+        return Ok(p);
+    }
+    // Leaving this scope (got a permit, gave up, or the client went away)
+    // takes the request off the queue.
+    let _slot = QueueSlot::enter(queued, max_queue)
+        .ok_or_else(|| busy("the solver is busy and its queue is full, try again"))?;
+    match tokio::time::timeout(wait, permits.clone().acquire_owned()).await {
+        Ok(Ok(p)) => Ok(p),
+        _ => Err(busy(
+            "the solver is busy: waited too long in the queue, try again",
+        )),
     }
 }
 
@@ -251,6 +312,51 @@ fn busy(message: &str) -> ApiError {
     ApiError {
         status: StatusCode::SERVICE_UNAVAILABLE,
         message: message.into(),
+    }
+}
+
+/// The question of a hint, for the games that keep solved tables.
+pub(crate) enum Table {
+    /// Answered by look-ups alone once its table is ready: no permit.
+    Lookup(String),
+    /// Answered by a table and small searches beside it: a table-lane
+    /// permit.
+    Lane(String),
+}
+
+impl Table {
+    fn key(&self) -> &str {
+        match self {
+            Table::Lookup(k) | Table::Lane(k) => k,
+        }
+    }
+}
+
+/// The questions (keys from [`AppState::analyze`]'s callers) a solved
+/// table answers: they take the table lane's permits, not the solves'.
+#[derive(Debug, Default)]
+pub(crate) struct Tabled(Mutex<HashSet<String>>);
+
+/// Most questions [`Tabled`] remembers (then it starts afresh).
+const TABLED_MAX: usize = 4096;
+
+impl Tabled {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a table answers `key`.
+    pub(crate) fn knows(&self, key: &str) -> bool {
+        self.lock().contains(key)
+    }
+
+    /// Records that a table answers `key`.
+    fn learn(&self, key: String) {
+        let mut set = self.lock();
+        if set.len() >= TABLED_MAX && !set.contains(&key) {
+            set.clear();
+        }
+        set.insert(key);
     }
 }
 

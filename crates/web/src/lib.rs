@@ -6,10 +6,12 @@
 //!
 //! - [`router`]: every route, for the server and for tests
 //!   (`tower::ServiceExt::oneshot`).
-//! - [`serve`]: binds an address and serves until Ctrl-C.
+//! - [`serve`]: binds an address and serves until Ctrl-C ([`serve_on`]: on
+//!   a bound listener until a given signal).
 //! - [`Limits`]: the server-side caps of every solver request's budget, the
 //!   number of solves that may run at once and the queue of the others
-//!   (a full queue or a wait too long: HTTP 503).
+//!   (a full queue or a wait too long: HTTP 503), and the connections'
+//!   timeouts and cap.
 //! - [`Lab`]: the lab's results store, for the lab page and `/api/lab`.
 //!
 //! The API is documented in the crate's `README.md`.
@@ -30,6 +32,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Semaphore;
+
+/// The default memory for background table builds: 4 GiB, enough for
+/// every English table; the French best-result set (about 6.4 GB) is then
+/// built only on request.
+pub const DEFAULT_TABLE_MEMORY: u64 = 4 << 30;
 
 /// Server-side limits on solver work.
 #[derive(Clone, Debug)]
@@ -55,6 +62,30 @@ pub struct Limits {
     /// Whether [`serve`] builds the services' missing solved tables in the
     /// background (one at a time; hints search until a table is ready).
     pub build_tables: bool,
+    /// Most memory (bytes) a background table build may take: tables
+    /// whose build takes more are left for `endgame cache build`.
+    pub table_memory: Option<u64>,
+    /// Longest a connection may take to send a request's head (request
+    /// line and headers), counted from the connection's start or from the
+    /// end of the previous response: a client that sends half a request
+    /// is dropped after it, and so is a keep-alive connection idle that
+    /// long (hyper's `header_read_timeout`; [`serve`] only).
+    pub header_timeout: Duration,
+    /// Longest a request may take until its answer starts (then a 503 and
+    /// its work is cancelled). Every solver route ends well before it
+    /// (queue wait, then its budget's time plus 0.5 s); the events of a
+    /// think stream are not counted, only the wait for its start.
+    pub request_timeout: Duration,
+    /// Connections open at once ([`serve`] only); more wait in the
+    /// listener's backlog until one closes.
+    pub max_connections: usize,
+    /// Hints of questions a solved table answers running at once: they
+    /// take these permits instead of the solves' (a look-up need not wait
+    /// behind a long solve).
+    pub table_lane: usize,
+    /// Such hints that may wait for a table-lane permit (each at most
+    /// `queue_wait`); more get HTTP 503.
+    pub table_queue: usize,
 }
 
 impl Default for Limits {
@@ -69,6 +100,12 @@ impl Default for Limits {
             max_nodes: 50_000_000,
             pool_idle: Duration::from_secs(60),
             build_tables: true,
+            table_memory: Some(DEFAULT_TABLE_MEMORY),
+            header_timeout: Duration::from_secs(5),
+            request_timeout: Duration::from_secs(30),
+            max_connections: 1024,
+            table_lane: 4,
+            table_queue: 256,
         }
     }
 }
@@ -96,6 +133,12 @@ pub struct AppState {
     pub(crate) build_cancel: endgame_core::budget::Cancel,
     /// Solver requests started so far (to tell an idle server).
     pub(crate) started: Arc<std::sync::atomic::AtomicU64>,
+    /// The questions a solved table answers, which take the table lane's
+    /// permits instead of the solves'.
+    pub(crate) tabled: Arc<api::Tabled>,
+    /// The table lane's permits and the requests waiting for one.
+    pub(crate) lane: Arc<Semaphore>,
+    pub(crate) lane_queued: Arc<AtomicUsize>,
 }
 
 impl AppState {
@@ -109,6 +152,7 @@ impl AppState {
     pub fn with_cache(limits: Limits, dir: &std::path::Path) -> AppState {
         AppState {
             solves: Arc::new(Semaphore::new(limits.max_solves)),
+            lane: Arc::new(Semaphore::new(limits.table_lane.max(1))),
             limits: Arc::new(limits),
             queued: Arc::new(AtomicUsize::new(0)),
             sim: Arc::new(endgame_sim::api::Service::new(Some(dir.to_path_buf()))),
@@ -119,6 +163,8 @@ impl AppState {
             cache: dir.to_path_buf(),
             build_cancel: endgame_core::budget::Cancel::new(),
             started: Arc::new(std::sync::atomic::AtomicU64::new(0)),
+            tabled: Arc::default(),
+            lane_queued: Arc::new(AtomicUsize::new(0)),
         }
     }
 
@@ -143,6 +189,15 @@ impl AppState {
             self.queued.load(Ordering::SeqCst),
         )
     }
+
+    /// `(running, queued)` of the table lane: hints of questions a solved
+    /// table answers holding one of its permits and waiting for one.
+    pub fn table_lane_in_use(&self) -> (usize, usize) {
+        (
+            self.limits.table_lane.max(1) - self.lane.available_permits(),
+            self.lane_queued.load(Ordering::SeqCst),
+        )
+    }
 }
 
 /// Fresh instances of every game's analysis service that keeps solved
@@ -158,11 +213,81 @@ pub fn router(limits: Limits) -> Router {
 
 /// [`router`] on a given state (with a lab, or kept by a test to look at
 /// its solve permits).
+///
+/// Every answer passes [`guard`]: the request timeout, and a body for the
+/// 404s and 405s that have none.
 pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(assets::routes())
         .nest("/api", games::routes().merge(lab::routes()))
+        .layer(axum::middleware::from_fn_with_state(state.clone(), guard))
         .with_state(state)
+}
+
+/// Wraps every request: past `limits.request_timeout` without an answer
+/// it is a 503 (its future dropped, which cancels its work); a 404 or 405
+/// without a body gets one, JSON (`{"error": …}`) under `/api`, a line of
+/// text elsewhere.
+async fn guard(
+    axum::extract::State(app): axum::extract::State<AppState>,
+    req: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::body::HttpBody;
+    use axum::http::{header, StatusCode};
+    use axum::response::IntoResponse;
+    let path = req.uri().path().to_string();
+    let method = req.method().clone();
+    let api = path == "/api" || path.starts_with("/api/");
+    let limit = app.limits.request_timeout;
+    let error = |status: StatusCode, message: String| {
+        if api {
+            ApiError { status, message }.into_response()
+        } else {
+            (status, format!("{message}\n")).into_response()
+        }
+    };
+    let r = match tokio::time::timeout(limit, next.run(req)).await {
+        Ok(r) => r,
+        Err(_) => {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!(
+                    "no answer within the server's request timeout ({} ms), try again",
+                    limit.as_millis()
+                ),
+            )
+        }
+    };
+    let status = r.status();
+    let empty = r.body().size_hint().exact() == Some(0);
+    if !empty
+        || !matches!(
+            status,
+            StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED
+        )
+    {
+        return r;
+    }
+    let message = if status == StatusCode::NOT_FOUND {
+        format!("no such page: {path}")
+    } else {
+        let allow = r
+            .headers()
+            .get(header::ALLOW)
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("GET")
+            .to_string();
+        format!("method {method} not allowed on {path} (allowed: {allow})")
+    };
+    let (mut parts, _) = r.into_parts();
+    let fresh = error(status, message);
+    // Keep the route's own headers (`Allow`), with the new body's type.
+    parts.headers.remove(header::CONTENT_LENGTH);
+    for (k, v) in fresh.headers() {
+        parts.headers.insert(k.clone(), v.clone());
+    }
+    axum::response::Response::from_parts(parts, fresh.into_body())
 }
 
 /// Serves the workbench on `addr` until Ctrl-C (or SIGTERM), calling
@@ -179,15 +304,109 @@ pub async fn serve(
         let (services, cancel) = (state.table_services(), state.build_cancel.clone());
         // One blocking thread, so hints keep the other cores; a failure
         // shows in `/api/status` as the table's state.
-        tokio::task::spawn_blocking(move || tables::build_missing(&services, &cancel));
+        let memory = state.limits.table_memory;
+        tokio::task::spawn_blocking(move || {
+            let r = tables::build_missing(&services, &cancel, memory);
+            for (name, need) in r.skipped {
+                eprintln!(
+                    "table {name} not built: it takes about {:.1} GB to build, over the \
+                     {:.1} GB allowed (`endgame cache build {name}` builds it)",
+                    need as f64 / 1e9,
+                    memory.unwrap_or(0) as f64 / 1e9
+                );
+            }
+        });
     }
     let cancel = state.build_cancel.clone();
-    let r = axum::serve(listener, app(state))
-        .with_graceful_shutdown(shutdown())
-        .await;
+    let r = serve_on(listener, state, shutdown()).await;
     cancel.cancel();
     idle.abort();
     r
+}
+
+/// Serves [`app`] on `listener` until `signal`, then lets the open
+/// connections finish their requests (idle ones close at once).
+///
+/// Each connection is HTTP/1.1 with keep-alive, and closed when its
+/// client takes longer than `limits.header_timeout` to send a request's
+/// head, or stays idle that long between requests; at most
+/// `limits.max_connections` are open at once (more wait in the backlog).
+/// Nothing else runs here: no table builds, no pool freeing (see
+/// [`serve`]).
+pub async fn serve_on(
+    listener: tokio::net::TcpListener,
+    state: AppState,
+    signal: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let limits = state.limits.clone();
+    let router = app(state);
+    let open = Arc::new(Semaphore::new(limits.max_connections.max(1)));
+    // Dropped at the signal: each connection then shuts down gracefully.
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(());
+    // Every connection holds a receiver: all gone, all closed.
+    let (closed_tx, closed_rx) = tokio::sync::watch::channel(());
+    let mut signal = std::pin::pin!(signal);
+    loop {
+        let slot = tokio::select! {
+            p = open.clone().acquire_owned() => p.expect("the semaphore is never closed"),
+            _ = &mut signal => break,
+        };
+        let tcp = tokio::select! {
+            r = listener.accept() => match r {
+                Ok((tcp, _)) => tcp,
+                Err(_) => {
+                    // Out of file descriptors or a connection reset before
+                    // it was accepted: wait a little rather than spin.
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            _ = &mut signal => break,
+        };
+        let _ = tcp.set_nodelay(true);
+        let (router, header_timeout) = (router.clone(), limits.header_timeout);
+        let (stop, closed) = (stop_rx.clone(), closed_rx.clone());
+        tokio::spawn(async move {
+            connection(tcp, router, header_timeout, stop).await;
+            drop((slot, closed));
+        });
+    }
+    drop(stop_tx);
+    drop(stop_rx);
+    drop(closed_rx);
+    drop(listener);
+    closed_tx.closed().await;
+    Ok(())
+}
+
+/// One HTTP/1.1 connection, until the client or the server closes it, or
+/// `stop`'s sender goes away (then gracefully: the request in flight
+/// ends first).
+async fn connection(
+    tcp: tokio::net::TcpStream,
+    router: Router,
+    header_timeout: Duration,
+    mut stop: tokio::sync::watch::Receiver<()>,
+) {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    let service = hyper_util::service::TowerToHyperService::new(router);
+    let mut builder = hyper::server::conn::http1::Builder::new();
+    builder
+        .timer(TokioTimer::new())
+        .header_read_timeout(header_timeout)
+        .keep_alive(true);
+    let conn = builder.serve_connection(TokioIo::new(tcp), service);
+    let mut conn = std::pin::pin!(conn);
+    let mut stopping = false;
+    loop {
+        tokio::select! {
+            _ = conn.as_mut() => break,
+            _ = stop.changed(), if !stopping => {
+                stopping = true;
+                conn.as_mut().graceful_shutdown();
+            }
+        }
+    }
 }
 
 /// Hands back Pentago's pooled layer memory once no solve has started

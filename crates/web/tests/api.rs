@@ -203,7 +203,8 @@ async fn sim_solve_line_ends_the_game() {
 
 #[tokio::test]
 async fn pentago_late_position_is_solved_and_unknown_early() {
-    // SPEC's check position: white to rotate, and white wins.
+    // The last worked example of docs/pentago.md: white to rotate, and
+    // white wins.
     let v = ok("/api/pentago/hints?start=205481007622539795m").await;
     assert_eq!(v["must_rotate"], true);
     assert_eq!(v["value"], "win");
@@ -485,7 +486,8 @@ async fn pentago_solve_line_replays_to_the_solved_result() {
 
 #[tokio::test]
 async fn pentago_solve_with_a_pending_placement_starts_with_the_rotation() {
-    // SPEC's check position: white has placed and must rotate; white wins.
+    // The last worked example of docs/pentago.md: white has placed and
+    // must rotate; white wins.
     let start = "205481007622539795m";
     let v = ok(&format!("/api/pentago/solve?start={start}&time_ms=5000")).await;
     assert_eq!(v["value"], "win");

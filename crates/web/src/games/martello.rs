@@ -1,9 +1,9 @@
 //! Martello: `/api/martello/{state,hints,solve}`.
 //!
-//! A request gives the board (`board`, the board string of SPEC.md), or a
-//! random one (`n` and `seed`). Moves are operations: the hints list each
-//! with its real moves and the board it leads to, which the next request
-//! sends as `board`. The hints are the Martello crate's analysis
+//! A request gives the board (`board`, the board string of
+//! `docs/martello.md`), or a random one (`n` and `seed`). Moves are
+//! operations: the hints list each with its real moves and the board it
+//! leads to, which the next request sends as `board`. The hints are the Martello crate's analysis
 //! (`endgame_martello::api::Service`), exactly as `endgame hint martello
 //! --json` prints it.
 
@@ -87,9 +87,13 @@ pub(crate) async fn hints(
 ) -> Result<Json<api::MartelloAnalysis>, ApiError> {
     let (_, m, s) = current(&q)?;
     let service = app.martello.clone();
-    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
-        service.analyze(&m, &s, b)
-    })
+    app.analyze(
+        &q.budget,
+        api::DEFAULT_TIME,
+        api::DEFAULT_NODES,
+        None,
+        move |b| service.analyze(&m, &s, b),
+    )
     .await
     .map(Json)
 }

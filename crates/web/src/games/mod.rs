@@ -46,6 +46,7 @@ pub(crate) fn routes() -> Router<AppState> {
 /// failed), now.
 async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Json<Value> {
     let (running, queued) = app.solves_in_use();
+    let (lane_running, lane_queued) = app.table_lane_in_use();
     let l = &app.limits;
     Json(json!({
         "running": running,
@@ -53,9 +54,16 @@ async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Js
         "max_solves": l.max_solves,
         "max_queue": l.max_queue,
         "queue_wait_ms": l.queue_wait.as_millis() as u64,
+        "table_lane": {
+            "running": lane_running,
+            "queued": lane_queued,
+            "max": l.table_lane,
+            "max_queue": l.table_queue,
+        },
         "lab": app.lab.as_ref().map(|l| l.location().to_string()),
         "cache": app.cache,
         "tables": crate::tables::all(&app.table_services()),
+        "table_memory": l.table_memory,
     }))
 }
 

@@ -13,7 +13,9 @@ use endgame_core::{Notation, Puzzle, Rules};
 use endgame_peg::api::{
     self, with_problem, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec,
 };
+use endgame_peg::problem::PAGODA_TIME;
 use serde::{Deserialize, Serialize};
+use std::time::{Duration, Instant};
 
 /// The query of every peg route.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -95,10 +97,26 @@ fn spec(q: &PegQuery, position: Option<String>) -> Spec {
 }
 
 /// The board, the start problem and the problem at the current position.
-fn current(q: &PegQuery) -> Result<(Board, AnyProblem, AnyProblem, Vec<String>), ApiError> {
+type Current = (Board, AnyProblem, AnyProblem, Vec<String>);
+
+/// [`current_now`] on the blocking pool, deriving pagoda functions for at
+/// most half of `time` (a custom board's linear programs can take minutes
+/// in all; each request derives some more, kept by the peg crate).
+async fn current(q: &PegQuery, time: Duration) -> Result<Current, ApiError> {
+    let q = q.clone();
+    let deadline = Instant::now() + (time / 2).min(PAGODA_TIME);
+    tokio::task::spawn_blocking(move || current_now(&q, Some(deadline)))
+        .await
+        .map_err(|e| ApiError {
+            status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("building the problem failed: {e}"),
+        })?
+}
+
+fn current_now(q: &PegQuery, deadline: Option<Instant>) -> Result<Current, ApiError> {
     let start_spec = spec(q, q.start.clone());
     let board = api::board_of(&start_spec).map_err(ApiError::bad)?;
-    let start = api::build(&start_spec).map_err(ApiError::bad)?;
+    let start = api::build_within(&start_spec, deadline).map_err(ApiError::bad)?;
     let played = split_moves(q.moves.as_deref());
     let position = with_problem!(&start, p => {
         let mut pos = p.start();
@@ -110,13 +128,14 @@ fn current(q: &PegQuery) -> Result<(Board, AnyProblem, AnyProblem, Vec<String>),
     });
     // The goal stays the board's default (a mid-game position on a drawn
     // board keeps aiming for its vacancy) or the one asked for.
-    let cur = api::build(&spec(q, Some(position))).map_err(ApiError::bad)?;
+    let cur = api::build_within(&spec(q, Some(position)), deadline).map_err(ApiError::bad)?;
     Ok((board, start, cur, played))
 }
 
 /// `GET /api/peg/state`.
 pub(crate) async fn state(Q(q): Q<PegQuery>) -> Result<Json<PegState>, ApiError> {
-    let (board, start, cur, played) = current(&q)?;
+    // The moves need no pagoda functions: only those already derived.
+    let (board, start, cur, played) = current(&q, Duration::ZERO).await?;
     let st = with_problem!(&cur, p => {
         let pos = p.start();
         let moves: Vec<Jump> = p
@@ -165,6 +184,16 @@ pub(crate) async fn state(Q(q): Q<PegQuery>) -> Result<Json<PegState>, ApiError>
     Ok(Json(st))
 }
 
+/// The question a peg position belongs to, for its solved table: the
+/// query without its moves and budget (every position played from one
+/// start is looked up in the same tables).
+fn question(q: &PegQuery) -> String {
+    format!(
+        "peg {:?} {:?} {:?} {:?} {:?}",
+        q.board, q.art, q.start, q.finish, q.diagonal
+    )
+}
+
 /// `GET /api/peg/hints`: the peg crate's analysis of the current
 /// position (`endgame_peg::api::Service::analyze`), exactly as
 /// `endgame hint peg --json` prints it.
@@ -172,11 +201,18 @@ pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<PegQuery>,
 ) -> Result<Json<api::PegAnalysis>, ApiError> {
-    let (_, _, cur, _) = current(&q)?;
+    let time = app
+        .budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES)
+        .time;
+    let (_, _, cur, _) = current(&q, time).await?;
     let service = app.peg.clone();
-    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
-        service.analyze(&cur, b)
-    })
+    app.analyze(
+        &q.budget,
+        api::DEFAULT_TIME,
+        api::DEFAULT_NODES,
+        Some(crate::api::Table::Lane(question(&q))),
+        move |b| service.analyze(&cur, b),
+    )
     .await
     .map(Json)
 }
@@ -188,8 +224,8 @@ pub(crate) async fn think(
     State(app): State<AppState>,
     Q(q): Q<PegQuery>,
 ) -> Result<axum::response::Response, ApiError> {
-    let (_, _, cur, _) = current(&q)?;
     let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
+    let (_, _, cur, _) = current(&q, big.time).await?;
     let service = app.peg.clone();
     crate::think::stream(&app, big, move |b| service.analyze(&cur, b)).await
 }
@@ -202,8 +238,8 @@ pub(crate) async fn solve(
     State(app): State<AppState>,
     Q(q): Q<PegQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
-    let (_, _, cur, _) = current(&q)?;
     let budget = app.budget(&q.budget);
+    let (_, _, cur, _) = current(&q, budget.time).await?;
     let r = app
         .solve(budget, move |ctl| {
             let limits = api::Budget::from(&ctl.budget(budget.nodes));

@@ -60,9 +60,13 @@ pub(crate) async fn hints(
 ) -> Result<Json<api::PentagoAnalysis>, ApiError> {
     let (pos, _) = current(&q)?;
     let service = app.pentago.clone();
-    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
-        service.analyze(&pos, b)
-    })
+    app.analyze(
+        &q.budget,
+        api::DEFAULT_TIME,
+        api::DEFAULT_NODES,
+        None,
+        move |b| service.analyze(&pos, b),
+    )
     .await
     .map(Json)
 }

@@ -112,9 +112,17 @@ async fn analysis(
     pos: SimPos,
 ) -> Result<SimAnalysis, ApiError> {
     let service = app.sim.clone();
-    app.analyze(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES, move |b| {
-        service.analyze(&sim, &pos, b)
-    })
+    let table = Some(crate::api::Table::Lookup(api::table_name(
+        sim.n(),
+        sim.misere(),
+    )));
+    app.analyze(
+        &q.budget,
+        api::DEFAULT_TIME,
+        api::DEFAULT_NODES,
+        table,
+        move |b| service.analyze(&sim, &pos, b),
+    )
     .await
 }
 
