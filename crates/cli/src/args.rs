@@ -1,7 +1,7 @@
 //! The command line grammar (clap derive). Parsing only: turning the
 //! arguments into a problem is `peg.rs`'s job.
 
-use crate::battle::BattleArgs;
+use crate::battle::{BattlePentago, BattleSim};
 use crate::cache::CacheArgs;
 use crate::lab::LabArgs;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
@@ -17,14 +17,15 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 #[command(arg_required_else_help = false)]
 pub struct Cli {
     /// Print the report as JSON instead of text.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, display_order = 900)]
     pub json: bool,
-    /// No progress bars or spinners.
-    #[arg(long, short, global = true)]
+    /// No progress on stderr: no bars or spinners on a terminal, no plain
+    /// progress lines (every 5 s) when stderr is a file or a pipe.
+    #[arg(long, short, global = true, display_order = 901)]
     pub quiet: bool,
     /// Directory of the solved tables (default: $ENDGAME_CACHE, else the
     /// user's cache directory, e.g. ~/.cache/endgame).
-    #[arg(long, global = true, value_name = "DIR")]
+    #[arg(long, global = true, value_name = "DIR", display_order = 902)]
     pub cache: Option<std::path::PathBuf>,
     /// What to do.
     #[command(subcommand)]
@@ -34,47 +35,64 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Solve a puzzle: a line to the goal, or the proof that none exists
-    /// and the best result with a line to it.
+    /// Solve a position exactly (peg, Martello, Sim, Pentago).
+    ///
+    /// For the puzzles (peg solitaire, Martello): a line to the goal, or
+    /// the proof that none exists with the best result and a line to it.
+    /// For the games (Sim, Pentago): the value for the player to move, and
+    /// a best move.
     #[command(arg_required_else_help = false)]
     Solve {
         /// The game.
         #[command(subcommand)]
         game: SolveGame,
     },
-    /// Enumerate every reachable position layer by layer: counts, positions
-    /// that still reach the goal, number of solutions, best result.
+    /// Enumerate every reachable position (peg, Sim).
+    ///
+    /// Peg solitaire: the positions layer by layer, those that still reach
+    /// the goal, the number of solutions and the best result. Sim: the
+    /// positions up to isomorphism move by move with their values.
     #[command(arg_required_else_help = false)]
     Count {
         /// The game.
         #[command(subcommand)]
         game: CountGame,
     },
-    /// Every legal move of a position, with whether the goal stays
-    /// reachable after it.
+    /// Every legal move of a position with its value (peg, Martello, Sim,
+    /// Pentago).
+    ///
+    /// For the puzzles (peg solitaire, Martello): whether the goal stays
+    /// reachable after the move, and the best result otherwise. For the
+    /// games (Sim, Pentago): win, loss or draw for the mover, with the
+    /// moves to the end.
     #[command(arg_required_else_help = false)]
     Hint {
         /// The game.
         #[command(subcommand)]
         game: HintGame,
     },
-    /// Run a named study: every single-vacancy problem of the chosen boards
+    /// Run a study of many problems (peg, Martello).
+    ///
+    /// Peg solitaire: every single-vacancy problem of the chosen boards
     /// (finish anywhere, and finish in the vacated hole), each answered
-    /// with a solution or the reason none exists.
+    /// with a solution or the reason none exists. Martello: the
+    /// random-board study of Graf's Martello report (docs/martello.md).
     #[command(arg_required_else_help = false)]
     Study {
         /// The game.
         #[command(subcommand)]
         game: StudyGame,
     },
-    /// Play one AI against another, many games, and report the score.
+    /// Play one AI against another, many games, and report the score
+    /// (Sim, Pentago).
     #[command(arg_required_else_help = false)]
     Battle {
         /// The game.
         #[command(subcommand)]
         game: BattleGame,
     },
-    /// Play a game in the terminal (human or AI on either side).
+    /// Play a game in the terminal, human or AI on either side (Sim,
+    /// Pentago).
     #[command(arg_required_else_help = false)]
     Play {
         /// The game.
@@ -96,7 +114,7 @@ pub enum Command {
 pub enum StudyGame {
     /// Peg solitaire: the single-vacancy study.
     Peg(StudyPeg),
-    /// Martello: the random-board study of the source document.
+    /// Martello: the random-board study of Graf's Martello report.
     Martello(StudyMartello),
 }
 
@@ -152,10 +170,10 @@ pub enum HintGame {
 /// Games `battle` knows.
 #[derive(Debug, Subcommand)]
 pub enum BattleGame {
-    /// Pentago.
-    Pentago(BattleArgs),
-    /// Sim on K_n.
-    Sim(BattleArgs),
+    /// Pentago: players black and white.
+    Pentago(BattlePentago),
+    /// Sim on K_n: players red and blue.
+    Sim(BattleSim),
 }
 
 /// Games `play` knows.

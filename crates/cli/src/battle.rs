@@ -1,10 +1,13 @@
 //! `endgame battle GAME`: AI against AI for every two-player game. The
 //! battle itself is `endgame_core::battle`; this module builds the players
-//! by name, runs it with a progress bar and prints the seed's table.
+//! by name, runs it with progress on stderr and prints the table of
+//! results (the layout of the 500-game battle in Pinton and de Carvalho's
+//! slides "Programming Pentago with Matlab", see `docs/pentago.md`).
 
-use crate::output::Output;
+use crate::output::{duration, Output};
 use crate::progress::Bar;
 use anyhow::{bail, Result};
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::Args;
 use endgame_core::battle::{battle, BattleConfig, BattleReport, Tally, TimeStats};
 use endgame_core::layered::Progress;
@@ -13,15 +16,9 @@ use endgame_core::Game;
 use std::fmt::Write;
 use std::time::Duration;
 
-/// `endgame battle pentago|sim`.
+/// The options every `battle` shares.
 #[derive(Debug, Args)]
-pub struct BattleArgs {
-    /// Player A (black in Pentago's seed table), by name.
-    #[arg(long, visible_alias = "a")]
-    pub black: String,
-    /// Player B (white), by name.
-    #[arg(long, visible_alias = "b")]
-    pub white: String,
+pub struct BattleCommon {
     /// Number of games; who starts alternates, A first.
     #[arg(long, default_value_t = 500)]
     pub games: usize,
@@ -40,13 +37,105 @@ pub struct BattleArgs {
     /// players do not replay one game).
     #[arg(long, default_value_t = 2)]
     pub opening: usize,
-    /// Sim only: the number of points (K_n).
-    #[arg(long)]
-    pub n: Option<usize>,
-    /// Sim only: the misère rule (completing a triangle of your colour
-    /// wins).
+}
+
+/// The Pentago players (`endgame_pentago::player::NAMES`), described.
+pub const PENTAGO_PLAYERS: &[(&str, &str)] = &[
+    ("random", "a uniformly random legal move"),
+    (
+        "seed",
+        "the AI of Pinton and de Carvalho's slides: alpha-beta two plies deep (docs/pentago.md)",
+    ),
+    (
+        "strong",
+        "iterative-deepening alpha-beta with a transposition table; from 16 stones it gives part \
+         of its time to the exact solver",
+    ),
+];
+
+/// The Sim players (`endgame_sim::api::PLAYERS`), described.
+pub const SIM_PLAYERS: &[(&str, &str)] = &[
+    (
+        "perfect",
+        "the exact solver's move: the fastest win, else the slowest loss",
+    ),
+    ("random", "a uniformly random legal move"),
+    (
+        "avoid",
+        "never completes a triangle of its own colour while another move exists (under \
+         --misere it completes one when it can), else random: the simple AI of erik's Cassis \
+         article (docs/sim.md)",
+    ),
+    (
+        "search",
+        "alpha-beta four plies deep; `search:D` searches D plies (1 to 28)",
+    ),
+];
+
+/// A player's name: any text (the game's crate checks it and lists the
+/// names in its error), with the known names offered as possible values
+/// in `--help` and shell completions.
+#[derive(Clone, Copy, Debug)]
+pub struct PlayerName(&'static [(&'static str, &'static str)]);
+
+impl TypedValueParser for PlayerName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            self.0
+                .iter()
+                .map(|&(name, help)| PossibleValue::new(name).help(help)),
+        ))
+    }
+}
+
+/// `endgame battle pentago`.
+#[derive(Debug, Args)]
+pub struct BattlePentago {
+    /// Player A, "Black" as in the battle table of Pinton and de
+    /// Carvalho's slides. Who starts alternates: A makes the first move of
+    /// the first, third, … game, B of the others.
+    #[arg(long, visible_alias = "a", value_name = "PLAYER",
+          value_parser = PlayerName(PENTAGO_PLAYERS))]
+    pub black: String,
+    /// Player B, "White".
+    #[arg(long, visible_alias = "b", value_name = "PLAYER",
+          value_parser = PlayerName(PENTAGO_PLAYERS))]
+    pub white: String,
+    #[command(flatten)]
+    pub common: BattleCommon,
+}
+
+/// `endgame battle sim`.
+#[derive(Debug, Args)]
+pub struct BattleSim {
+    /// Player A, "Red". Who starts alternates: A makes the first move of
+    /// the first, third, … game, B of the others.
+    #[arg(long, visible_alias = "a", alias = "black", value_name = "PLAYER",
+          value_parser = PlayerName(SIM_PLAYERS))]
+    pub red: String,
+    /// Player B, "Blue".
+    #[arg(long, visible_alias = "b", alias = "white", value_name = "PLAYER",
+          value_parser = PlayerName(SIM_PLAYERS))]
+    pub blue: String,
+    /// The number of points (K_n, 3 to 8).
+    #[arg(long, default_value_t = 6)]
+    pub n: usize,
+    /// The misère rule (completing a triangle of your colour wins).
     #[arg(long)]
     pub misere: bool,
+    #[command(flatten)]
+    pub common: BattleCommon,
 }
 
 /// Parses `100ms`, `2s`, `0.5s` or a bare number of milliseconds.
@@ -70,29 +159,50 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
 }
 
 /// `endgame battle pentago`.
-pub fn pentago(args: &BattleArgs, out: Output) -> Result<String> {
-    if args.n.is_some() || args.misere {
-        bail!("--n and --misere are options of `battle sim`, not of pentago");
-    }
+pub fn pentago(args: &BattlePentago, out: Output) -> Result<String> {
     use endgame_pentago::api;
-    let a = api::player(&args.black, args.seed.wrapping_mul(2))?;
-    let b = api::player(&args.white, args.seed.wrapping_mul(2).wrapping_add(1))?;
-    run(&api::Pentago, a, b, args, out, api::format_move)
+    let seed = args.common.seed;
+    let a = api::player(&args.black, seed.wrapping_mul(2))?;
+    let b = api::player(&args.white, seed.wrapping_mul(2).wrapping_add(1))?;
+    let sides = Sides {
+        task: "battle pentago",
+        a: "black",
+        b: "white",
+    };
+    run(
+        &api::Pentago,
+        a,
+        b,
+        &args.common,
+        sides,
+        out,
+        api::format_move,
+    )
 }
 
 /// `endgame battle sim`.
-pub fn sim(args: &BattleArgs, out: Output) -> Result<String> {
+pub fn sim(args: &BattleSim, out: Output) -> Result<String> {
     use endgame_core::Notation;
     use endgame_sim::api;
-    let game = api::Sim::new(args.n.unwrap_or(6), args.misere)?;
-    let a = api::player(&args.black, &game, args.seed.wrapping_mul(2))?;
-    let b = api::player(
-        &args.white,
-        &game,
-        args.seed.wrapping_mul(2).wrapping_add(1),
-    )?;
+    let game = api::Sim::new(args.n, args.misere)?;
+    let seed = args.common.seed;
+    let a = api::player(&args.red, &game, seed.wrapping_mul(2))?;
+    let b = api::player(&args.blue, &game, seed.wrapping_mul(2).wrapping_add(1))?;
+    let sides = Sides {
+        task: "battle sim",
+        a: "red",
+        b: "blue",
+    };
     let fmt = |m| game.format_move(m);
-    run(&game, a, b, args, out, fmt)
+    run(&game, a, b, &args.common, sides, out, fmt)
+}
+
+/// What the report calls the command and the two players.
+#[derive(Clone, Copy)]
+struct Sides {
+    task: &'static str,
+    a: &'static str,
+    b: &'static str,
 }
 
 /// Runs a battle of any game and renders the report.
@@ -100,7 +210,8 @@ fn run<G: Game>(
     game: &G,
     mut a: Box<dyn Player<G>>,
     mut b: Box<dyn Player<G>>,
-    args: &BattleArgs,
+    args: &BattleCommon,
+    sides: Sides,
     out: Output,
     format: impl Fn(G::Move) -> String,
 ) -> Result<String> {
@@ -117,23 +228,23 @@ fn run<G: Game>(
         },
         max_plies: 0,
     };
-    let bar = Bar::new(out.progress());
+    let bar = Bar::new(out.progress_mode(), sides.task);
     bar.phase("games", args.games as u64);
     let report = battle(game, a.as_mut(), b.as_mut(), &config, format, |_| {
         bar.advance(1)
     });
     bar.finish();
-    out.render(&report, text)
+    out.render(&report, |r| text(r, sides))
 }
 
-/// The seed's table: results overall, by who started and by seat, decision
-/// times, and the score with its confidence interval.
-fn text(r: &BattleReport) -> String {
+/// The table: results overall, by who started and by seat, decision
+/// times, the score with its confidence interval and the battle's time.
+fn text(r: &BattleReport, sides: Sides) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} (A) against {} (B): {} games, seed {}, {} random opening plies",
-        r.a, r.b, r.games, r.seed, r.opening_plies
+        "{} (A, {}) against {} (B, {}): {} games, seed {}, {} random opening plies",
+        r.a, sides.a, r.b, sides.b, r.games, r.seed, r.opening_plies
     );
     let _ = writeln!(
         s,
@@ -163,7 +274,7 @@ fn text(r: &BattleReport) -> String {
     );
     let _ = writeln!(
         s,
-        "A's score {:.3}, 95% confidence interval [{:.3}, {:.3}]",
+        "A's score {:.3} (a draw counts half), 95% confidence interval [{:.3}, {:.3}] (Wilson)",
         r.a_score, r.a_score_ci95[0], r.a_score_ci95[1]
     );
     let time = |s: &mut String, who: &str, t: &TimeStats| {
@@ -176,6 +287,12 @@ fn text(r: &BattleReport) -> String {
     s.push('\n');
     time(&mut s, &format!("A ({})", r.a), &r.a_time);
     time(&mut s, &format!("B ({})", r.b), &r.b_time);
+    let _ = writeln!(
+        s,
+        "whole battle: {} ({} games)",
+        duration(r.time_ms),
+        r.games
+    );
     s
 }
 
@@ -191,5 +308,15 @@ mod tests {
         assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
         assert!(parse_duration("-1s").is_err());
         assert!(parse_duration("fast").is_err());
+    }
+
+    /// The described players are exactly the games' own.
+    #[test]
+    fn described_players_are_the_games_players() {
+        fn names(p: &[(&'static str, &'static str)]) -> Vec<&'static str> {
+            p.iter().map(|&(n, _)| n).collect()
+        }
+        assert_eq!(names(SIM_PLAYERS), endgame_sim::api::PLAYERS);
+        assert_eq!(names(PENTAGO_PLAYERS), endgame_pentago::player::NAMES);
     }
 }

@@ -54,6 +54,8 @@ pub struct BuildAll {
     pub dir: PathBuf,
     /// One report per table.
     pub built: Vec<BuildReport>,
+    /// Wall time of the whole command, every table, milliseconds.
+    pub total_ms: f64,
 }
 
 /// The report of `cache clear`.
@@ -128,10 +130,12 @@ pub fn run(
             })
         }
         CacheAction::Build { names } => {
+            let started = std::time::Instant::now();
             let chosen = select(services, names)?;
             let mut built = Vec::new();
             for (service, t) in chosen {
-                let spinner = Spinner::start(out.progress(), &format!("building {}", t.name));
+                let spinner =
+                    Spinner::start(out.progress_mode(), &format!("cache build: {}", t.name));
                 let r = service
                     .build(&t.name, &Budget::unlimited())
                     .context("the table vanished from its service")?;
@@ -145,7 +149,13 @@ pub fn run(
                 }
                 built.push(r);
             }
-            out.render(&BuildAll { dir, built }, |r| {
+            let total_ms = started.elapsed().as_secs_f64() * 1e3;
+            let report = BuildAll {
+                dir,
+                built,
+                total_ms,
+            };
+            out.render(&report, |r| {
                 let mut s = String::new();
                 for b in &r.built {
                     let _ = writeln!(
@@ -158,7 +168,13 @@ pub fn run(
                         b.time_ms / 1e3
                     );
                 }
-                let _ = writeln!(s, "in {}", r.dir.display());
+                let _ = writeln!(
+                    s,
+                    "{} table(s) in {}; whole command {}",
+                    r.built.len(),
+                    r.dir.display(),
+                    crate::output::duration(r.total_ms)
+                );
                 s
             })
         }

@@ -3,7 +3,7 @@
 //! answer (`endgame_martello::api`), the same the web gives.
 
 use crate::battle::parse_duration;
-use crate::output::Output;
+use crate::output::{duration, Output, Timed};
 use crate::progress::{Bar, Spinner};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
@@ -40,8 +40,9 @@ impl From<SymArg> for SymmetryMode {
 /// The start position: a board string, or `--n` and `--seed`.
 #[derive(Debug, Args)]
 pub struct BoardArgs {
-    /// The board string (SPEC.md: n² cells row-major, `a`… stones, `.`
-    /// empty, `/` between rows allowed; n = 8 as space-separated ids).
+    /// The board string (docs/martello.md: n² cells row-major, `a`…
+    /// stones, `.` empty, `/` between rows allowed; n = 8 as
+    /// space-separated ids).
     pub board: Option<String>,
     /// Board side for a random board (1 … 8).
     #[arg(long)]
@@ -72,7 +73,8 @@ pub struct SolveMartello {
     #[arg(long, value_enum, default_value_t = SymArg::None)]
     pub symmetry: SymArg,
     /// Restart schedule before the exact run: `plain` (none), `seed` (the
-    /// source's meta-solver), `better` (ours) or runs like `40x250,60x1000`.
+    /// meta-solver of Graf's Martello report, docs/martello.md), `better`
+    /// (ours) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "plain")]
     pub schedule: String,
     /// Seed of the restarts' random child orders.
@@ -144,15 +146,15 @@ pub struct StudyMartello {
     /// Games on which the meta-solvers run (default min(games, 2000)).
     #[arg(long)]
     pub meta_games: Option<u64>,
-    /// Our meta-solver schedule (compared with the seed's), e.g.
-    /// `1x100,1x200,1x400`.
+    /// Our meta-solver schedule (compared with the schedule of Graf's
+    /// meta-solver, `seed`), e.g. `1x100,1x200,1x400`.
     #[arg(long)]
     pub schedule: Option<String>,
     /// Memory budget of each game's memo, MiB.
     #[arg(long, default_value_t = 1536)]
     pub memo_mb: usize,
-    /// Restart schedule of the solver of every game: `plain`, `seed`,
-    /// `better` (default) or runs like `40x250,60x1000`.
+    /// Restart schedule of the solver of every game: `plain`, `seed`
+    /// (Graf's), `better` (default) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "better")]
     pub main_schedule: String,
 }
@@ -189,7 +191,10 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
     if let Some(mb) = args.memo_mb {
         budget = budget.with_memory(memo_bytes(mb)?);
     }
-    let spinner = Spinner::start(out.progress(), "solving martello");
+    let spinner = Spinner::start(
+        out.progress_mode(),
+        &format!("solve martello {}×{}", b.n(), b.n()),
+    );
     let report = api::solve(&b, &opts, &budget);
     spinner.finish();
     out.render(&report?, solve_text)
@@ -244,7 +249,10 @@ pub fn hint(args: &HintMartello, out: Output) -> Result<String> {
     if let Some(mb) = args.memo_mb {
         budget = budget.with_memory(memo_bytes(mb)?);
     }
-    let spinner = Spinner::start(out.progress(), "weighing every operation");
+    let spinner = Spinner::start(
+        out.progress_mode(),
+        "hint martello: weighing every operation",
+    );
     let a = api::analyze(&m, &s, &budget);
     spinner.finish();
     out.render(&a, hint_text)
@@ -304,8 +312,12 @@ fn hint_text(a: &MartelloAnalysis) -> String {
     t
 }
 
-/// `endgame study martello`.
+/// `endgame study martello`: the main experiment (every game solved),
+/// then the random-start, budget, size and meta-solver experiments. The
+/// report's `seconds` times the main experiment; `total_ms` and the
+/// text's last line the whole command.
 pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
+    let started = std::time::Instant::now();
     if !(1..=8).contains(&args.n) {
         bail!("--n {} out of range 1..=8", args.n);
     }
@@ -336,13 +348,17 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
         opts.schedule = schedule(s)?;
     }
     opts.main_schedule = schedule(&args.main_schedule)?;
-    let bar = Bar::new(out.progress());
-    let report = api::run_study(&opts, threads, &bar)?;
+    let bar = Bar::new(
+        out.progress_mode(),
+        &format!("study martello {}×{}", args.n, args.n),
+    );
+    let report = api::run_study(&opts, threads, &bar);
     bar.finish();
-    out.render(&report, study_text)
+    out.render(&Timed::since(report?, started), study_text)
 }
 
-fn study_text(r: &StudyReport) -> String {
+fn study_text(t: &Timed<StudyReport>) -> String {
+    let r = &t.report;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -364,8 +380,9 @@ fn study_text(r: &StudyReport) -> String {
     );
     let _ = writeln!(
         s,
-        "time {:.2} s: {:.1} games/s, {:.0} states/s; slowest game {:.3} s; largest memo {:.1} MiB",
-        r.seconds,
+        "main experiment ({} games) {}: {:.1} games/s, {:.0} states/s; slowest game {:.3} s; largest memo {:.1} MiB",
+        r.games,
+        duration(r.seconds * 1e3),
         r.games_per_second,
         r.states_per_second,
         r.max_game_seconds,
@@ -437,7 +454,7 @@ fn study_text(r: &StudyReport) -> String {
     if let Some(m) = &r.meta {
         let _ = writeln!(
             s,
-            "\nmeta-solver on {} games: mean expansions plain {:.0}, seed schedule {:.0}, ours ({}) {:.0}; disagreements {}",
+            "\nmeta-solver on {} games: mean expansions plain {:.0}, Graf's schedule (seed) {:.0}, ours ({}) {:.0}; disagreements {}",
             m.games,
             m.plain_mean,
             m.seed_schedule_mean,
@@ -446,5 +463,10 @@ fn study_text(r: &StudyReport) -> String {
             m.disagreements
         );
     }
+    let _ = writeln!(
+        s,
+        "\nwhole study {} (every experiment above)",
+        duration(t.total_ms)
+    );
     s
 }

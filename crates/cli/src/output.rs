@@ -1,9 +1,10 @@
 //! How every command prints: text by default, JSON with `--json`, and
-//! progress on stderr unless `--quiet`.
+//! progress on stderr unless `--quiet` ([`crate::progress`]).
 
-use crate::progress;
+use crate::progress::{self, Mode};
 use anyhow::{Context, Result};
 use serde::Serialize;
+use std::time::Instant;
 
 /// How a command prints its report.
 #[derive(Clone, Copy, Debug)]
@@ -29,7 +30,80 @@ impl Output {
         }
     }
 
+    /// Whether indicatif draws on a terminal (stderr is one, no `--quiet`).
     pub fn progress(&self) -> bool {
         progress::visible(self.quiet)
+    }
+
+    /// How progress shows: see [`Mode`].
+    pub fn progress_mode(&self) -> Mode {
+        Mode::detect(self.quiet)
+    }
+}
+
+/// A report with the wall time of the whole command, for commands whose
+/// report times only part of the work (the solve without its audit, the
+/// main experiment without the others). In JSON the report's own fields
+/// come first, then `total_ms`.
+#[derive(Debug, Serialize)]
+pub struct Timed<R> {
+    /// The report.
+    #[serde(flatten)]
+    pub report: R,
+    /// Wall time of the whole command, milliseconds.
+    pub total_ms: f64,
+}
+
+impl<R> Timed<R> {
+    /// `report`, timed from `started` to now.
+    pub fn since(report: R, started: Instant) -> Timed<R> {
+        Timed {
+            report,
+            total_ms: started.elapsed().as_secs_f64() * 1e3,
+        }
+    }
+}
+
+/// A duration in milliseconds for people: `0.42 ms`, `38.8 ms`, `2.44 s`,
+/// `96.1 s`, `3 min 05 s`.
+pub fn duration(ms: f64) -> String {
+    if ms < 1.0 {
+        format!("{ms:.2} ms")
+    } else if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 100_000.0 {
+        format!("{:.2} s", ms / 1000.0)
+    } else {
+        let s = (ms / 1000.0).round() as u64;
+        format!("{} min {:02} s", s / 60, s % 60)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_for_people() {
+        assert_eq!(duration(0.421), "0.42 ms");
+        assert_eq!(duration(38.84), "38.8 ms");
+        assert_eq!(duration(2440.0), "2.44 s");
+        assert_eq!(duration(96_100.0), "96.10 s");
+        assert_eq!(duration(185_000.0), "3 min 05 s");
+    }
+
+    #[test]
+    fn timed_reports_flatten() {
+        #[derive(Serialize)]
+        struct R {
+            time_ms: f64,
+        }
+        let t = Timed {
+            report: R { time_ms: 1.0 },
+            total_ms: 2.0,
+        };
+        let v = serde_json::to_value(&t).unwrap();
+        assert_eq!(v["time_ms"], 1.0);
+        assert_eq!(v["total_ms"], 2.0);
     }
 }

@@ -31,8 +31,10 @@ fn budget(max_expansions: Option<u64>) -> Budget {
 }
 
 /// `endgame solve peg`: the API's solve (the web's `/api/peg/solve`),
-/// within `--max-expansions` and `--time`.
+/// within `--max-expansions` and `--time`. The report's time is the whole
+/// command's: building the problem (its pagoda functions) included.
 pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
+    let started = std::time::Instant::now();
     let (board, problem) = problem(&args.problem)?;
     let mut limits = endgame_core::budget::Budget::unlimited();
     if let Some(n) = args.max_expansions {
@@ -45,9 +47,13 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
         seed: args.seed,
         ..Budget::from(&limits)
     };
-    let spinner = Spinner::start(out.progress(), &format!("solving {}", board.name()));
-    let report = api::solve(&problem, method(args.method), &budget);
+    let spinner = Spinner::start(
+        out.progress_mode(),
+        &format!("solve peg: solving {}", board.name()),
+    );
+    let mut report = api::solve(&problem, method(args.method), &budget);
     spinner.finish();
+    report.time_ms = started.elapsed().as_secs_f64() * 1e3;
     out.render(&report, |r| human::solve(&board, r))
 }
 
@@ -64,7 +70,7 @@ pub struct StudyReport {
     pub impossible: usize,
     /// Undecided within the budget.
     pub undecided: usize,
-    /// Wall time in milliseconds.
+    /// Wall time of the whole study, milliseconds.
     pub time_ms: f64,
 }
 
@@ -73,12 +79,12 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
     let budget = budget(args.max_expansions);
     let t0 = std::time::Instant::now();
     let mut rows = Vec::new();
-    for b in &args.boards {
-        let spinner = Spinner::start(out.progress(), &format!("studying {b}"));
-        let r = api::single_vacancy(b, args.diagonal, &budget);
-        spinner.finish();
-        rows.extend(r?);
+    let spinner = Spinner::start(out.progress_mode(), "study peg");
+    for (i, b) in args.boards.iter().enumerate() {
+        spinner.set_step(&format!("board {} of {}: {b}", i + 1, args.boards.len()));
+        rows.extend(api::single_vacancy(b, args.diagonal, &budget)?);
     }
+    spinner.finish();
     let count = |v: Option<bool>| rows.iter().filter(|r| r.solvable == v).count();
     let report = StudyReport {
         problems: rows.len(),
@@ -91,12 +97,13 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
     out.render(&report, human::study)
 }
 
-/// `endgame count peg`.
+/// `endgame count peg`. The report's time is the whole command's.
 pub fn count(args: &CountPeg, out: Output) -> Result<String> {
+    let started = std::time::Instant::now();
     let (board, problem) = problem(&args.problem)?;
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
-    let bar = Bar::new(out.progress());
+    let bar = Bar::new(out.progress_mode(), &format!("count peg {}", board.name()));
     let opts = api::CountOptions {
         max_bytes,
         goal_only: args.goal_only,
@@ -104,7 +111,9 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     };
     let report = api::count(&problem, opts, &bar);
     bar.finish();
-    out.render(&report?, |r| human::count(&board, r))
+    let mut report = report?;
+    report.time_ms = started.elapsed().as_secs_f64() * 1e3;
+    out.render(&report, |r| human::count(&board, r))
 }
 
 /// `endgame hint peg`: the analysis service's answer, as is with
@@ -114,7 +123,7 @@ pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
     let budget = endgame_core::budget::Budget::time(api::DEFAULT_TIME)
         .with_nodes(args.max_expansions.unwrap_or(api::DEFAULT_NODES));
-    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let spinner = Spinner::start(out.progress_mode(), "hint peg: weighing every move");
     let service = api::Service::new();
     let report = service.analyze_with(&problem, args.count_limit, &budget);
     spinner.finish();

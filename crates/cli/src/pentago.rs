@@ -5,23 +5,20 @@
 use crate::battle::parse_duration;
 use crate::output::Output;
 use crate::progress::Spinner;
-use anyhow::{bail, Context, Result};
+use anyhow::Result;
 use clap::Args;
 use endgame_core::analysis::Decided;
-use endgame_core::budget::Budget;
 use endgame_core::Value;
 use endgame_pentago::api;
 use endgame_pentago::api::Position;
-use serde::Serialize;
 use std::fmt::Write;
-use std::io::BufRead;
 use std::time::Duration;
 
 /// `endgame solve pentago`.
 #[derive(Debug, Args)]
 pub struct SolvePentago {
-    /// The position in the interchange notation (SPEC.md): a 64-bit
-    /// number, `m` appended when the player to move must rotate.
+    /// The position in the interchange notation (docs/pentago.md): a
+    /// 64-bit number, `m` appended when the player to move must rotate.
     pub position: String,
     /// Time limit (`10s`, `500ms`); default none from 18 stones, 10 s before.
     #[arg(long, value_parser = parse_duration)]
@@ -50,7 +47,8 @@ pub struct HintPentago {
 #[derive(Debug, Args)]
 pub struct PlayPentago {
     /// Who plays black: `human` (moves read from stdin) or an AI
-    /// (`random`, `seed`, `strong`).
+    /// (`random`, `seed` = the AI of Pinton and de Carvalho's slides,
+    /// `strong`; see `endgame battle pentago --help`).
     #[arg(long, default_value = "human")]
     pub black: String,
     /// Who plays white.
@@ -72,7 +70,7 @@ pub struct PlayPentago {
 pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     let pos = api::parse(&args.position)?;
     let budget = api::solve_budget(&pos, args.time, args.max_nodes);
-    let spinner = Spinner::start(out.progress(), "solving");
+    let spinner = Spinner::start(out.progress_mode(), "solve pentago");
     let report = api::solve(&pos, &budget);
     spinner.finish();
     out.render(&report, |r| solve_text(&pos, r))
@@ -122,7 +120,7 @@ fn solve_text(pos: &Position, r: &api::SolveReport) -> String {
 pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
     let pos = api::parse(&args.position)?;
     let budget = api::hint_budget(args.time, args.max_nodes);
-    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let spinner = Spinner::start(out.progress_mode(), "hint pentago: weighing every move");
     let analysis = api::analyze(&pos, &budget);
     spinner.finish();
     out.render(&analysis, |a| hint_text(&pos, a))
@@ -201,91 +199,9 @@ fn hint_text(pos: &Position, a: &api::PentagoAnalysis) -> String {
     s
 }
 
-/// The report of `endgame play pentago`.
-#[derive(Debug, Serialize)]
-pub struct PlayReport {
-    /// The start position.
-    pub start: String,
-    /// The moves played.
-    pub moves: Vec<String>,
-    /// The final position.
-    pub end: String,
-    /// `black`, `white` or `draw`.
-    pub winner: &'static str,
-}
-
-/// `endgame play pentago`: a game in the terminal. Human moves are read
-/// from stdin one per line (so a game can be scripted); the board is drawn
-/// after every move unless `--json`. The AIs are the web's
-/// (`api::Ai`), one per AI side, each move within `--time-per-move`.
+/// `endgame play pentago`: the terminal play loop (`crate::human`).
 pub fn play(args: &PlayPentago, out: Output) -> Result<String> {
-    let start = api::position_after::<&str>(args.position.as_deref(), &[], None)?;
-    let mut players: [Option<api::Ai>; 2] = [None, None];
-    for (i, name) in [&args.black, &args.white].into_iter().enumerate() {
-        if name != "human" {
-            let seed = args.seed.wrapping_mul(2).wrapping_add(i as u64);
-            players[i] = Some(api::Ai::new(name, seed).context("players are `human` or an AI")?);
-        }
-    }
-    let mut pos = start;
-    let mut moves = Vec::new();
-    let mut lines = std::io::stdin().lock().lines();
-    let show = |text: &str| {
-        if !out.json {
-            print!("{text}");
-        }
-    };
-    show(&format!("{}\n", api::draw(&pos)));
-    while pos.outcome().is_none() {
-        let who = usize::from(!pos.black_to_move());
-        let text = match players[who].as_mut() {
-            Some(ai) => match ai.choose(&pos, &Budget::time(args.time_per_move))? {
-                Some(m) => m.mv,
-                None => bail!("the {} AI found no move", ai.strength()),
-            },
-            None => loop {
-                show(&format!(
-                    "{} to move (e.g. `c4 ur cw`): ",
-                    api::side_to_move(&pos)
-                ));
-                let _ = std::io::Write::flush(&mut std::io::stdout());
-                let Some(line) = lines.next() else {
-                    bail!("input ended before the game did");
-                };
-                let line = line.context("reading a move")?;
-                if line.trim().is_empty() {
-                    continue;
-                }
-                break line;
-            },
-        };
-        let (next, mv) = api::play(&pos, &text)?;
-        pos = next;
-        show(&format!(
-            "{} plays {mv}\n{}\n",
-            side_of(who),
-            api::draw(&pos)
-        ));
-        moves.push(mv);
-    }
-    let winner = match api::winner(&pos) {
-        Some("none") | None => "draw",
-        Some(w) => w,
-    };
-    let report = PlayReport {
-        start: api::format_position(&start),
-        moves,
-        end: api::format_position(&pos),
-        winner,
-    };
-    out.render(&report, |r| match r.winner {
-        "draw" => format!("draw after {} moves\n", r.moves.len()),
-        w => format!("{w} wins after {} moves\n", r.moves.len()),
-    })
-}
-
-fn side_of(i: usize) -> &'static str {
-    ["black", "white"][i]
+    crate::human::play_pentago(args, out)
 }
 
 fn indent(text: &str) -> String {

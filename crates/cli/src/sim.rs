@@ -2,23 +2,22 @@
 //! call, the report rendered as text or JSON.
 
 use crate::battle::parse_duration;
-use crate::output::Output;
+use crate::output::{duration, Output, Timed};
 use crate::progress::Spinner;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use endgame_core::analysis::Decided;
 use endgame_core::budget::Budget;
-use endgame_core::{Game, Notation, Rules, Value};
+use endgame_core::{Rules, Value};
 use endgame_sim::api::{self, CountReport, KeyKind, Sim, SimAnalysis, SimPos};
-use serde::Serialize;
 use std::fmt::Write;
 use std::time::Duration;
 
 /// `endgame solve sim`.
 #[derive(Debug, Args)]
 pub struct SolveSim {
-    /// The position string (SPEC.md: one of `.`, `r`, `b` per segment in
-    /// the order ab ac … ); the empty board when omitted.
+    /// The position string (docs/sim.md: one of `.`, `r`, `b` per segment
+    /// in the order ab ac …); the empty board when omitted.
     pub position: Option<String>,
     /// Number of points when no position is given (3 to 8); implied by
     /// the position's length otherwise.
@@ -59,9 +58,9 @@ pub struct CountSim {
     /// remoteness − 1, every loss only winning children, …).
     #[arg(long)]
     pub check: bool,
-    /// Also weakly solve the start with the exact key and the seed's
-    /// degree-sorted key (and without any symmetry for n ≤ 6), and report
-    /// the positions each stored per round.
+    /// Also weakly solve the start with the exact key and the
+    /// degree-sorted key of erik's Cassis article (and without any
+    /// symmetry for n ≤ 6), and report the positions each stored per round.
     #[arg(long)]
     pub weak: bool,
 }
@@ -94,18 +93,13 @@ fn game_and_position(
     }
 }
 
-fn to_move(pos: &SimPos) -> &'static str {
-    if pos.red_to_move() {
-        "red"
-    } else {
-        "blue"
-    }
-}
-
 /// `endgame solve sim`: the exact solve of the API (no budget).
 pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
     let (sim, pos) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
-    let spinner = Spinner::start(out.progress(), &format!("solving Sim on K{}", sim.n()));
+    let spinner = Spinner::start(
+        out.progress_mode(),
+        &format!("solve sim: solving K{}", sim.n()),
+    );
     let report = api::solve(&sim, &pos);
     spinner.finish();
     out.render(&report, |r| {
@@ -144,7 +138,7 @@ pub fn hint(args: &HintSim, out: Output) -> Result<String> {
     let budget = Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
         .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES));
     let service = api::Service::new(Some(endgame_core::cache::dir(None)));
-    let spinner = Spinner::start(out.progress(), "weighing every move");
+    let spinner = Spinner::start(out.progress_mode(), "hint sim: weighing every move");
     let a = service.analyze(&sim, &pos, &budget);
     spinner.finish();
     out.render(&a, hint_text)
@@ -194,19 +188,24 @@ fn hint_text(a: &SimAnalysis) -> String {
     s
 }
 
-/// `endgame count sim`.
+/// `endgame count sim`: the strong solve, then the audit (`--check`) and
+/// the weak solves (`--weak`). The report's `time_ms` times the strong
+/// solve; `total_ms` and the text's last line the whole command.
 pub fn count(args: &CountSim, out: Output) -> Result<String> {
+    let started = std::time::Instant::now();
     let sim = Sim::new(args.n, args.misere)?;
     let spinner = Spinner::start(
-        out.progress(),
-        &format!("solving every position of K{}", sim.n()),
+        out.progress_mode(),
+        &format!("count sim: solving every position of K{}", sim.n()),
     );
     let report = api::count(&sim, args.check, args.weak);
     spinner.finish();
-    out.render(&report.map_err(|e| anyhow!(e))?, count_text)
+    let report = report.map_err(|e| anyhow!(e))?;
+    out.render(&Timed::since(report, started), count_text)
 }
 
-fn count_text(r: &CountReport) -> String {
+fn count_text(t: &Timed<CountReport>) -> String {
+    let r = &t.report;
     let mut s = format!(
         "Sim on K{}{}: red (first) {}{}\n",
         r.n,
@@ -247,7 +246,7 @@ fn count_text(r: &CountReport) -> String {
             "weak solve ({} key): {} stored in {:.1} ms, per round {:?}",
             match w.key {
                 KeyKind::Exact => "exact",
-                KeyKind::DegreeSorted => "seed's degree-sorted",
+                KeyKind::DegreeSorted => "degree-sorted",
                 KeyKind::Raw => "raw, no symmetry",
             },
             w.solution.stored,
@@ -257,12 +256,23 @@ fn count_text(r: &CountReport) -> String {
     }
     let _ = writeln!(
         s,
-        "time {:.1} ms, table ~{:.1} MB, peak RSS {}",
-        r.time_ms,
+        "strong solve {}, table ~{:.1} MB, peak RSS {}",
+        duration(r.time_ms),
         r.table_bytes as f64 / 1e6,
         r.peak_rss_bytes
             .map(|b| format!("{:.1} MB", b as f64 / 1e6))
             .unwrap_or_else(|| "unknown".into())
+    );
+    let _ = writeln!(
+        s,
+        "whole command {}{}",
+        duration(t.total_ms),
+        match (r.consistent.is_some(), !r.weak.is_empty()) {
+            (true, true) => " (strong solve, audit and weak solves)",
+            (true, false) => " (strong solve and audit)",
+            (false, true) => " (strong solve and weak solves)",
+            (false, false) => "",
+        }
     );
     s
 }
@@ -291,91 +301,7 @@ pub struct PlaySim {
     pub seed: u64,
 }
 
-/// The report of `endgame play sim`.
-#[derive(Debug, Serialize)]
-pub struct PlayReport {
-    /// Points.
-    pub n: usize,
-    /// Misère rule.
-    pub misere: bool,
-    /// The segments coloured, in order.
-    pub moves: Vec<String>,
-    /// The final position.
-    pub position: String,
-    /// `red`, `blue`, or `null` for a draw.
-    pub winner: Option<&'static str>,
-}
-
-/// `endgame play sim`: a game in the terminal, human or AI on each side.
-/// A human's illegal move (a coloured segment, a point that does not
-/// exist) is a one-line error like any other bad input.
+/// `endgame play sim`: the terminal play loop (`crate::human`).
 pub fn play(args: &PlaySim, out: Output) -> Result<String> {
-    use endgame_core::player::{MoveLimits, Player};
-    use std::io::BufRead;
-    let (sim, start) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
-    let mut players: [Option<Box<dyn Player<Sim>>>; 2] = [None, None];
-    for (i, name) in [&args.red, &args.blue].into_iter().enumerate() {
-        if name != "human" {
-            let seed = args.seed.wrapping_mul(2).wrapping_add(i as u64);
-            players[i] = Some(api::player(name, &sim, seed)?);
-        }
-    }
-    let show = |text: &str| {
-        if !out.json {
-            print!("{text}");
-            let _ = std::io::Write::flush(&mut std::io::stdout());
-        }
-    };
-    let mut pos = start;
-    let mut moves = Vec::new();
-    let mut lines = std::io::stdin().lock().lines();
-    show(&format!("{}\n", sim.format_position(&pos)));
-    while sim.outcome(&pos).is_none() {
-        let who = usize::from(!pos.red_to_move());
-        let next = match players[who].as_mut() {
-            Some(ai) => {
-                let m = ai.choose(&sim, &pos, &MoveLimits::default());
-                (sim.format_move(m), sim.play_unchecked(&pos, m))
-            }
-            None => loop {
-                show(&format!(
-                    "{} to move (a segment, e.g. `ac`): ",
-                    to_move(&pos)
-                ));
-                let Some(line) = lines.next() else {
-                    bail!("input ended before the game did");
-                };
-                let line = line?;
-                let text = line.trim();
-                if text.is_empty() {
-                    continue;
-                }
-                let after = sim.play_text(&pos, text)?;
-                break (text.to_string(), after);
-            },
-        };
-        show(&format!("{} plays {}\n", to_move(&pos), next.0));
-        moves.push(next.0);
-        pos = next.1;
-        show(&format!("{}\n", sim.format_position(&pos)));
-    }
-    // The player to move in a finished position has the outcome's value.
-    let mover = to_move(&pos);
-    let other = if pos.red_to_move() { "blue" } else { "red" };
-    let winner = match sim.outcome(&pos) {
-        Some(Value::Win) => Some(mover),
-        Some(Value::Loss) => Some(other),
-        _ => None,
-    };
-    let report = PlayReport {
-        n: sim.n(),
-        misere: sim.misere(),
-        moves,
-        position: sim.format_position(&pos),
-        winner,
-    };
-    out.render(&report, |r| match r.winner {
-        Some(w) => format!("{w} wins after {} moves\n", r.moves.len()),
-        None => format!("a draw after {} moves\n", r.moves.len()),
-    })
+    crate::human::play_sim(args, out)
 }

@@ -10,7 +10,25 @@
 //! same openings. The report gives the results overall, by who started
 //! and by seat (first or second mover, i.e. colour in games where the
 //! colour fixes who starts), each player's decision time (mean, median,
-//! max) and a 95 % confidence interval for A's score.
+//! max), the wall time of the whole battle and a 95 % confidence interval
+//! for A's score.
+//!
+//! **The interval.** A's score is the share of the games A won, a draw
+//! counting half: `(wins + draws / 2) / games`. Its 95 % interval is the
+//! Wilson score interval (E. B. Wilson, "Probable inference, the law of
+//! succession, and statistical inference", 1927) of that proportion over
+//! the `games` games, `z` = 1.96: with `p` the score and `n` the games,
+//!
+//! ```text
+//! centre = (p + z²/2n) / (1 + z²/n)
+//! half   = z / (1 + z²/n) · √(p(1 − p)/n + z²/4n²)
+//! ```
+//!
+//! Unlike the normal approximation `p ± z·√(p(1 − p)/n)` it never
+//! collapses to a point: 10 wins in 10 games give [0.722, 1], not
+//! [1, 1]. It treats each game as a win or a loss; draws, which lower the
+//! spread of the per-game scores, make it slightly wider than needed
+//! (conservative).
 
 use crate::player::{MoveLimits, Player};
 use crate::{Game, Value};
@@ -19,6 +37,25 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::time::Instant;
+
+/// The normal quantile of a two-sided 95 % interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// The Wilson score interval of a proportion `p` observed over `n`
+/// trials, at the normal quantile `z` (1.96 for 95 %); see the module
+/// documentation. `[0, 1]` when `n` is 0.
+pub fn wilson_interval(p: f64, n: usize, z: f64) -> [f64; 2] {
+    if n == 0 {
+        return [0.0, 1.0];
+    }
+    let n = n as f64;
+    let p = p.clamp(0.0, 1.0);
+    let z2 = z * z;
+    let denominator = 1.0 + z2 / n;
+    let centre = (p + z2 / (2.0 * n)) / denominator;
+    let half = z / denominator * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    [(centre - half).max(0.0), (centre + half).min(1.0)]
+}
 
 /// How a battle is played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,9 +185,13 @@ pub struct BattleReport {
     pub by_seat: SeatTally,
     /// A's score: (wins + draws / 2) / games.
     pub a_score: f64,
-    /// 95 % confidence interval of A's score (normal approximation over the
-    /// per-game scores 1, 1/2, 0), clamped to [0, 1].
+    /// 95 % confidence interval of A's score: the Wilson score interval of
+    /// the score as a proportion over the games (see the module
+    /// documentation).
     pub a_score_ci95: [f64; 2],
+    /// Wall time of the whole battle (every game, both players' decisions,
+    /// the random openings and the bookkeeping), milliseconds.
+    pub time_ms: f64,
     /// A's decision times.
     pub a_time: TimeStats,
     /// B's decision times.
@@ -169,6 +210,7 @@ pub fn battle<G: Game>(
     format: impl Fn(G::Move) -> String,
     mut progress: impl FnMut(usize),
 ) -> BattleReport {
+    let started = Instant::now();
     let mut overall = Tally::default();
     let mut a_started = Tally::default();
     let mut b_started = Tally::default();
@@ -254,16 +296,6 @@ pub fn battle<G: Game>(
     }
     let n = records.len().max(1) as f64;
     let mean = records.iter().map(|r| r.a_score).sum::<f64>() / n;
-    let var = if records.len() > 1 {
-        records
-            .iter()
-            .map(|r| (r.a_score - mean).powi(2))
-            .sum::<f64>()
-            / (n - 1.0)
-    } else {
-        0.0
-    };
-    let half = 1.96 * (var / n).sqrt();
     BattleReport {
         a: a.name(),
         b: b.name(),
@@ -275,9 +307,55 @@ pub fn battle<G: Game>(
         b_started,
         by_seat,
         a_score: mean,
-        a_score_ci95: [(mean - half).max(0.0), (mean + half).min(1.0)],
+        a_score_ci95: wilson_interval(mean, records.len(), Z95),
+        time_ms: started.elapsed().as_secs_f64() * 1e3,
         a_time: TimeStats::of(a_ms),
         b_time: TimeStats::of(b_ms),
         records,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: [f64; 2], b: [f64; 2]) -> bool {
+        (a[0] - b[0]).abs() < 5e-4 && (a[1] - b[1]).abs() < 5e-4
+    }
+
+    /// Known values of the Wilson score interval at 95 %.
+    #[test]
+    fn wilson_known_values() {
+        let w = |k: f64, n: usize| wilson_interval(k / n as f64, n, Z95);
+        assert!(close(w(10.0, 10), [0.7225, 1.0]), "{:?}", w(10.0, 10));
+        assert!(close(w(0.0, 10), [0.0, 0.2775]), "{:?}", w(0.0, 10));
+        assert!(close(w(5.0, 10), [0.2366, 0.7634]), "{:?}", w(5.0, 10));
+        assert!(close(w(8.0, 10), [0.4902, 0.9433]), "{:?}", w(8.0, 10));
+        assert!(close(w(1.0, 1), [0.2065, 1.0]), "{:?}", w(1.0, 1));
+        assert!(
+            close(w(481.0, 500), [0.9414, 0.9755]),
+            "{:?}",
+            w(481.0, 500)
+        );
+        assert_eq!(wilson_interval(0.5, 0, Z95), [0.0, 1.0]);
+    }
+
+    /// The interval holds the score, lies in [0, 1] and narrows with n.
+    #[test]
+    fn wilson_is_sane() {
+        for n in [1usize, 2, 7, 10, 100, 10_000] {
+            for k in 0..=20 {
+                let p = k as f64 / 20.0;
+                let [lo, hi] = wilson_interval(p, n, Z95);
+                assert!((0.0..=p + 1e-12).contains(&lo), "n {n} p {p}: {lo}");
+                assert!((p - 1e-12..=1.0).contains(&hi), "n {n} p {p}: {hi}");
+                assert!(lo < hi);
+            }
+        }
+        let width = |n| {
+            let [lo, hi] = wilson_interval(0.5, n, Z95);
+            hi - lo
+        };
+        assert!(width(10) > width(100) && width(100) > width(1000));
     }
 }
