@@ -4,7 +4,7 @@
 //!
 //! - [`Sim`]: the rules on K_n (n = 3 … 8), standard (completing a triangle
 //!   of your own colour loses) or misère (it wins), with the position and
-//!   move notation of SPEC.md, and the core traits `Rules`, `Game`,
+//!   move notation of `docs/sim.md`, and the core traits `Rules`, `Game`,
 //!   `Notation`, `Symmetric` and [`endgame_core::strong::Keyed`].
 //! - [`canon`]: the exact canonical form under relabelling of the points
 //!   (colour refinement, then a pruned search over the remaining ties).
@@ -20,6 +20,7 @@ pub mod api;
 pub mod canon;
 mod error;
 mod game;
+pub mod picture;
 pub mod player;
 pub mod solve;
 pub mod table;
