@@ -232,11 +232,13 @@ pub struct SolvePeg {
     /// Most positions to expand before giving up.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_expansions: Option<u64>,
-    /// Time limit (`2s`, `500ms`; default: none). The depth-first search
-    /// stops itself there, undecided; the other methods look at it only
-    /// before they start.
-    #[arg(long, value_parser = crate::battle::parse_duration)]
+    /// Time limit (`2s`, `500ms`; default: 60s). The search stops itself
+    /// there, undecided, and the exit status is 3.
+    #[arg(long, value_parser = crate::battle::parse_duration, conflicts_with = "no_limit")]
     pub time: Option<std::time::Duration>,
+    /// No time limit (the node limit still holds).
+    #[arg(long)]
+    pub no_limit: bool,
 }
 
 /// `endgame count peg`.

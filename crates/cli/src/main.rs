@@ -2,6 +2,8 @@
 //! line. Parsing and printing only; the games' crates do the work.
 //!
 //! Every user error is one line `error: …` on stderr and exit status 2.
+//! A solve whose budget (by default a time limit; `--no-limit` lifts it)
+//! ran out prints what it knows and exits with status 3.
 
 mod args;
 mod battle;
@@ -102,7 +104,13 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(text) => print(&text),
-        Err(e) => fail(&format!("{e:#}")),
+        Err(e) => match e.downcast_ref::<output::Incomplete>() {
+            Some(output::Incomplete(text)) => match print(text) {
+                c if c == ExitCode::SUCCESS => ExitCode::from(output::INCOMPLETE),
+                c => c,
+            },
+            None => fail(&format!("{e:#}")),
+        },
     }
 }
 

@@ -83,10 +83,13 @@ pub struct SolveMartello {
     /// Stop after this many expansions (the answer is then incomplete).
     #[arg(long)]
     pub max_expansions: Option<u64>,
-    /// Time limit (`2s`, `500ms`; default: none); the answer is then
-    /// incomplete.
-    #[arg(long, value_parser = parse_duration)]
+    /// Time limit (`2s`, `500ms`; default: 60s): past it the answer is
+    /// incomplete and the exit status 3.
+    #[arg(long, value_parser = parse_duration, conflicts_with = "no_limit")]
     pub time: Option<Duration>,
+    /// No time limit (the memo's memory budget still holds).
+    #[arg(long)]
+    pub no_limit: bool,
     /// Memory budget of the memos, MiB (default: the solver's, 1536).
     #[arg(long)]
     pub memo_mb: Option<usize>,
@@ -94,6 +97,10 @@ pub struct SolveMartello {
     #[arg(long)]
     pub no_goal_first: bool,
 }
+
+/// The time limit of `solve martello` and `solve peg` unless given or
+/// lifted with `--no-limit`.
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(60);
 
 /// `endgame hint martello`.
 #[derive(Debug, Args)]
@@ -185,8 +192,8 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
     if let Some(n) = args.max_expansions {
         budget = budget.with_nodes(n);
     }
-    if let Some(t) = args.time {
-        budget = budget.with_time(t);
+    if !args.no_limit {
+        budget = budget.with_time(args.time.unwrap_or(DEFAULT_SOLVE_TIME));
     }
     if let Some(mb) = args.memo_mb {
         budget = budget.with_memory(memo_bytes(mb)?);
@@ -197,7 +204,8 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
     );
     let report = api::solve(&b, &opts, &budget);
     spinner.finish();
-    out.render(&report?, solve_text)
+    let report = report?;
+    crate::output::finished(out.render(&report, solve_text)?, report.complete)
 }
 
 /// A board string drawn one row a line.

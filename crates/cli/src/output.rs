@@ -41,6 +41,32 @@ impl Output {
     }
 }
 
+/// Exit status of a command whose budget ran out before the answer was
+/// complete: the report (what is known) is printed as usual.
+pub const INCOMPLETE: u8 = 3;
+
+/// The printed report of a command whose budget ran out: `main` prints it
+/// and exits with [`INCOMPLETE`].
+#[derive(Debug)]
+pub struct Incomplete(pub String);
+
+impl std::fmt::Display for Incomplete {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the budget ran out before the answer was complete")
+    }
+}
+
+impl std::error::Error for Incomplete {}
+
+/// `text` as the command's result: complete, or [`Incomplete`].
+pub fn finished(text: String, complete: bool) -> Result<String> {
+    if complete {
+        Ok(text)
+    } else {
+        Err(Incomplete(text).into())
+    }
+}
+
 /// A report with the wall time of the whole command, for commands whose
 /// report times only part of the work (the solve without its audit, the
 /// main experiment without the others). In JSON the report's own fields

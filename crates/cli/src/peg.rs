@@ -40,8 +40,8 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     if let Some(n) = args.max_expansions {
         limits = limits.with_nodes(n);
     }
-    if let Some(t) = args.time {
-        limits = limits.with_time(t);
+    if !args.no_limit {
+        limits = limits.with_time(args.time.unwrap_or(crate::martello::DEFAULT_SOLVE_TIME));
     }
     let budget = Budget {
         seed: args.seed,
@@ -54,7 +54,8 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     let mut report = api::solve(&problem, method(args.method), &budget);
     spinner.finish();
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
-    out.render(&report, |r| human::solve(&board, r))
+    let complete = report.solvable.is_some();
+    crate::output::finished(out.render(&report, |r| human::solve(&board, r))?, complete)
 }
 
 /// The report of `endgame study peg`.

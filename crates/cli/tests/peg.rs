@@ -101,7 +101,7 @@ fn same_solve(args: &[&str], query: &str, nodes: u64) -> Value {
         .chain(args.iter().copied())
         .chain(["--max-expansions", &n])
         .collect();
-    let cli = strip(json(&cli_args));
+    let cli = strip(common::solve_json(&cli_args));
     let web = web_json(&format!("/api/peg/solve?{query}&nodes={nodes}"));
     assert_eq!(web["budget"]["nodes"], nodes);
     let web = strip(web);
@@ -157,7 +157,7 @@ fn a_solve_stops_at_its_time_limit() {
     // Without pruning the French central problem's proof takes the
     // depth-first search far longer than 200 ms.
     let t0 = std::time::Instant::now();
-    let r = json(&[
+    let r = common::incomplete_json(&[
         "solve",
         "peg",
         "--board",

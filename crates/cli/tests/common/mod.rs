@@ -22,6 +22,35 @@ pub fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).expect("stdout is JSON")
 }
 
+/// Runs `endgame --json ARGS`, expects exit status 3 (the budget ran out
+/// before the answer was complete), returns the parsed report.
+#[allow(dead_code)]
+pub fn incomplete_json(args: &[&str]) -> Value {
+    let out = endgame().arg("--json").args(args).output().expect("runs");
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "endgame {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+}
+
+/// Runs `endgame --json solve ARGS…`: exit status 3 exactly when the
+/// report says the answer is incomplete (`complete: false`, or without
+/// that field an unknown `solvable`), else 0.
+pub fn solve_json(args: &[&str]) -> Value {
+    let out = endgame().arg("--json").args(args).output().expect("runs");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("stdout is JSON");
+    let incomplete = match r.get("complete") {
+        Some(c) => c == false,
+        None => r["solvable"].is_null(),
+    };
+    let want = if incomplete { 3 } else { 0 };
+    assert_eq!(out.status.code(), Some(want), "endgame {args:?}: {r}");
+    r
+}
+
 /// Runs `endgame ARGS`, expects success, returns stdout.
 pub fn text(args: &[&str]) -> String {
     let out = endgame().args(args).output().expect("runs");
