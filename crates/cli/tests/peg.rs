@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{json, same_analysis, user_error, web_json, without_timing};
+use common::{same_analysis, user_error, web_json, without_timing};
 use serde_json::Value;
 
 fn colours(a: &Value) -> Vec<&str> {
