@@ -274,6 +274,10 @@ pub struct HintPeg {
     /// Most positions to expand per move when deciding it without a count.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_expansions: Option<u64>,
+    /// Time for the whole hint (`2s`, `500ms`; default: the analysis
+    /// service's, 5s); moves not decided by then are undecided.
+    #[arg(long, value_parser = crate::battle::parse_duration)]
+    pub time: Option<std::time::Duration>,
 }
 
 /// `--method` values.

@@ -122,7 +122,7 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
 /// the service's default, as on the web.
 pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
-    let budget = endgame_core::budget::Budget::time(api::DEFAULT_TIME)
+    let budget = endgame_core::budget::Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
         .with_nodes(args.max_expansions.unwrap_or(api::DEFAULT_NODES));
     let spinner = Spinner::start(out.progress_mode(), "hint peg: weighing every move");
     let service = api::Service::new();
