@@ -292,7 +292,14 @@ fn report(a: &ReportArgs, out: Output) -> Result<String> {
         plot_files: files,
     };
     let format = if out.json { Format::Json } else { a.format };
-    let mut s = match format {
+    // The files written are news for the user, not part of the report:
+    // stderr, so that `> report.md` holds the report alone.
+    if format != Format::Json {
+        for f in &ro.plot_files {
+            eprintln!("wrote {f}");
+        }
+    }
+    let s = match format {
         Format::Json => {
             let mut s = serde_json::to_string_pretty(&ro)?;
             s.push('\n');
@@ -302,11 +309,6 @@ fn report(a: &ReportArgs, out: Output) -> Result<String> {
         Format::Markdown => ro.report.markdown(),
         Format::Csv => ro.report.csv(),
     };
-    if format != Format::Csv {
-        for f in &ro.plot_files {
-            s.push_str(&format!("wrote {f}\n"));
-        }
-    }
     Ok(s)
 }
 

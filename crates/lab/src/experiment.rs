@@ -79,13 +79,17 @@ impl Params {
         serde_json::to_string(&self.0).expect("JSON of plain values")
     }
 
-    /// Parses `k=v` pairs against an experiment's parameters.
+    /// Parses `k=v` pairs against an experiment's parameters, then checks
+    /// them all ([`Experiment::validate`]): a name given twice, an unknown
+    /// name, a malformed value or one out of range is an error before any
+    /// work starts.
     pub fn parse(exp: &dyn Experiment, pairs: &[String]) -> Result<Params, LabError> {
         let specs = exp.params();
         let mut map = BTreeMap::new();
         for s in &specs {
             map.insert(s.name.to_string(), value(exp, s, s.default)?);
         }
+        let mut given: BTreeMap<&str, &str> = BTreeMap::new();
         for pair in pairs {
             let (k, v) = pair.split_once('=').ok_or_else(|| {
                 LabError::BadParam(format!("`{pair}` is not of the form name=value"))
@@ -97,6 +101,13 @@ impl Params {
                     known: specs.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
                 }
             })?;
+            if let Some(first) = given.insert(spec.name, pair) {
+                return Err(LabError::BadParam(format!(
+                    "{}: `{}` is given twice (`{first}` and `{pair}`); give it once",
+                    exp.name(),
+                    spec.name
+                )));
+            }
             map.insert(spec.name.to_string(), value(exp, spec, v.trim())?);
         }
         let p = Params(map);

@@ -193,22 +193,57 @@ fn find_or_create(
             .and_then(|r| r[0].int())
             .ok_or_else(|| LabError::Db("the new run vanished".into()))?;
         if inserted == 1 {
-            let size = exp.batch_size(params).max(1);
-            let mut first = 0;
-            let mut batch = 0i64;
-            while first < units {
-                let end = (first + size).min(units);
-                store.exec(
-                    "INSERT INTO batches (run_id, batch, first_unit, end_unit, status) VALUES (?, ?, ?, ?, 'todo')",
-                    &[Val::Int(id), Val::Int(batch), Val::from(first), Val::from(end)],
-                )?;
-                first = end;
-                batch += 1;
-            }
+            extend_batches(store, exp, params, id)?;
         }
         Ok((id, inserted == 1))
     })();
     store.finish(r)
+}
+
+/// Batch rows a run gets at a time. A run's batches are made as the
+/// workers reach them, this many at once, so that a run of millions of
+/// one-unit batches starts at once (making all its rows up front took
+/// half a minute for ten million) and the store holds rows only for
+/// batches that have been reached.
+pub const BATCH_ROWS_AT_ONCE: u64 = 1_024;
+
+/// Adds the next [`BATCH_ROWS_AT_ONCE`] batch rows of run `id` after the
+/// last one made, inside the caller's transaction; returns whether any
+/// unit was left without a batch row (so that there may be a batch to
+/// claim now, made here or by a concurrent worker). Two workers extending
+/// at once write the same rows; the second's are ignored.
+fn extend_batches(
+    store: &mut Store,
+    exp: &dyn Experiment,
+    params: &Params,
+    id: i64,
+) -> Result<bool, LabError> {
+    let units = exp.units(params);
+    let size = exp.batch_size(params).max(1);
+    let row = store.query(
+        "SELECT COALESCE(MAX(batch) + 1, 0), COALESCE(MAX(end_unit), 0) FROM batches WHERE run_id = ?",
+        &[Val::Int(id)],
+    )?;
+    let (mut batch, mut first) = row.first().map_or((0, 0), |r| {
+        (r[0].int().unwrap_or(0), r[1].int().unwrap_or(0) as u64)
+    });
+    if first >= units {
+        return Ok(false);
+    }
+    for _ in 0..BATCH_ROWS_AT_ONCE {
+        if first >= units {
+            break;
+        }
+        let end = first.saturating_add(size).min(units);
+        store.exec(
+            "INSERT INTO batches (run_id, batch, first_unit, end_unit, status) VALUES (?, ?, ?, ?, 'todo') \
+             ON CONFLICT (run_id, batch) DO NOTHING",
+            &[Val::Int(id), Val::Int(batch), Val::from(first), Val::from(end)],
+        )?;
+        first = end;
+        batch += 1;
+    }
+    Ok(true)
 }
 
 /// Runs (or resumes, or joins) the run of `(experiment, params, seed)`
@@ -299,7 +334,15 @@ pub fn run(
                 computed += n;
                 progress(count_done(store)?, total);
             }
-            None => break,
+            None => {
+                // Nothing to claim: make the next batch rows, if any unit
+                // has none yet, and claim again.
+                store.begin_write()?;
+                let more = extend_batches(store, exp, params, id);
+                if !store.finish(more)? {
+                    break;
+                }
+            }
         }
     }
     // The run is finished when every unit is stored (by any worker).

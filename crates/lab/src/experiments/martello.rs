@@ -29,20 +29,30 @@ fn game(n: usize, seed: u64, i: u64) -> Result<Martello, LabError> {
     Martello::new(n, State::from_board(&b)).map_err(|e| LabError::Unit(e.to_string()))
 }
 
+/// The expansion budgets of the budget experiment: a comma-separated
+/// list of distinct positive integers, at least one (each budget is a
+/// column of the table and a measure of every unit).
 fn budgets(p: &Params) -> Result<Vec<u64>, LabError> {
-    p.text("budgets")
-        .split(',')
-        .filter(|s| !s.trim().is_empty())
-        .map(|s| {
-            s.trim()
-                .parse::<u64>()
-                .ok()
-                .filter(|&b| b > 0)
-                .ok_or_else(|| {
-                    LabError::BadParam(format!("martello-random: bad budget `{s}` in `budgets`"))
-                })
-        })
-        .collect()
+    let text = p.text("budgets");
+    let bad = |why: String| LabError::BadParam(format!("martello-random: `budgets`: {why}"));
+    if text.trim().is_empty() {
+        return Err(bad(
+            "the list is empty; give expansion budgets such as 100,1000,10000".into(),
+        ));
+    }
+    let mut out: Vec<u64> = Vec::new();
+    for s in text.split(',').map(str::trim) {
+        let b = match s.parse::<u64>() {
+            Ok(b) if b > 0 => b,
+            _ if s.is_empty() => return Err(bad(format!("an empty entry in `{text}`"))),
+            _ => return Err(bad(format!("`{s}` is not a positive number of expansions"))),
+        };
+        if out.contains(&b) {
+            return Err(bad(format!("{b} is given twice")));
+        }
+        out.push(b);
+    }
+    Ok(out)
 }
 
 /// Successful runs among `tries` randomised runs of at most `budget`

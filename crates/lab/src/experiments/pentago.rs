@@ -11,6 +11,8 @@ use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
 use endgame_core::battle::{battle, BattleConfig};
 use endgame_core::player::MoveLimits;
 use endgame_core::{Rules, Value};
+use endgame_pentago::api::LATE_STONES;
+use endgame_pentago::mid::MAX_EMPTY;
 use endgame_pentago::player::{by_name, NAMES};
 use endgame_pentago::solve::{Budget, Solver};
 use endgame_pentago::{Pentago, Position};
@@ -77,6 +79,12 @@ impl Experiment for Battle {
         one_of(self.name(), "white", &p.text("white"), &NAMES)?;
         in_range(self.name(), p, "games", 1, 100_000)?;
         in_range(self.name(), p, "move_ms", 0, 600_000)?;
+        if p.int("move_nodes") == 0 && p.int("move_ms") == 0 {
+            return Err(LabError::BadParam(format!(
+                "{}: `move_nodes` and `move_ms` are both 0, so nothing bounds a decision; give a node budget or a time",
+                self.name(),
+            )));
+        }
         in_range(self.name(), p, "opening_plies", 0, 20)?;
         in_range(self.name(), p, "batch", 1, 100_000)
     }
@@ -297,8 +305,24 @@ impl Experiment for SolverSpeed {
     }
     fn validate(&self, p: &Params) -> Result<(), LabError> {
         in_range(self.name(), p, "positions", 1, 1_000_000)?;
-        in_range(self.name(), p, "min_stones", 0, 35)?;
-        in_range(self.name(), p, "max_stones", p.int("min_stones"), 35)?;
+        // Before LATE_STONES stones only the alpha-beta can answer, with
+        // no bound on its work: a random position of 0 stones spent the
+        // whole node budget (5 million nodes, seconds each) and came back
+        // unknown. From there the retrograde solver bounds the worst case.
+        let (min, max) = (p.int("min_stones"), p.int("max_stones"));
+        if min < u64::from(LATE_STONES) {
+            return Err(LabError::BadParam(format!(
+                "{}: `min_stones` must be at least {LATE_STONES}, got {min}: the exact solver is bounded from {LATE_STONES} stones (at most {MAX_EMPTY} empty cells, its retrograde solver's reach); earlier positions spend the whole node budget and stay unknown",
+                self.name(),
+            )));
+        }
+        in_range(self.name(), p, "min_stones", u64::from(LATE_STONES), 35)?;
+        if max < min || max > 35 {
+            return Err(LabError::BadParam(format!(
+                "{}: `max_stones` must be in min_stones..=35 ({min}..=35), got {max}",
+                self.name(),
+            )));
+        }
         in_range(self.name(), p, "max_nodes", 1, u64::MAX >> 2)?;
         in_range(self.name(), p, "table_bits", 10, 26)?;
         in_range(self.name(), p, "batch", 1, 100_000)

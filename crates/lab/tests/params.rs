@@ -1,0 +1,304 @@
+//! Parameters are checked before any work starts: what no run could
+//! finish, or would finish without meaning (an empty list, a size of
+//! zero, a parameter given twice, a stone range the exact solver cannot
+//! decide), is a one-line error; and a run of millions of batches starts
+//! at once.
+
+use endgame_lab::experiment::Params;
+use endgame_lab::runner::{self, RunOptions, BATCH_ROWS_AT_ONCE};
+use endgame_lab::store::{Store, Val};
+use endgame_lab::{registry, LabError};
+use std::io::Write;
+use std::time::Instant;
+
+fn parse(exp: &str, kv: &[&str]) -> Result<Params, LabError> {
+    let e = registry::find(exp).unwrap();
+    Params::parse(e, &kv.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+}
+
+/// The error of a refused parameter set: a bad parameter, one line,
+/// saying `needle`.
+fn refused(exp: &str, kv: &[&str], needle: &str) {
+    let e = parse(exp, kv).expect_err(&format!("{exp} {kv:?} must be refused"));
+    assert!(matches!(e, LabError::BadParam(_)), "{exp} {kv:?}: {e:?}");
+    let msg = e.to_string();
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    assert!(msg.contains(needle), "{exp} {kv:?}: {msg}");
+}
+
+#[test]
+fn a_parameter_given_twice_is_an_error() {
+    refused(
+        "calibration",
+        &["units=5", "units=6"],
+        "`units` is given twice (`units=5` and `units=6`)",
+    );
+    // Even with the same value, and with spaces around the name.
+    refused("calibration", &["batch=2", " batch =2"], "given twice");
+    assert!(parse("calibration", &["units=5", "batch=6"]).is_ok());
+}
+
+#[test]
+fn martello_budgets_must_be_a_list_of_distinct_positive_numbers() {
+    refused("martello-random", &["budgets="], "the list is empty");
+    refused("martello-random", &["budgets=  "], "the list is empty");
+    refused("martello-random", &["budgets=100,,200"], "an empty entry");
+    refused("martello-random", &["budgets=100,"], "an empty entry");
+    refused("martello-random", &["budgets=0"], "`0` is not a positive");
+    refused(
+        "martello-random",
+        &["budgets=100,-5"],
+        "`-5` is not a positive",
+    );
+    refused(
+        "martello-random",
+        &["budgets=ten"],
+        "`ten` is not a positive",
+    );
+    refused(
+        "martello-random",
+        &["budgets=100,100"],
+        "100 is given twice",
+    );
+    let p = parse("martello-random", &["budgets= 100 , 2500"]).unwrap();
+    assert_eq!(p.text("budgets"), "100 , 2500");
+    assert!(parse("martello-random", &[]).is_ok());
+}
+
+#[test]
+fn sizes_of_zero_or_below_are_refused() {
+    for (exp, name) in [
+        ("calibration", "units"),
+        ("calibration", "batch"),
+        ("martello-random", "n"),
+        ("martello-random", "games"),
+        ("martello-random", "budget_tries"),
+        ("martello-random", "batch"),
+        ("martello-sizes", "max_n"),
+        ("martello-sizes", "games"),
+        ("peg-genetic", "runs"),
+        ("peg-genetic", "population"),
+        ("peg-search-table", "max_expansions"),
+        ("peg-single-vacancy", "batch"),
+        ("pentago-battle", "games"),
+        ("pentago-solver-speed", "positions"),
+        ("pentago-solver-speed", "max_nodes"),
+    ] {
+        refused(
+            exp,
+            &[&format!("{name}=0")],
+            &format!("`{name}` must be in"),
+        );
+        refused(
+            exp,
+            &[&format!("{name}=-1")],
+            &format!("`{name}` must be a non-negative integer, got `-1`"),
+        );
+    }
+}
+
+#[test]
+fn pentago_solver_speed_refuses_stones_the_solver_cannot_decide() {
+    let late = endgame_pentago::api::LATE_STONES;
+    assert_eq!(late, 18);
+    refused(
+        "pentago-solver-speed",
+        &["min_stones=0", "max_stones=0"],
+        "`min_stones` must be at least 18, got 0",
+    );
+    refused(
+        "pentago-solver-speed",
+        &["min_stones=17", "max_stones=20"],
+        "at least 18, got 17",
+    );
+    refused(
+        "pentago-solver-speed",
+        &["min_stones=20", "max_stones=19"],
+        "`max_stones` must be in min_stones..=35 (20..=35), got 19",
+    );
+    refused(
+        "pentago-solver-speed",
+        &["min_stones=30", "max_stones=36"],
+        "got 36",
+    );
+    refused("pentago-solver-speed", &["min_stones=36"], "got 36");
+    let p = parse("pentago-solver-speed", &["min_stones=18", "max_stones=18"]).unwrap();
+    assert_eq!(p.int("min_stones"), 18);
+    assert!(parse("pentago-solver-speed", &["min_stones=35", "max_stones=35"]).is_ok());
+    assert!(parse("pentago-solver-speed", &[]).is_ok());
+}
+
+#[test]
+fn pentago_battle_needs_a_bound_per_decision() {
+    refused(
+        "pentago-battle",
+        &["move_nodes=0", "move_ms=0"],
+        "nothing bounds a decision",
+    );
+    assert!(parse("pentago-battle", &["move_nodes=0", "move_ms=50"]).is_ok());
+    assert!(parse("pentago-battle", &["move_nodes=100"]).is_ok());
+}
+
+fn sqlite(name: &str) -> String {
+    let dir =
+        std::env::temp_dir().join(format!("endgame-lab-params-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("lab.db").display().to_string()
+}
+
+/// A fresh PostgreSQL schema when `ENDGAME_TEST_POSTGRES` names a server
+/// (`crates/lab/ci/postgres.sh` starts one), else `None` with a notice.
+fn postgres(test: &str) -> Option<String> {
+    let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: the PostgreSQL part of `{test}` did NOT run.\n"
+        );
+        return None;
+    };
+    let schema = format!("p_{}_{}", test, std::process::id());
+    let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("test server");
+    c.batch_execute(&format!(
+        "DROP SCHEMA IF EXISTS {schema} CASCADE; CREATE SCHEMA {schema}"
+    ))
+    .unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    Some(format!("{url}{sep}options=-csearch_path%3D{schema}"))
+}
+
+fn count(st: &mut Store, sql: &str, id: i64) -> i64 {
+    st.query(sql, &[Val::Int(id)]).unwrap()[0][0].int().unwrap()
+}
+
+#[test]
+fn ten_million_one_unit_batches_start_at_once() {
+    let exp = registry::find("calibration").unwrap();
+    let p = parse("calibration", &["units=10000000", "batch=1"]).unwrap();
+    let mut st = Store::open(&sqlite("ten-million")).unwrap();
+    let t = Instant::now();
+    let o = runner::run(
+        &mut st,
+        exp,
+        &p,
+        1,
+        &RunOptions {
+            threads: 1,
+            max_batches: Some(1),
+        },
+        &mut |_, _| {},
+    )
+    .unwrap();
+    // Making every batch row up front took 28.7 s; a window of them is
+    // made in milliseconds.
+    assert!(t.elapsed().as_secs_f64() < 5.0, "{:?}", t.elapsed());
+    assert!(o.created);
+    assert_eq!(o.run.units, 10_000_000);
+    assert_eq!(o.run.units_done, 1);
+    let id = o.run.id;
+    let rows = count(&mut st, "SELECT COUNT(*) FROM batches WHERE run_id = ?", id);
+    assert_eq!(rows, BATCH_ROWS_AT_ONCE as i64);
+}
+
+#[test]
+fn batch_rows_are_made_as_the_run_reaches_them() {
+    let exp = registry::find("calibration").unwrap();
+    // Two windows of one-unit batches and one more.
+    let w = BATCH_ROWS_AT_ONCE;
+    let units = 2 * w + 1;
+    let p = parse("calibration", &[&format!("units={units}"), "batch=1"]).unwrap();
+    let mut st = Store::open(&sqlite("windows")).unwrap();
+    let opts = |n| RunOptions {
+        threads: 1,
+        max_batches: n,
+    };
+    // Stop at the end of the first window, then resume twice.
+    let o = runner::run(&mut st, exp, &p, 3, &opts(Some(w)), &mut |_, _| {}).unwrap();
+    let id = o.run.id;
+    assert_eq!(o.run.units_done, w);
+    let rows = |st: &mut Store| count(st, "SELECT COUNT(*) FROM batches WHERE run_id = ?", id);
+    assert_eq!(rows(&mut st), w as i64);
+    let o = runner::run(&mut st, exp, &p, 3, &opts(Some(1)), &mut |_, _| {}).unwrap();
+    assert!(!o.created);
+    assert_eq!(o.run.units_done, w + 1);
+    assert_eq!(rows(&mut st), 2 * w as i64);
+    let o = runner::run(&mut st, exp, &p, 3, &opts(None), &mut |_, _| {}).unwrap();
+    assert_eq!(o.run.units_done, units);
+    assert!(o.run.finished_at.is_some());
+    // Every unit in exactly one batch, batches numbered without a gap.
+    let b = st
+        .query(
+            "SELECT COUNT(*), MIN(first_unit), MAX(end_unit), SUM(end_unit - first_unit), MAX(batch) FROM batches WHERE run_id = ? AND status = 'done'",
+            &[Val::Int(id)],
+        )
+        .unwrap();
+    let n = units as i64;
+    assert_eq!(
+        b[0].iter().map(|v| v.int().unwrap()).collect::<Vec<_>>(),
+        vec![n, 0, n, n, n - 1]
+    );
+    assert_eq!(rows(&mut st), n);
+    assert_eq!(
+        count(
+            &mut st,
+            "SELECT COUNT(*) FROM measures WHERE run_id = ?",
+            id
+        ),
+        3 * n
+    );
+    // Running it again finds nothing to do and makes no row.
+    let o = runner::run(&mut st, exp, &p, 3, &opts(None), &mut |_, _| {}).unwrap();
+    assert_eq!(o.units_computed, 0);
+    assert_eq!(rows(&mut st), n);
+}
+
+#[test]
+fn workers_sharing_a_run_make_its_batch_rows_as_they_go() {
+    // A window of one-unit batches and a few more, two workers on each
+    // backend (SQLite serialises them; PostgreSQL runs them side by side,
+    // both making the next window when they run out).
+    let exp = registry::find("calibration").unwrap();
+    let units = BATCH_ROWS_AT_ONCE + 5;
+    let p = parse("calibration", &[&format!("units={units}"), "batch=1"]).unwrap();
+    let mut dbs = vec![sqlite("shared")];
+    dbs.extend(postgres("shared"));
+    for db in dbs {
+        Store::open(&db).unwrap();
+        let outcomes: Vec<_> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..2)
+                .map(|_| {
+                    let (db, p) = (db.clone(), p.clone());
+                    s.spawn(move || {
+                        let mut st = Store::open(&db).unwrap();
+                        let opts = RunOptions {
+                            threads: 1,
+                            max_batches: None,
+                        };
+                        runner::run(&mut st, exp, &p, 8, &opts, &mut |_, _| {}).unwrap()
+                    })
+                })
+                .collect();
+            hs.into_iter().map(|h| h.join().unwrap()).collect()
+        });
+        let id = outcomes[0].run.id;
+        assert_eq!(outcomes[1].run.id, id);
+        let total: u64 = outcomes.iter().map(|o| o.units_computed).sum();
+        assert_eq!(total, units, "{db}: every unit exactly once");
+        let mut st = Store::open(&db).unwrap();
+        assert_eq!(
+            count(&mut st, "SELECT COUNT(*) FROM units WHERE run_id = ?", id),
+            units as i64
+        );
+        assert_eq!(
+            count(
+                &mut st,
+                "SELECT COUNT(*) FROM batches WHERE run_id = ? AND status = 'done'",
+                id
+            ),
+            units as i64
+        );
+        let o = runner::run(&mut st, exp, &p, 8, &RunOptions::default(), &mut |_, _| {}).unwrap();
+        assert!(o.run.finished_at.is_some());
+        assert_eq!(o.units_computed, 0);
+    }
+}
