@@ -127,7 +127,9 @@ const RESERVE: usize = 4096;
 /// and 131072 alike).
 const POOLED_RESERVE: usize = 65_536;
 
-fn entries_for<K>(bytes: usize) -> usize {
+/// Memo entries of key type `K` that fit in `bytes`, for a
+/// [`Searcher`] built outside this module.
+pub fn entries_for<K>(bytes: usize) -> usize {
     // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
     // count, one tag byte per slot; growth doubles, so budget for the
     // worst case of a just-grown table (3/8 full).

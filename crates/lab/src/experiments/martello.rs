@@ -64,7 +64,8 @@ fn budget_successes(m: &Martello, budget: u64, tries: u64, seed: u64) -> u64 {
     (0..tries)
         .filter(|_| {
             let key = |p: &State| m.key7(p);
-            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX);
+            // At most `budget` entries: one per expansion.
+            let mut s = Searcher::with_children(m, key, solver::children, budget as usize);
             s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
         })
         .count() as u64
@@ -170,7 +171,9 @@ impl Experiment for Random {
             let start = m.start();
             let kids = m.children(&start);
             let key = |p: &State| m.key7(p);
-            let mut search = Searcher::with_children(&m, key, solver::children, usize::MAX);
+            // Bounded like the solve's memo: a full one stops inserting.
+            let entries = solver::entries_for::<[u64; 7]>(MEMO_BYTES);
+            let mut search = Searcher::with_children(&m, key, solver::children, entries);
             let good = kids
                 .iter()
                 .filter(|(_, c)| search.run(c, None, None) == Some(1))
