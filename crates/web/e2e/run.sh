@@ -6,7 +6,11 @@ set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
 if [ ! -x /usr/bin/chromium ]; then
-  apt-get update -qq && apt-get install -y -qq chromium
+  # Through sudo when not root, as crates/lab/ci/postgres.sh does.
+  sudo=""
+  [ "$(id -u)" -ne 0 ] && sudo="sudo"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium
 fi
 cd "$here"
 if [ ! -d node_modules/playwright-core ]; then
