@@ -20,7 +20,10 @@ pub struct SolvePentago {
     /// The position in the interchange notation (docs/pentago.md): a
     /// 64-bit number, `m` appended when the player to move must rotate.
     pub position: String,
-    /// Time limit (`10s`, `500ms`); default none from 18 stones, 10 s before.
+    /// Time limit (`10s`, `500ms`); default none where the exact
+    /// retrograde solver takes the position (from 16 stones, when the
+    /// memory it needs is free: about 4.3 GiB at 16, 1.6 GiB at 17),
+    /// 10 s before.
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Node limit.
@@ -38,7 +41,7 @@ pub struct HintPentago {
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
     /// Node limit of the alpha-beta searches (the retrograde solver, from
-    /// 18 stones, is bounded by the time alone).
+    /// 18 stones in a hint, is bounded by the time alone).
     #[arg(long)]
     pub max_nodes: Option<u64>,
 }

@@ -4,9 +4,9 @@
 //! `?` unknown, to compare methods):
 //! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 seed | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
 //!
-//! `mid` the retrograde solver alone, `ab` the alpha-beta alone (with a
+//! `mid` the retrograde solver alone (its memory limit `mid::memory_limit`), `ab` the alpha-beta alone (with a
 //! time cap, default 10 s), `auto` what `Solver::value_and_children`
-//! chooses.
+//! chooses; `memory` prints the predicted peak memory by empty cells.
 
 use endgame_core::Value;
 use endgame_pentago::mid;
@@ -21,6 +21,18 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse::<f64>().ok())
         .unwrap_or(10.0);
+    if method == "memory" {
+        // The predicted peak of a retrograde solve by empty cells.
+        for n in 12..=mid::MAX_EMPTY {
+            let m = mid::memory_for(n).expect("within MAX_EMPTY");
+            println!(
+                "{n} empty cells: one sweep {}, a sweep per question {}",
+                mid::bytes_text(m.one_sweep),
+                mid::bytes_text(m.two_sweeps)
+            );
+        }
+        return;
+    }
     let mut times = Vec::new();
     for line in std::io::stdin().lock().lines() {
         let line = line.expect("reading stdin");
@@ -30,7 +42,9 @@ fn main() {
         let t = Instant::now();
         let mut how = "retrograde".to_string();
         let (v, kids) = match method.as_str() {
-            "mid" => mid::value_and_children(&p, None).expect("at most 18 empty cells"),
+            "mid" => {
+                mid::value_and_children(&p, None).expect("within MAX_EMPTY and the memory limit")
+            }
             _ => {
                 let mut s = Solver::default();
                 s.set_retrograde(method != "ab");

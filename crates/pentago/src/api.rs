@@ -85,9 +85,12 @@ pub const DEFAULT_NODES: u64 = 10_000_000;
 /// not finish ([`solve_budget`]); from there a solve gets no limit.
 pub const SOLVE_EARLY_TIME: Duration = Duration::from_secs(10);
 
-/// From this many stones every position is in the retrograde solver's
-/// range ([`mid::MAX_EMPTY`] empty cells): exact within the default time.
-pub const LATE_STONES: u32 = 36 - mid::MAX_EMPTY;
+/// From this many stones (18 empty cells) the retrograde solver answers
+/// within a hint's default time ([`DEFAULT_TIME`]) and 1 GB. Its range
+/// reaches further ([`mid::MAX_EMPTY`] = 20 empty cells, 16 stones: about
+/// 1.6 GiB at 17 stones and 4.3 GiB at 16), where a solve without a time
+/// limit uses it when the memory limit allows ([`mid::reaches`]).
+pub const LATE_STONES: u32 = 18;
 
 /// Table size of the service's solvers: 2^22 slots of 16 bytes (64 MiB),
 /// which with the retrograde solver's layers (about 0.62 GB at 18
@@ -289,7 +292,7 @@ pub fn hint_budget(time: Option<Duration>, nodes: Option<u64>) -> Budget {
 /// ([`solve::EARLY_TABLE_BITS`], 512 MiB touched only as used: on hard
 /// positions it saves 10 to 50 % of the nodes).
 pub fn solve_budget(pos: &Position, time: Option<Duration>, nodes: Option<u64>) -> Budget {
-    let early = mid::cost(pos).is_none();
+    let early = !mid::reaches(pos);
     let time = match (time, nodes) {
         (None, None) if early => Some(SOLVE_EARLY_TIME),
         _ => time,
@@ -357,7 +360,7 @@ impl Service {
     /// budget's memory allows it.
     fn take(&self, pos: &Position, budget: &Budget) -> Solver {
         let big = table_bytes(solve::EARLY_TABLE_BITS);
-        if mid::cost(pos).is_none() && budget.memory.is_some_and(|m| m >= big) {
+        if !mid::reaches(pos) && budget.memory.is_some_and(|m| m >= big) {
             return Solver::new(solve::EARLY_TABLE_BITS);
         }
         let kept = self.solvers.lock().ok().and_then(|mut v| v.pop());
@@ -478,8 +481,12 @@ struct Stages {
     /// Nodes the exact stages spent (alpha-beta nodes, plus the positions
     /// of a retrograde solve).
     nodes: u64,
-    /// Whether the position is in the retrograde solver's range.
+    /// Whether the position is in the retrograde solver's range (and its
+    /// memory limit).
     late: bool,
+    /// Why the retrograde solver did not answer although the position is
+    /// in its range by empty cells: its memory over the limit.
+    refusal: Option<mid::Refusal>,
 }
 
 impl Stages {
@@ -517,7 +524,8 @@ impl Stages {
             short_complete,
             method: None,
             nodes: 0,
-            late: mid::cost(pos).is_some(),
+            late: mid::reaches(pos),
+            refusal: None,
         }
     }
 
@@ -544,6 +552,9 @@ impl Stages {
             }
         }
         self.nodes += solver.nodes() - nodes0;
+        if let Some(r @ mid::Refusal::TooLarge { .. }) = solver.retrograde_refusal() {
+            self.refusal = Some(r);
+        }
         self.method = Some(if solver.last_was_retrograde() {
             "retrograde"
         } else {
@@ -588,7 +599,7 @@ impl Stages {
         if undecided == 0 {
             return None;
         }
-        let where_ = if self.late {
+        let where_ = if pos.stones() >= LATE_STONES {
             format!("{} stones", pos.stones())
         } else {
             format!("below {LATE_STONES} stones")
@@ -608,7 +619,10 @@ impl Stages {
                 None => "within the budget".to_string(),
             }
         };
-        Some(format!("{where_}: {what} {why}"))
+        Some(match self.refusal {
+            Some(r) => format!("{where_}: {what} {why} ({r})"),
+            None => format!("{where_}: {what} {why}"),
+        })
     }
 
     /// The analysis of `pos` as the stages left it (sorted), without a
@@ -1255,7 +1269,7 @@ impl Ai {
         let mut chosen = None;
         // With neither a time nor a node limit the exact stage could run
         // for hours before the retrograde solver's range: there it waits.
-        let bounded = time.is_some() || nodes.is_some() || mid::cost(pos).is_some();
+        let bounded = time.is_some() || nodes.is_some() || mid::reaches(pos);
         if let (Some((solver, search)), true) = (self.exact.as_mut(), bounded) {
             solver.set_cancel(budget.cancel.clone());
             let solved = solve::keeping_moves(solver, pos, solve::Budget::exact(pos, nodes, time));

@@ -46,17 +46,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Instant;
 
-/// The most empty cells the solver takes (18 empties, i.e. 18 stones:
-/// about 0.62 GB; each further empty cell multiplies time and memory by
-/// about three).
-pub const MAX_EMPTY: u32 = 18;
+/// The most empty cells the solver takes (20 empties, i.e. 16 stones:
+/// about 4.3 GB with both questions in one sweep, 2.2 GB with a sweep per
+/// question; 19: 1.5 GB; 18: 0.62 GB; each further empty cell multiplies
+/// time and memory by about three). Whether a root fits is decided by
+/// its memory ([`memory`]) against a limit ([`memory_limit`]) before
+/// anything is allocated.
+pub const MAX_EMPTY: u32 = 20;
 
-/// Up to this many empty cells both questions share one sweep (32 bytes
-/// a node: 0.37 GB at 17 empty cells; at 18, 1.02 GB for the largest
-/// pair of layers, kept to about 0.62 GB by moving pages between the
-/// layers, against 0.5 GB for two sweeps of 16 bytes a node, which took
-/// about 1.8 times as long).
-pub const MAX_EMPTY_ONE_SWEEP: u32 = 18;
+/// Both questions share one sweep (32 bytes a node) whenever the memory
+/// limit allows it, at every size up to [`MAX_EMPTY`]; else a sweep per
+/// question (16 bytes a node, about half the peak, about 1.8 times as
+/// long). At 18 empty cells one sweep's largest pair of layers would take
+/// 1.02 GB, kept to about 0.62 GB by moving pages between the layers.
+pub const MAX_EMPTY_ONE_SWEEP: u32 = MAX_EMPTY;
 
 /// A gather whose two layers take more bytes than this together moves the
 /// pages of the layer it reads, as they stop being read, to the layer it
@@ -73,8 +76,19 @@ const RELEASE_ABOVE: usize = 200 << 20;
 /// next gather anyway, and the stores skip reading the lines they replace.
 const STREAM_ABOVE: usize = 64 << 20;
 
-/// The windows of a releasing gather.
+/// The fewest windows of a releasing gather.
 const GATHER_WINDOWS: usize = 64;
+
+/// A releasing gather uses windows of at most about this many bytes of the
+/// layer it writes (more windows than [`GATHER_WINDOWS`] from 19 empty
+/// cells on): what is written in a window but not yet released from the
+/// layer read is what the peak adds to the largest layer.
+const WINDOW_BYTES: usize = 16 << 20;
+
+/// The windows of a releasing gather writing `bytes`.
+fn gather_windows(bytes: usize) -> usize {
+    GATHER_WINDOWS.max(bytes / WINDOW_BYTES)
+}
 
 /// A set of rotation states of one parity: bit `r0 + 4·r1 + 16·r2` of word
 /// `h`, where `r0..r2` are the quarter turns of quadrants 0..2 and the
@@ -166,9 +180,13 @@ struct Tables {
     deposit: Vec<[u8; 256]>,
     /// Colex rank of a mask's low 9 bits, with their count in bits 16..
     rank_lo: [u32; 512],
-    /// `rank_hi[c][h]`: what the high 9 bits `h` add to the colex rank
-    /// when `c` bits are set below them.
+    /// `rank_hi[c][h]`: what the middle 9 bits `h` (bits 9..18) add to
+    /// the colex rank when `c` bits are set below them, with their count
+    /// in bits 24..
     rank_hi: [[u32; 512]; 10],
+    /// `rank_top[c][t]`: what bits 18 and 19 (`t`) add when `c` bits are
+    /// set below them (roots of 19 and 20 empty cells; 0 for `t` = 0).
+    rank_top: [[u32; 4]; 19],
 }
 
 fn tables() -> &'static Tables {
@@ -241,7 +259,17 @@ fn tables() -> &'static Tables {
                 for (i, b) in bits_of(m as u64).enumerate() {
                     r += binom[9 + b as usize][c + i + 1];
                 }
-                row[m] = r as u32;
+                row[m] = r as u32 | m.count_ones() << 24;
+            }
+        }
+        let mut rank_top = [[0u32; 4]; 19];
+        for (c, row) in rank_top.iter_mut().enumerate() {
+            for (m, out) in row.iter_mut().enumerate() {
+                let mut r = 0;
+                for (i, b) in bits_of(m as u64).enumerate() {
+                    r += binom[18 + b as usize][c + i + 1];
+                }
+                *out = r as u32;
             }
         }
         Tables {
@@ -251,18 +279,23 @@ fn tables() -> &'static Tables {
             deposit,
             rank_lo,
             rank_hi,
+            rank_top,
         }
     })
 }
 
-/// The colex rank of an 18-bit mask among the masks with as many bits
-/// set (the sum over its bits of C(position, index + 1)), from two
-/// 9-bit tables small enough to stay in the first-level cache.
+/// The colex rank of a mask of up to 20 bits among the masks with as
+/// many bits set (the sum over its bits of C(position, index + 1)), from
+/// two 9-bit tables and one for bits 18 and 19, small enough to stay in
+/// the first-level cache.
 #[inline(always)]
 fn rank(m: u32) -> usize {
     let t = tables();
     let lo = t.rank_lo[(m & 511) as usize];
-    ((lo & 0xffff) + t.rank_hi[(lo >> 16) as usize][(m >> 9) as usize & 511]) as usize
+    let c = lo >> 16;
+    let hi = t.rank_hi[c as usize][(m >> 9) as usize & 511];
+    let top = t.rank_top[(c + (hi >> 24)) as usize][(m >> 18) as usize & 3];
+    ((lo & 0xffff) + (hi & 0xff_ffff) + top) as usize
 }
 
 /// The states (both parities) in which `stones` (in the quadrants' own
@@ -932,6 +965,11 @@ impl<E: Entry> Buf<E> {
         return &mut self.vec;
     }
 
+    /// Regions whose pages are resident.
+    fn resident_count(&self) -> usize {
+        self.resident.iter().filter(|&&r| r).count()
+    }
+
     /// Records that entries `from..to` were written.
     fn mark_written(&mut self, from: usize, to: usize) {
         if to > from {
@@ -1510,25 +1548,21 @@ impl Space {
         // them. A child set `a'` is read by every `a'` less one stone, the
         // last of them in colex order being `a'` less its lowest stone.
         let per = Buf::<E>::PER;
-        let mut last_reader: Vec<(usize, usize)> = Vec::new();
-        if release && first_moves && child_block > 0 {
-            let mut last = vec![0usize; next_len.div_ceil(per)];
-            for (i, &a) in subsets(n, x + 1).iter().enumerate() {
-                let l = rank(a & a.wrapping_sub(1));
-                let (lo, hi) = (i * child_block / per, ((i + 1) * child_block - 1) / per);
-                for slot in &mut last[lo..=hi] {
-                    *slot = (*slot).max(l);
-                }
-            }
-            last_reader = last.into_iter().enumerate().map(|(k, l)| (l, k)).collect();
-            last_reader.sort_unstable();
-        }
+        let last_reader = if release && first_moves {
+            self.last_readers(j, per)
+        } else {
+            Vec::new()
+        };
         // Regions of `next` no longer read, whose pages can move to `cur`.
         let mut spare: Vec<usize> = Vec::new();
         let mut released = 0;
         // Regions of `cur` below this are written or provided for.
         let mut provided = 0;
-        let windows = if release { GATHER_WINDOWS } else { 1 };
+        let windows = if release {
+            gather_windows(len * std::mem::size_of::<E>())
+        } else {
+            1
+        };
         for w in 0..windows {
             let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
             // The regions this window writes: pages of `next` no longer
@@ -1588,6 +1622,131 @@ impl Space {
             }
         }
         debug_assert!(len <= cur.len);
+    }
+
+    /// A first mover's gather of layer `j`: the regions of layer `j + 1`
+    /// (`per` entries each) by the last block of layer `j` that reads
+    /// them, as `(block, region)` in that order. A child set `a'` is read
+    /// by every `a'` less one stone, the last of them in colex order being
+    /// `a'` less its lowest stone.
+    fn last_readers(&self, j: u32, per: usize) -> Vec<(usize, usize)> {
+        let n = self.n();
+        let (x, y) = self.counts(j);
+        let child_block = self.binom(n - x - 1, y);
+        if child_block == 0 {
+            return Vec::new();
+        }
+        let mut last = vec![0usize; self.size(j + 1).div_ceil(per)];
+        for (i, &a) in subsets(n, x + 1).iter().enumerate() {
+            let l = rank(a & a.wrapping_sub(1));
+            let (lo, hi) = (i * child_block / per, ((i + 1) * child_block - 1) / per);
+            for slot in &mut last[lo..=hi] {
+                *slot = (*slot).max(l);
+            }
+        }
+        let mut out: Vec<(usize, usize)> =
+            last.into_iter().enumerate().map(|(k, l)| (l, k)).collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// The regions [`Space::gather`] of layer `j` makes resident, as it
+    /// does, on the buffers' resident flags alone (nothing allocated):
+    /// `entry` bytes a node. Returns how many regions came from outside
+    /// the two buffers (the pool or fresh pages).
+    fn gather_regions(
+        &self,
+        j: u32,
+        entry: usize,
+        next: &mut [bool],
+        cur: &mut [bool],
+        release: bool,
+    ) -> usize {
+        let n = self.n();
+        let (x, y) = self.counts(j);
+        let first_moves = j.is_multiple_of(2);
+        let block = self.binom(n - x, y);
+        let child_block = if first_moves {
+            self.binom(n - x - 1, y)
+        } else {
+            self.binom(n - x, y + 1)
+        };
+        let xs = self.binom(n, x);
+        let len = self.size(j);
+        let per = REGION_BYTES / entry;
+        let last_reader = if release && first_moves {
+            self.last_readers(j, per)
+        } else {
+            Vec::new()
+        };
+        let (mut spare, mut released, mut provided, mut added) = (Vec::new(), 0, 0, 0);
+        let windows = if release {
+            gather_windows(len * entry)
+        } else {
+            1
+        };
+        for w in 0..windows {
+            let e = (w + 1) * xs / windows;
+            let end = (e * block).div_ceil(per);
+            for slot in &mut cur[provided.min(end)..end] {
+                if !*slot {
+                    while let Some(k) = spare.pop() {
+                        if next[k] {
+                            next[k] = false;
+                            *slot = true;
+                            break;
+                        }
+                    }
+                    if !*slot {
+                        *slot = true;
+                        added += 1;
+                    }
+                }
+            }
+            provided = provided.max(end);
+            if !release {
+                continue;
+            }
+            if first_moves {
+                while released < last_reader.len() && last_reader[released].0 < e {
+                    spare.push(last_reader[released].1);
+                    released += 1;
+                }
+            } else {
+                let upto = e * child_block / per;
+                spare.extend(released..upto);
+                released = released.max(upto);
+            }
+        }
+        added
+    }
+
+    /// The most regions of `entry`-byte nodes [`Space::sweep`] holds at
+    /// once over `sweeps` sweeps on the same two buffers (as
+    /// [`solve_with`] runs them): regions only ever move between the two
+    /// buffers or join them, so the peak is the count at the end.
+    fn peak_regions(&self, entry: usize, sweeps: usize, release_above: usize) -> usize {
+        let n = self.n();
+        let per = REGION_BYTES / entry;
+        let most = (0..=n).map(|j| self.size(j)).max().unwrap_or(1);
+        let regions = (most * entry).div_ceil(REGION_BYTES);
+        let (mut a, mut b) = (vec![false; regions], vec![false; regions]);
+        let mut total = 0;
+        for _ in 0..sweeps {
+            let (mut next, mut cur) = (&mut a, &mut b);
+            for r in next.iter_mut().take(self.size(n).div_ceil(per)) {
+                if !*r {
+                    *r = true;
+                    total += 1;
+                }
+            }
+            for j in (0..n).rev() {
+                let bytes = (self.size(j) + self.size(j + 1)) * entry;
+                total += self.gather_regions(j, entry, next, cur, bytes > release_above);
+                std::mem::swap(&mut next, &mut cur);
+            }
+        }
+        total
     }
 
     /// Turns layer `j + 1` (answers to `kind.other()` for its mover, or
@@ -1681,6 +1840,16 @@ impl Space {
     }
 }
 
+impl Space {
+    /// A space of `n` empty cells and no stones: its layers' sizes and
+    /// layout are those of every root with `n` empty cells.
+    fn blank(n: u32) -> Space {
+        let mut sp = space(&Position::new(0, 0, false).expect("the empty board"));
+        sp.empty.truncate(n as usize);
+        sp
+    }
+}
+
 fn space(pos: &Position) -> Space {
     // Layer 0 is a position due to place: the root itself, or its
     // rotations (one quarter turn already made: odd states) when it must
@@ -1735,6 +1904,166 @@ pub enum Refusal {
     TooEarly,
     /// The deadline passed.
     OutOfTime,
+    /// Its memory, even one question at a time, is over the limit
+    /// (checked before anything is allocated): `needed` bytes for a root
+    /// of `empty` empty cells against `limit`.
+    TooLarge { empty: u32, needed: u64, limit: u64 },
+}
+
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            Refusal::TooEarly => write!(
+                f,
+                "more than {MAX_EMPTY} empty cells: beyond the retrograde solver"
+            ),
+            Refusal::OutOfTime => write!(f, "the retrograde solver ran out of time"),
+            Refusal::TooLarge {
+                empty,
+                needed,
+                limit,
+            } => write!(
+                f,
+                "the retrograde solver needs {} for {empty} empty cells, over the memory limit of {}",
+                bytes_text(needed),
+                bytes_text(limit)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Refusal {}
+
+/// Bytes as `1.23 GiB` or `456 MiB`.
+pub fn bytes_text(b: u64) -> String {
+    if b >= 1 << 30 {
+        format!("{:.2} GiB", b as f64 / (1u64 << 30) as f64)
+    } else {
+        format!("{} MiB", b.div_ceil(1 << 20))
+    }
+}
+
+/// The memory a retrograde solve takes at its peak (its layers' regions
+/// as [`Space::gather`] moves them, plus the fives tables and a margin),
+/// both questions in one sweep and a sweep per question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Memory {
+    pub one_sweep: u64,
+    pub two_sweeps: u64,
+}
+
+/// The peak memory of a retrograde solve of a root with `n` empty cells
+/// (the same for every such root), or `None` above [`MAX_EMPTY`]. Counted
+/// by running the gathers' region bookkeeping without allocating (a few
+/// ms at 20 empty cells, once per `n` and process).
+pub fn memory_for(n: u32) -> Option<Memory> {
+    if n > MAX_EMPTY {
+        return None;
+    }
+    static MEMO: std::sync::Mutex<[Option<Memory>; MAX_EMPTY as usize + 1]> =
+        std::sync::Mutex::new([None; MAX_EMPTY as usize + 1]);
+    if let Some(m) = MEMO.lock().unwrap_or_else(|e| e.into_inner())[n as usize] {
+        return Some(m);
+    }
+    let sp = Space::blank(n);
+    let t = tables();
+    // The fives of the two players' current sets and one being made.
+    let fives =
+        3 * t.binom[n as usize][n.div_ceil(2) as usize] * std::mem::size_of::<Line>() as u64;
+    let extra = fives + (16 << 20);
+    let bytes = |entry: usize, sweeps: usize| {
+        (sp.peak_regions(entry, sweeps, RELEASE_ABOVE) * REGION_BYTES) as u64 + extra
+    };
+    let m = Memory {
+        one_sweep: bytes(std::mem::size_of::<Both>(), 1),
+        two_sweeps: bytes(std::mem::size_of::<Half>(), 2),
+    };
+    MEMO.lock().unwrap_or_else(|e| e.into_inner())[n as usize] = Some(m);
+    Some(m)
+}
+
+/// [`memory_for`] the empty cells of `pos`.
+pub fn memory(pos: &Position) -> Option<Memory> {
+    memory_for(pos.empty().count_ones())
+}
+
+/// The default of [`memory_limit`]: 6 GiB, room for a 16-stone root
+/// (20 empty cells, about 4.3 GB with both questions in one sweep).
+pub const DEFAULT_MEMORY_BYTES: u64 = 6 << 30;
+
+static MEMORY_LIMIT: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_MEMORY_BYTES);
+
+/// Sets the memory a retrograde solve may take when its caller gives no
+/// limit (default [`DEFAULT_MEMORY_BYTES`]).
+pub fn set_memory_limit(bytes: u64) {
+    MEMORY_LIMIT.store(bytes, Ordering::Relaxed);
+}
+
+/// The memory a retrograde solve may take when its caller gives no limit.
+pub fn memory_limit() -> u64 {
+    MEMORY_LIMIT.load(Ordering::Relaxed)
+}
+
+/// Memory the system can give now (Linux: `MemAvailable` plus the layer
+/// pages this process's pool holds, which a solve takes first), if
+/// known.
+fn available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024 + pool_bytes() as u64)
+}
+
+/// The memory limit a solve applies: `limit`, else [`memory_limit`],
+/// never more than the system has available now.
+pub fn effective_limit(limit: Option<u64>) -> u64 {
+    let l = limit.unwrap_or_else(memory_limit);
+    available().map_or(l, |a| l.min(a))
+}
+
+/// How a root will be solved within a memory limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// Both questions in one sweep (else a sweep per question).
+    pub one_sweep: bool,
+    /// The peak memory predicted.
+    pub bytes: u64,
+}
+
+/// Whether and how `pos` can be solved within `limit` bytes (`None`:
+/// [`memory_limit`]; either way at most what the system has available):
+/// both questions in one sweep when that fits, else a sweep per question,
+/// else [`Refusal::TooLarge`] naming the memory needed. Nothing is
+/// allocated.
+pub fn plan(pos: &Position, limit: Option<u64>) -> Result<Plan, Refusal> {
+    let n = pos.empty().count_ones();
+    let m = memory_for(n).ok_or(Refusal::TooEarly)?;
+    let limit = effective_limit(limit);
+    if m.one_sweep <= limit {
+        Ok(Plan {
+            one_sweep: true,
+            bytes: m.one_sweep,
+        })
+    } else if m.two_sweeps <= limit {
+        Ok(Plan {
+            one_sweep: false,
+            bytes: m.two_sweeps,
+        })
+    } else {
+        Err(Refusal::TooLarge {
+            empty: n,
+            needed: m.two_sweeps,
+            limit,
+        })
+    }
+}
+
+/// Whether the retrograde solver takes `pos` within the process's memory
+/// limit ([`memory_limit`], at most what the system has available): at
+/// most [`MAX_EMPTY`] empty cells and [`plan`] finds room.
+pub fn reaches(pos: &Position) -> bool {
+    plan(pos, None).is_ok()
 }
 
 /// Positions the solver visits for `pos` (both sweeps, every layer), or
@@ -1767,6 +2096,9 @@ pub struct Solution {
     /// Layer 1 per placement (placement due roots only).
     win1: Vec<Half>,
     not_lose1: Vec<Half>,
+    /// Layer regions resident at the end of the solve (its peak: they
+    /// only move between the two buffers or join them).
+    regions: usize,
 }
 
 /// The rotation state after one rotation move `r` (`2·quadrant + d`).
@@ -1780,6 +2112,12 @@ impl Solution {
     /// The position solved.
     pub fn root(&self) -> &Position {
         &self.root
+    }
+
+    /// Bytes of layer memory the solve held at its peak (what
+    /// [`memory`] predicts, less the fives tables and margin).
+    pub fn layer_bytes(&self) -> u64 {
+        (self.regions * REGION_BYTES) as u64
     }
 
     /// The value of the root for its player to move.
@@ -1897,9 +2235,10 @@ impl Solution {
 }
 
 /// Solves `pos` and everything one move away by the retrograde solver;
-/// `deadline`: give up when it passes.
+/// `deadline`: give up when it passes. The memory limit is
+/// [`memory_limit`] (see [`plan`]).
 pub fn solve(pos: &Position, deadline: Option<Instant>) -> Result<Solution, Refusal> {
-    solve_with(pos, deadline, None, Options::of(pos))
+    solve_limited(pos, deadline, None, None)
 }
 
 /// [`solve`], also stopped (as [`Refusal::OutOfTime`]) when `cancel` is
@@ -1909,7 +2248,36 @@ pub fn solve_stoppable(
     deadline: Option<Instant>,
     cancel: &Cancel,
 ) -> Result<Solution, Refusal> {
-    solve_with(pos, deadline, Some(cancel), Options::of(pos))
+    solve_limited(pos, deadline, Some(cancel), None)
+}
+
+/// [`solve_stoppable`] within `memory` bytes (`None`: [`memory_limit`]):
+/// refused before anything is allocated when even a sweep per question
+/// does not fit ([`plan`]).
+pub fn solve_limited(
+    pos: &Position,
+    deadline: Option<Instant>,
+    cancel: Option<&Cancel>,
+    memory: Option<u64>,
+) -> Result<Solution, Refusal> {
+    let n = pos.empty().count_ones();
+    if n > MAX_EMPTY {
+        return Err(Refusal::TooEarly);
+    }
+    let one_sweep = if pos.outcome().is_some() {
+        true
+    } else {
+        plan(pos, memory)?.one_sweep
+    };
+    solve_with(
+        pos,
+        deadline,
+        cancel,
+        Options {
+            one_sweep,
+            ..Options::of(pos)
+        },
+    )
 }
 
 /// How [`solve_with`] runs (what [`solve`] uses, or variants the tests
@@ -1932,9 +2300,9 @@ struct Options {
 
 impl Options {
     /// What [`solve`] uses for `pos`.
-    fn of(pos: &Position) -> Options {
+    fn of(_pos: &Position) -> Options {
         Options {
-            one_sweep: pos.empty().count_ones() <= MAX_EMPTY_ONE_SWEEP,
+            one_sweep: true,
             release_above: RELEASE_ABOVE,
             fast: fast_available(),
             fuse_turn: true,
@@ -1962,6 +2330,7 @@ fn solve_with(
         not_lose0: [0; 2],
         win1: Vec::new(),
         not_lose1: Vec::new(),
+        regions: 0,
     };
     if pos.outcome().is_some() {
         return Ok(sol);
@@ -1982,6 +2351,7 @@ fn solve_with(
         let (e0, e1) = sp
             .sweep(Kind::Win, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
+        sol.regions = a.resident_count() + b.resident_count();
         (
             e0.0[0],
             e0.0[1],
@@ -1997,6 +2367,7 @@ fn solve_with(
         let (not_lose0, win1) = sp
             .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
             .ok_or(Refusal::OutOfTime)?;
+        sol.regions = a.resident_count() + b.resident_count();
         (win0, not_lose0, win1, not_lose1)
     };
     sol.win0 = win0;
@@ -2017,16 +2388,11 @@ pub fn value_and_children(
 }
 
 /// The value of `pos` for its player to move, by the retrograde solver.
-/// Where the questions take a sweep each (more than
-/// [`MAX_EMPTY_ONE_SWEEP`] empty cells), a position due to place needs
-/// only the "win" sweep when it is won, then only the "not lose" one.
+/// Where the questions take a sweep each (the memory limit allows no
+/// more, see [`plan`]), a position due to place needs only the "win"
+/// sweep when it is won, then only the "not lose" one.
 pub fn value(pos: &Position, deadline: Option<Instant>) -> Result<Value, Refusal> {
-    value_with(
-        pos,
-        deadline,
-        None,
-        pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP,
-    )
+    value_limited(pos, deadline, None, None)
 }
 
 /// [`value`], also stopped when `cancel` is set (see [`solve_stoppable`]).
@@ -2035,12 +2401,24 @@ pub fn value_stoppable(
     deadline: Option<Instant>,
     cancel: &Cancel,
 ) -> Result<Value, Refusal> {
-    value_with(
-        pos,
-        deadline,
-        Some(cancel),
-        pos.empty().count_ones() > MAX_EMPTY_ONE_SWEEP,
-    )
+    value_limited(pos, deadline, Some(cancel), None)
+}
+
+/// [`value_stoppable`] within `memory` bytes (see [`solve_limited`]).
+pub fn value_limited(
+    pos: &Position,
+    deadline: Option<Instant>,
+    cancel: Option<&Cancel>,
+    memory: Option<u64>,
+) -> Result<Value, Refusal> {
+    if let Some(v) = pos.outcome() {
+        return Ok(v);
+    }
+    if pos.empty().count_ones() > MAX_EMPTY {
+        return Err(Refusal::TooEarly);
+    }
+    let split = !plan(pos, memory)?.one_sweep;
+    value_with(pos, deadline, cancel, split)
 }
 
 /// [`value`], question by question (`split`) or from a whole [`solve`].
@@ -2057,7 +2435,11 @@ fn value_with(
         return Err(Refusal::TooEarly);
     }
     if !split || pos.must_rotate() {
-        return solve_with(pos, deadline, cancel, Options::of(pos)).map(|s| s.value());
+        let opt = Options {
+            one_sweep: !split,
+            ..Options::of(pos)
+        };
+        return solve_with(pos, deadline, cancel, opt).map(|s| s.value());
     }
     let sp = space(pos);
     let stop = Stop::new(deadline, cancel);
@@ -2281,5 +2663,94 @@ mod tests {
             }
         }
         assert_eq!(sp.deposit(0b101, 0b11010), 0b10010);
+        // Masks of 19 and 20 bits (roots of 16 and 17 stones): the third
+        // table.
+        for k in [1, 2, 9, 10, 11, 19] {
+            for (i, &m) in subsets(20, k).iter().enumerate() {
+                assert_eq!(rank(m), i, "{m:#x}");
+            }
+        }
+        assert_eq!(sp.deposit(0xf_ffff, 0xa_5a5a), 0xa_5a5a);
+    }
+
+    #[test]
+    fn predicted_regions_are_what_solves_hold() {
+        use endgame_core::conformance::random_game_positions;
+        let ps: Vec<Position> = random_game_positions(&crate::Pentago, 9, 12)
+            .into_iter()
+            .filter(|p| (22..=26).contains(&p.stones()) && p.outcome().is_none())
+            .take(6)
+            .collect();
+        assert!(ps.len() >= 4);
+        for (i, p) in ps.iter().enumerate() {
+            let release_above = [0, RELEASE_ABOVE][i % 2];
+            let sp = Space::blank(p.empty().count_ones());
+            for one_sweep in [true, false] {
+                let opt = Options {
+                    one_sweep,
+                    release_above,
+                    ..Options::of(p)
+                };
+                let sol = solve_with(p, None, None, opt).unwrap();
+                let (entry, sweeps) = if one_sweep {
+                    (std::mem::size_of::<Both>(), 1)
+                } else {
+                    (std::mem::size_of::<Half>(), 2)
+                };
+                assert_eq!(
+                    sol.regions,
+                    sp.peak_regions(entry, sweeps, release_above),
+                    "{p:?} one sweep {one_sweep}, release above {release_above}"
+                );
+            }
+        }
+        // Moving pages lowers the peak below both layers of a pair.
+        let sp = Space::blank(14);
+        let entry = std::mem::size_of::<Both>();
+        let moved = sp.peak_regions(entry, 1, 0);
+        let kept = sp.peak_regions(entry, 1, usize::MAX);
+        assert!(moved < kept, "{moved} vs {kept}");
+        let most = (0..=14).map(|j| sp.size(j)).max().unwrap() * entry / REGION_BYTES;
+        assert!(moved >= most);
+    }
+
+    #[test]
+    fn a_small_memory_limit_is_refused_before_allocating() {
+        let p = Position::new(0, 0, false).unwrap();
+        assert_eq!(plan(&p, Some(1 << 40)), Err(Refusal::TooEarly));
+        // 16 empty cells: a plan either way, refused below its two sweeps.
+        let black = 0b1_0101_0101u64 | 0b1_0101_0101 << 16;
+        let white = 0b1010_1010u64 | 0b1010_1010 << 16 | 0b1 << 32 | 0b1 << 48;
+        let p = Position::new(black, white, false).unwrap();
+        assert_eq!(p.empty().count_ones(), 16);
+        let m = memory(&p).unwrap();
+        assert!(m.two_sweeps < m.one_sweep);
+        assert_eq!(plan(&p, Some(m.one_sweep)).map(|x| x.one_sweep), Ok(true));
+        assert_eq!(plan(&p, Some(m.two_sweeps)).map(|x| x.one_sweep), Ok(false));
+        let r = solve_limited(&p, None, None, Some(m.two_sweeps - 1)).unwrap_err();
+        assert_eq!(
+            r,
+            Refusal::TooLarge {
+                empty: 16,
+                needed: m.two_sweeps,
+                limit: m.two_sweeps - 1
+            }
+        );
+        assert!(r.to_string().contains("needs"), "{r}");
+        assert_eq!(
+            value_limited(&p, None, None, Some(1000))
+                .unwrap_err()
+                .to_string(),
+            format!(
+                "the retrograde solver needs {} for 16 empty cells, over the memory limit of 1 MiB",
+                bytes_text(m.two_sweeps)
+            )
+        );
+        // The value alone, one question at a time, agrees with one sweep.
+        let whole = solve_limited(&p, None, None, Some(m.one_sweep)).unwrap();
+        assert_eq!(
+            value_limited(&p, None, None, Some(m.two_sweeps)),
+            Ok(whole.value())
+        );
     }
 }

@@ -40,16 +40,12 @@ impl Budget {
 
     /// The budget of an exact search of `pos`: `nodes` bounds only the
     /// alpha-beta, so a late position (one the retrograde solver takes,
-    /// [`mid::cost`]) gets no node limit: the retrograde solver's
+    /// [`mid::reaches`]) gets no node limit: the retrograde solver's
     /// downstream positions are not search nodes and would never fit a
     /// limit sized for the alpha-beta; `time` bounds it.
     pub fn exact(pos: &Position, nodes: Option<u64>, time: Option<Duration>) -> Budget {
         Budget {
-            nodes: if mid::cost(pos).is_some() {
-                None
-            } else {
-                nodes
-            },
+            nodes: if mid::reaches(pos) { None } else { nodes },
             time,
         }
     }
@@ -82,6 +78,11 @@ pub struct Solver {
     /// The last retrograde solution (its root, children and the positions
     /// one full move away are answered from it).
     mid: Option<mid::Solution>,
+    /// The retrograde solver's memory limit (`None`: [`mid::memory_limit`]).
+    memory: Option<u64>,
+    /// Why the retrograde solver was not used for the last question, when
+    /// it was in its range but refused (its memory over the limit).
+    refusal: Option<mid::Refusal>,
 }
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
@@ -135,12 +136,14 @@ impl Default for Solver {
 }
 
 impl Solver {
-    /// A solver sized for one long solve of `pos`: the large table before
-    /// 18 stones; from 18 stones, where the alpha-beta only gets a first
-    /// share before the retrograde solver (about 0.62 GB at 18 stones)
-    /// takes over, the default 64 MiB, keeping the whole under 1 GB.
+    /// A solver sized for one long solve of `pos`: the large table where
+    /// the retrograde solver does not reach (before 16 stones, or its
+    /// memory over the limit); where it does, the alpha-beta only gets a
+    /// first share before the retrograde solver (about 0.62 GB at 18
+    /// stones, 1.6 GiB at 17, 4.3 GiB at 16) takes over: the default 64
+    /// MiB.
     pub fn for_position(pos: &Position) -> Solver {
-        if mid::cost(pos).is_some() {
+        if mid::reaches(pos) {
             Solver::new(DEFAULT_TABLE_BITS)
         } else {
             Solver::new(EARLY_TABLE_BITS)
@@ -161,6 +164,8 @@ impl Solver {
             retrograde: true,
             last_retrograde: false,
             mid: None,
+            memory: None,
+            refusal: None,
         }
     }
 
@@ -183,6 +188,21 @@ impl Solver {
     /// Whether the cancel token given by [`Solver::set_cancel`] was set.
     pub fn cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+
+    /// Sets the memory a retrograde solve of this solver may take
+    /// (`None`, the default: [`mid::memory_limit`]; never more than the
+    /// system has available). A position whose solve needs more is left
+    /// to the alpha-beta, and [`Solver::retrograde_refusal`] says why.
+    pub fn set_memory_limit(&mut self, bytes: Option<u64>) {
+        self.memory = bytes;
+    }
+
+    /// Why the retrograde solver did not answer the last question although
+    /// the position was in its range: [`mid::Refusal::TooLarge`] (its
+    /// memory over the limit) or [`mid::Refusal::OutOfTime`].
+    pub fn retrograde_refusal(&self) -> Option<mid::Refusal> {
+        self.refusal
     }
 
     /// The retrograde solution the solver keeps, if any.
@@ -221,7 +241,7 @@ impl Solver {
             return from_mid(sol);
         }
         self.answer_by(pos, budget, ab, |s, p, deadline| {
-            let sol = mid::solve_stoppable(p, deadline, &s.cancel)?;
+            let sol = mid::solve_limited(p, deadline, Some(&s.cancel), s.memory)?;
             let out = from_mid(&sol);
             s.mid = Some(sol);
             Ok(out)
@@ -238,11 +258,20 @@ impl Solver {
         by_mid: impl FnOnce(&mut Solver, &Position, Option<Instant>) -> Result<T, mid::Refusal>,
     ) -> T {
         self.last_retrograde = false;
+        self.refusal = None;
         let cost = if self.retrograde && pos.outcome().is_none() {
             mid::cost(pos)
         } else {
             None
         };
+        // Its memory checked first: refused, the alpha-beta has it all.
+        let cost = cost.filter(|_| match mid::plan(pos, self.memory) {
+            Ok(_) => true,
+            Err(r) => {
+                self.refusal = Some(r);
+                false
+            }
+        });
         let Some(cost) = cost else {
             return ab(self, budget).0;
         };
@@ -270,7 +299,10 @@ impl Solver {
                     out
                 }
                 // Out of time: what the alpha-beta found.
-                Err(_) => found,
+                Err(r) => {
+                    self.refusal = Some(r);
+                    found
+                }
             };
         }
         let rest = Budget {
@@ -313,10 +345,11 @@ impl Solver {
                 (to_value(v), true)
             }
         };
-        if pos.empty().count_ones() > mid::MAX_EMPTY_ONE_SWEEP {
-            // The value alone: one question at a time, nothing kept.
+        if mid::plan(pos, self.memory).is_ok_and(|p| !p.one_sweep) {
+            // The memory allows one question at a time: the value alone,
+            // nothing kept.
             self.answer_by(pos, budget, ab, |s, p, deadline| {
-                mid::value_stoppable(p, deadline, &s.cancel)
+                mid::value_limited(p, deadline, Some(&s.cancel), s.memory)
             })
         } else {
             self.answer(pos, budget, ab, |sol| sol.value())
