@@ -732,20 +732,21 @@ fn ms(t0: Instant) -> f64 {
     t0.elapsed().as_secs_f64() * 1e3
 }
 
-/// A duration as the reason says it: `2 s`, `1.5 s`, `500 ms` (rounded so
-/// that the command line and the web, whose clocks start a moment apart,
-/// say the same).
+/// A duration as the reason says it: `2 s`, `1.5 s`, `500 ms`: the time
+/// left when the analysis started, rounded up to a tenth of a second, so
+/// that the command line and the web (whose budgets start a few
+/// milliseconds, on a loaded machine tens of milliseconds, before the
+/// analysis) say the same.
 fn duration_text(d: Duration) -> String {
-    let ms = d.as_millis() as u64;
-    if ms >= 1000 {
-        let tenths = (ms + 50) / 100;
+    let tenths = (d.as_millis() as u64).div_ceil(100).max(1);
+    if tenths >= 10 {
         if tenths.is_multiple_of(10) {
             format!("{} s", tenths / 10)
         } else {
             format!("{}.{} s", tenths / 10, tenths % 10)
         }
     } else {
-        format!("{} ms", (ms + 5) / 10 * 10)
+        format!("{} ms", tenths * 100)
     }
 }
 
@@ -1309,6 +1310,8 @@ mod tests {
         assert_eq!(duration_text(Duration::from_millis(1999)), "2 s");
         assert_eq!(duration_text(Duration::from_millis(2000)), "2 s");
         assert_eq!(duration_text(Duration::from_millis(1500)), "1.5 s");
-        assert_eq!(duration_text(Duration::from_millis(49)), "50 ms");
+        assert_eq!(duration_text(Duration::from_millis(49)), "100 ms");
+        assert_eq!(duration_text(Duration::from_millis(460)), "500 ms");
+        assert_eq!(duration_text(Duration::from_millis(1901)), "2 s");
     }
 }
