@@ -10,6 +10,8 @@ cd "$(dirname "$0")/.."
 # shellcheck source=crates/lab/ci/postgres.sh
 . crates/lab/ci/postgres.sh >/dev/null
 trap endgame_pg_stop EXIT
+# A failing test must stop the run, whatever the sourced script did.
+set -euo pipefail
 cargo test --profile ci --workspace
 # cargo test has just built the binary the browser tests need.
 ENDGAME_BIN="${CARGO_TARGET_DIR:-$PWD/target}/ci/endgame" sh crates/web/e2e/run.sh

@@ -69,10 +69,13 @@ endgame_pg_stop() {
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then
     _endgame_pg_main
 else
-    # Sourced: do not leave `set -e` on in the caller's shell.
-    _endgame_pg_old_opts="$(set +o)"
+    # Sourced: leave the caller's `set -e` as it was. (Saving `set +o` in a
+    # command substitution does not work: bash clears errexit there, so
+    # restoring it turned `set -e` off in scripts/test.sh and test
+    # failures no longer stopped CI.)
+    case $- in *e*) _endgame_pg_had_e=1 ;; *) _endgame_pg_had_e=0 ;; esac
     _endgame_pg_main
     _endgame_pg_rc=$?
-    eval "$_endgame_pg_old_opts"
+    if [ "$_endgame_pg_had_e" = 1 ]; then set -e; else set +e; fi
     return $_endgame_pg_rc
 fi
