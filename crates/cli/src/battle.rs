@@ -39,7 +39,7 @@ pub struct BattleCommon {
     pub opening: usize,
 }
 
-/// The Pentago players (`endgame_pentago::player::NAMES`), described.
+/// The Pentago players (`endgame_pentago::api::PLAYER_NAMES`), described.
 pub const PENTAGO_PLAYERS: &[(&str, &str)] = &[
     ("random", "a uniformly random legal move"),
     (
@@ -317,6 +317,6 @@ mod tests {
             p.iter().map(|&(n, _)| n).collect()
         }
         assert_eq!(names(SIM_PLAYERS), endgame_sim::api::PLAYERS);
-        assert_eq!(names(PENTAGO_PLAYERS), endgame_pentago::player::NAMES);
+        assert_eq!(names(PENTAGO_PLAYERS), endgame_pentago::api::PLAYER_NAMES);
     }
 }

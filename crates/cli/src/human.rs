@@ -18,7 +18,7 @@ use endgame_peg::api::Board;
 use endgame_peg::api::{CountReport, Method, SolveReport};
 use endgame_pentago::api as pentago;
 use endgame_sim::api::{self as sim_api, Sim, SimPos};
-use endgame_sim::picture::{self as sim_picture, Triangle};
+use endgame_sim::api::{picture as sim_picture, Triangle};
 use serde::Serialize;
 use std::fmt::Write;
 use std::io::BufRead;

@@ -21,7 +21,7 @@ use std::time::Instant;
 
 pub use crate::board::{Board, Lattice};
 pub use crate::notation::parse_position;
-pub use crate::problem::Pruning;
+pub use crate::problem::{Pruning, PAGODA_TIME};
 pub use crate::service::{
     MoveDetail, PegAnalysis, PosDetail, Service, DEFAULT_COUNT_LIMIT, DEFAULT_NODES, DEFAULT_TIME,
 };

@@ -69,6 +69,7 @@ pub use crate::mid::{free_pool, pool_bytes, set_pool_limit, DEFAULT_POOL_BYTES};
 pub use crate::notation::{draw, format_move, format_position};
 /// The players of battles and terminal play, by name (`strong`, `seed`, …).
 pub use crate::player::by_name as player;
+pub use crate::player::NAMES as PLAYER_NAMES;
 pub use crate::{Pentago, Position};
 
 /// Default time of a hint: enough for the retrograde solver at 18 stones

@@ -27,6 +27,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock, TryLockError};
 use std::time::{Duration, Instant};
 
+pub use crate::picture::{self, Triangle};
 pub use crate::solve::KeyKind;
 pub use crate::{Segment, Sim, SimError, SimPos};
 

@@ -13,7 +13,6 @@ use endgame_core::{Notation, Puzzle, Rules};
 use endgame_peg::api::{
     self, with_problem, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec,
 };
-use endgame_peg::problem::PAGODA_TIME;
 use serde::{Deserialize, Serialize};
 use std::time::{Duration, Instant};
 
@@ -104,7 +103,7 @@ type Current = (Board, AnyProblem, AnyProblem, Vec<String>);
 /// in all; each request derives some more, kept by the peg crate).
 async fn current(q: &PegQuery, time: Duration) -> Result<Current, ApiError> {
     let q = q.clone();
-    let deadline = Instant::now() + (time / 2).min(PAGODA_TIME);
+    let deadline = Instant::now() + (time / 2).min(api::PAGODA_TIME);
     tokio::task::spawn_blocking(move || current_now(&q, Some(deadline)))
         .await
         .map_err(|e| ApiError {
