@@ -135,7 +135,7 @@ pub struct TimeStats {
     pub decisions: usize,
     /// Mean.
     pub mean_ms: f64,
-    /// Median.
+    /// Median (nearest rank, [`crate::stats`]).
     pub median_ms: f64,
     /// Maximum.
     pub max_ms: f64,
@@ -148,15 +148,10 @@ impl TimeStats {
         }
         ms.sort_by(f64::total_cmp);
         let n = ms.len();
-        let median = if n % 2 == 1 {
-            ms[n / 2]
-        } else {
-            (ms[n / 2 - 1] + ms[n / 2]) / 2.0
-        };
         TimeStats {
             decisions: n,
             mean_ms: ms.iter().sum::<f64>() / n as f64,
-            median_ms: median,
+            median_ms: crate::stats::quantile_sorted(&ms, 0.5).unwrap_or(f64::NAN),
             max_ms: ms[n - 1],
         }
     }

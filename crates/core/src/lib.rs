@@ -21,6 +21,7 @@
 //! - [`budget`]: the one budget vocabulary (nodes, deadline, memory, cancel).
 //! - [`analysis`]: the shape of every game's hint and the one colour policy.
 //! - [`cache`]: solved tables kept on disk, versioned and checksummed.
+//! - [`stats`]: quantiles and medians of samples (nearest rank).
 //!
 //! The studies some of these searchers come from, and the rules and
 //! notations of the games, are described in the repository's `docs/`
@@ -42,6 +43,7 @@ pub mod memory;
 pub mod player;
 pub mod restarts;
 mod rules;
+pub mod stats;
 pub mod strong;
 mod value;
 

@@ -128,6 +128,9 @@ pub struct Memo<K> {
     len: usize,
     /// `64 - log2(capacity)`: the slot index is the hash's top bits.
     shift: u32,
+    /// Entries replaced at the memory budget (see
+    /// [`Memo::replace_hashed`]).
+    replaced: u64,
     /// Tables to build the next ones from (see [`MemoPool`]).
     spare: MemoPool<K>,
 }
@@ -234,6 +237,7 @@ impl<K: Hash + Eq + Copy> Default for Memo<K> {
             slots: Vec::new(),
             len: 0,
             shift: 64,
+            replaced: 0,
             spare: MemoPool::default(),
         }
     }
@@ -367,6 +371,59 @@ impl<K: Hash + Eq + Copy> Memo<K> {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// Sets the value of `k` (hash `h`) without growing the table: the
+    /// memo of a search at its memory budget. A key in the memo gets the
+    /// new value; a new key takes the empty slot that ends its probe run
+    /// while the load is under 3/4 (an empty home slot: 7/8), and
+    /// otherwise replaces the entry in its home slot (the slot its probe
+    /// run starts at; past 7/8 load a key whose home is empty is
+    /// dropped). No slot ever becomes
+    /// empty, so every other key's probe run stays intact: the memo only
+    /// forgets the replaced entry (a later search of that position
+    /// recomputes it), and what it holds stays exact. In a depth-first
+    /// search the newest entries (the subtrees just finished, and the
+    /// big subtrees near the root, finished last) are what later probes
+    /// hit most.
+    #[inline]
+    pub fn replace_hashed(&mut self, k: K, h: u64, v: u32) {
+        let cap = self.tags.len();
+        if cap == 0 {
+            return;
+        }
+        let mask = cap - 1;
+        let tag = Self::tag(h);
+        let home = self.index(h);
+        let mut i = home;
+        loop {
+            let t = self.tags[i];
+            if t == 0 {
+                break;
+            }
+            if t == tag && self.slots[i].0 == k {
+                self.slots[i].1 = v;
+                return;
+            }
+            i = (i + 1) & mask;
+        }
+        // An empty home slot may take the key up to 7/8 load (nothing
+        // else could: a probe run ends there).
+        let room = if i == home { cap / 8 * 7 } else { cap / 4 * 3 };
+        if self.len < room {
+            self.tags[i] = tag;
+            self.slots[i] = (k, v);
+            self.len += 1;
+        } else if i != home {
+            self.tags[home] = tag;
+            self.slots[home] = (k, v);
+            self.replaced += 1;
+        }
+    }
+
+    /// Entries [`Memo::replace_hashed`] has replaced so far.
+    pub fn replaced(&self) -> u64 {
+        self.replaced
     }
 
     /// Calls `f(key, value)` for every entry.
@@ -702,8 +759,9 @@ where
     /// A searcher keying positions by `key` (which must map positions
     /// with equal best score to equal keys only: identity, or a canonical
     /// form under symmetries preserving the score), with at most
-    /// `max_memo_entries` memo entries (when full, runs stay exact but
-    /// re-explore).
+    /// `max_memo_entries` memo entries (when full, new entries replace
+    /// old ones without growing the table, see [`Memo::replace_hashed`]:
+    /// runs stay exact but re-explore what was forgotten).
     pub fn new(puzzle: &'a P, key: F, max_memo_entries: usize) -> Self {
         Searcher::with_children(puzzle, key, children_by_moves::<P>, max_memo_entries)
     }
@@ -979,10 +1037,11 @@ where
     /// Copies into `other`'s memo every entry of this goal-only search's
     /// memo that holds a position's exact best score (see [`INEXACT`]):
     /// a best-score search after a failed goal search starts from them.
-    fn seed_exact<F2, E2>(&self, other: &mut Searcher<'a, P, K, F2, E2, O>)
+    fn seed_exact<F2, E2, O2>(&self, other: &mut Searcher<'a, P, K, F2, E2, O2>)
     where
         F2: Fn(&P::Position) -> K,
         E2: Children<P, K>,
+        O2: Objective<P>,
     {
         // Room for all first: inserting in this table's slot order (hash
         // order) into a smaller, growing table would pile the keys into
@@ -1007,8 +1066,11 @@ where
     }
 
     fn insert(&mut self, pos: &P::Position, v: u32) {
+        let k = (self.key)(pos);
         if self.memo.len() < self.max_memo_entries {
-            self.memo.insert((self.key)(pos), v);
+            self.memo.insert(k, v);
+        } else {
+            self.memo.replace_hashed(k, Memo::hash(&k), v);
         }
     }
 
@@ -1051,6 +1113,9 @@ where
         let v = r?;
         if self.memo.len() < self.max_memo_entries {
             self.memo.insert_vacant(at, k, h, v);
+        } else {
+            // At the memory budget: replace, do not grow.
+            self.memo.replace_hashed(k, h, v);
         }
         Some(v)
     }
@@ -1436,6 +1501,86 @@ where
     F: Fn(&P::Position) -> K,
     E: Children<P, K> + Clone,
 {
+    solve_floored(
+        puzzle,
+        start,
+        key,
+        children,
+        opts,
+        pool,
+        None::<fn(&P::Position) -> u32>,
+    )
+}
+
+/// What the best-score search of [`solve_floored`] minimises: the score,
+/// stopping below a position as soon as a line meets its floor — the
+/// puzzle's lower bound `bound` on the best score reachable from it, or
+/// one more than the goal score where a failed goal search's memo
+/// (`goal`) holds the position with a value above the goal (no goal
+/// below it).
+struct Floored<'g, K, F, L> {
+    bound: Option<L>,
+    goal: Option<&'g Memo<K>>,
+    key: F,
+}
+
+impl<P, K, F, L> Objective<P> for Floored<'_, K, F, L>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K,
+    L: Fn(&P::Position) -> u32,
+{
+    #[inline(always)]
+    fn value(&self, puzzle: &P, pos: &P::Position) -> u32 {
+        puzzle.score(pos)
+    }
+    #[inline(always)]
+    fn stop_at(&self, puzzle: &P) -> u32 {
+        puzzle.score_bound()
+    }
+    fn by_score(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn floor(&self, puzzle: &P, pos: &P::Position) -> u32 {
+        let stop = puzzle.score_bound();
+        let mut f = self.bound.as_ref().map_or(stop, |b| b(pos).max(stop));
+        if f <= stop {
+            if let Some(g) = self.goal {
+                if g.get(&(self.key)(pos)).is_some_and(|v| v & !INEXACT > stop) {
+                    f = stop + 1;
+                }
+            }
+        }
+        f
+    }
+}
+
+/// [`solve_pooled`] whose best-score search (after a failed goal search,
+/// or without one) stops below a position as soon as a line meets its
+/// floor: `floor_of` (a lower bound on the best score reachable from a
+/// position, which must never exceed it), and after a failed goal search
+/// one more than the goal score wherever that search proved the goal out
+/// of reach (its memo). The values stay exact; an unsolvable position
+/// whose floor its first line meets costs that line instead of its whole
+/// subtree. With `floor_of` `None` only the goal memo floors.
+pub fn solve_floored<P, K, F, E, L>(
+    puzzle: &P,
+    start: &P::Position,
+    key: F,
+    children: E,
+    opts: &RestartOptions,
+    pool: &mut MemoPool<K>,
+    floor_of: Option<L>,
+) -> RestartReport<P::Move>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K,
+    E: Children<P, K> + Clone,
+    L: Fn(&P::Position) -> u32,
+{
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
     let bound = puzzle.score_bound();
     let mut runs = 0;
@@ -1472,7 +1617,13 @@ where
         .as_mut()
         .map(|g| std::mem::take(&mut g.memo.spare))
         .unwrap_or_else(|| std::mem::take(pool));
+    let floored = Floored {
+        bound: floor_of,
+        goal: goal.as_ref().map(|g| &g.memo),
+        key: &key,
+    };
     let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
+        .objective(floored)
         .ordered(opts.ordered)
         .prefetch(opts.prefetch)
         .with_memo_pool(spare);
@@ -1513,8 +1664,8 @@ where
 
 /// Runs the budgeted runs of `opts.schedule`, then an unbounded one,
 /// within `cap` expansions; the value of the first run that finishes.
-fn run_schedule<P, K, F, E>(
-    s: &mut Searcher<'_, P, K, F, E>,
+fn run_schedule<P, K, F, E, O>(
+    s: &mut Searcher<'_, P, K, F, E, O>,
     start: &P::Position,
     opts: &RestartOptions,
     cap: u64,
@@ -1524,6 +1675,7 @@ where
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Children<P, K>,
+    O: Objective<P>,
 {
     let mut rng = Rng::new(opts.seed);
     for &(k, b) in &opts.schedule.runs {
@@ -1545,10 +1697,10 @@ where
     s.run(start, (cap != u64::MAX).then_some(left), None)
 }
 
-fn report<P, K, F, E>(
+fn report<P, K, F, E, O>(
     puzzle: &P,
     start: &P::Position,
-    s: &mut Searcher<'_, P, K, F, E>,
+    s: &mut Searcher<'_, P, K, F, E, O>,
     complete: bool,
     runs: u32,
     (expansions, generated): (u64, u64),
@@ -1558,6 +1710,7 @@ where
     K: Hash + Eq + Copy,
     F: Fn(&P::Position) -> K,
     E: Children<P, K>,
+    O: Objective<P>,
 {
     let line = if complete { s.line(start) } else { Vec::new() };
     let end = line
@@ -1752,6 +1905,54 @@ mod tests {
         }
         for k in 0..40_000u64 {
             assert_eq!(memo.get(&k), map.get(&k).copied(), "key {k}");
+        }
+    }
+
+    /// A memo at its budget replaces instead of growing: every key it
+    /// still holds has its latest value, keys it dropped are missing (not
+    /// wrong), its table never grows and its load stays at most 3/4.
+    #[test]
+    fn a_full_memo_replaces_and_stays_exact() {
+        let mut memo = Memo::default();
+        let mut map = std::collections::HashMap::new();
+        for k in 0..1_000u64 {
+            memo.insert(k, k as u32);
+            map.insert(k, k as u32);
+        }
+        let cap = memo.tags.len();
+        let mut rng = Rng::new(5);
+        for i in 0..50_000u32 {
+            let k = rng.next_u64() % 20_000;
+            memo.replace_hashed(k, Memo::hash(&k), i);
+            map.insert(k, i);
+            let got = memo.get(&k);
+            assert!(got == Some(i) || got.is_none(), "{got:?}");
+        }
+        assert_eq!(memo.tags.len(), cap);
+        assert!(memo.len() * 8 <= cap * 7);
+        assert!(memo.replaced() > 0);
+        let mut held = 0;
+        for k in 0..20_000u64 {
+            if let Some(v) = memo.get(&k) {
+                assert_eq!(Some(&v), map.get(&k), "key {k}");
+                held += 1;
+            }
+        }
+        assert_eq!(held, memo.len());
+    }
+
+    /// Searches with memos far below their size give the brute force's
+    /// values (entries replaced, never wrong).
+    #[test]
+    fn searches_at_a_tiny_budget_stay_exact() {
+        for bits in 6..=10u32 {
+            for start in 0..(1u32 << bits) {
+                let p = Line(bits, start);
+                for cap in [1, 2, 5, 17] {
+                    let mut s = Searcher::new(&p, |x: &u32| *x, cap);
+                    assert_eq!(s.run(&start, None, None), Some(brute(&p, start)));
+                }
+            }
         }
     }
 

@@ -5,7 +5,7 @@
 
 use endgame_core::astar::{self, AstarOptions};
 use endgame_core::budget::Budget;
-use endgame_core::conformance;
+use endgame_core::conformance::{self, Options, PuzzleValue};
 use endgame_core::dfs::{self, DfsOptions};
 use endgame_core::genetic::{self, GeneticOptions, WeightGuided};
 use endgame_core::layered::{self, LayeredOptions, Silent};
@@ -218,12 +218,101 @@ fn line_problems() -> Vec<Line> {
 #[test]
 fn line_puzzle_passes_the_conformance_battery() {
     for l in line_problems() {
-        let positions = conformance::random_positions(&l, 7, 20);
-        conformance::check_move_generation(&l, &positions, |p| naive_moves(&l, p)).unwrap();
-        conformance::check_symmetry(&l, &positions).unwrap();
-        conformance::check_parents(&l, &positions).unwrap();
-        conformance::check_notation(&l, &positions).unwrap();
+        let opts = Options::puzzle(&l)
+            .playouts(7, 20)
+            .naive_moves(|p| naive_moves(&l, p))
+            .reversible(&l)
+            .exhaustive_when(|_| true);
+        let r = conformance::battery(&l, opts).unwrap();
+        assert_eq!(r.compared, r.exhaustive);
+        assert!(r.checks.contains(&"parents"), "{r:?}");
     }
+}
+
+/// A line puzzle whose pruning lies: it rules out every position of more
+/// than two pegs.
+struct Lying<'a>(&'a Line);
+
+impl Rules for Lying<'_> {
+    type Position = u32;
+    type Move = (u8, u8);
+    fn start(&self) -> u32 {
+        self.0.start()
+    }
+    fn for_each_move(&self, p: &u32, f: impl FnMut((u8, u8))) {
+        self.0.for_each_move(p, f)
+    }
+    fn play_unchecked(&self, p: &u32, m: (u8, u8)) -> u32 {
+        self.0.play_unchecked(p, m)
+    }
+}
+
+impl Puzzle for Lying<'_> {
+    fn score(&self, p: &u32) -> u32 {
+        self.0.score(p)
+    }
+    fn is_goal(&self, p: &u32) -> bool {
+        self.0.is_goal(p)
+    }
+    fn score_bound(&self) -> u32 {
+        1
+    }
+    fn cannot_reach_goal(&self, p: &u32) -> bool {
+        p.count_ones() > 2
+    }
+}
+
+impl Symmetric for Lying<'_> {
+    fn symmetry_count(&self) -> usize {
+        self.0.symmetry_count()
+    }
+    fn apply_symmetry(&self, i: usize, p: &u32) -> u32 {
+        self.0.apply_symmetry(i, p)
+    }
+}
+
+impl Notation for Lying<'_> {
+    type Error = std::fmt::Error;
+    fn format_move(&self, m: (u8, u8)) -> String {
+        self.0.format_move(m)
+    }
+    fn parse_move(&self, s: &str) -> Result<(u8, u8), std::fmt::Error> {
+        self.0.parse_move(s)
+    }
+    fn format_position(&self, p: &u32) -> String {
+        self.0.format_position(p)
+    }
+    fn parse_position(&self, s: &str) -> Result<u32, std::fmt::Error> {
+        self.0.parse_position(s)
+    }
+}
+
+#[test]
+fn the_battery_catches_unsound_pruning_and_a_wrong_solver() {
+    // `oo.o` is solved by 0-2, 3-1.
+    let l = Line {
+        n: 4,
+        start: 0b1011,
+        target: None,
+    };
+    let lying = Lying(&l);
+    let opts = Options::puzzle(&lying).exhaustive_when(|_| true);
+    let err = conformance::battery(&lying, opts).unwrap_err();
+    assert!(err.contains("pruned a position"), "{err}");
+    // Pruning that never fires is caught when some is expected.
+    let opts = Options::puzzle(&l).exhaustive_when(|_| true).min_pruned(1);
+    assert!(conformance::battery(&l, opts).is_err());
+    // A solver that never finds the goal.
+    let opts = Options::puzzle(&l)
+        .exhaustive_when(|_| true)
+        .solver(|_| PuzzleValue {
+            reaches_goal: false,
+            best_score: 2,
+        });
+    assert!(conformance::battery(&l, opts).is_err());
+    // No exhaustive position: the exhaustive checks do not run.
+    let r = conformance::battery(&l, Options::puzzle(&l)).unwrap();
+    assert_eq!((r.exhaustive, r.compared), (0, 0));
 }
 
 #[test]
@@ -612,6 +701,39 @@ impl Symmetric for TicTacToe {
     }
 }
 
+/// Cells `x`, `o` or `.` row by row; a move is its cell's digit.
+impl Notation for TicTacToe {
+    type Error = std::fmt::Error;
+    fn format_move(&self, c: u8) -> String {
+        c.to_string()
+    }
+    fn parse_move(&self, s: &str) -> Result<u8, std::fmt::Error> {
+        s.parse().ok().filter(|&c| c < 9).ok_or(std::fmt::Error)
+    }
+    fn format_position(&self, &(x, o): &(u16, u16)) -> String {
+        (0..9)
+            .map(|c| match (x >> c & 1, o >> c & 1) {
+                (1, _) => 'x',
+                (_, 1) => 'o',
+                _ => '.',
+            })
+            .collect()
+    }
+    fn parse_position(&self, s: &str) -> Result<(u16, u16), std::fmt::Error> {
+        if s.len() != 9 {
+            return Err(std::fmt::Error);
+        }
+        s.chars()
+            .enumerate()
+            .try_fold((0, 0), |(x, o), (c, ch)| match ch {
+                'x' => Ok((x | 1 << c, o)),
+                'o' => Ok((x, o | 1 << c)),
+                '.' => Ok((x, o)),
+                _ => Err(std::fmt::Error),
+            })
+    }
+}
+
 fn negamax(g: &TicTacToe, p: (u16, u16), memo: &mut HashMap<(u16, u16), i8>) -> i8 {
     if let Some(v) = g.outcome(&p) {
         return match v {
@@ -645,6 +767,26 @@ fn tic_tac_toe_passes_the_battery_and_symmetry_preserves_values() {
     conformance::check_move_generation(&g, &positions, naive).unwrap();
     conformance::check_symmetry(&g, &positions).unwrap();
     conformance::check_game_terminals(&g, &positions).unwrap();
+    // The battery: every position is small enough for brute force; the
+    // negamax below is the solver checked against it.
+    let memo = std::cell::RefCell::new(HashMap::new());
+    let value = |p: &(u16, u16)| match negamax(&g, *p, &mut memo.borrow_mut()) {
+        1 => Value::Win,
+        0 => Value::Draw,
+        _ => Value::Loss,
+    };
+    let opts = Options::game(&g)
+        .playouts(3, 200)
+        .naive_moves(naive)
+        .exhaustive_when(|_| true)
+        .value_solver(value);
+    let r = conformance::battery(&g, opts).unwrap();
+    assert!(r.compared > 500, "{r:?}");
+    // A solver that calls every position a draw is caught.
+    let opts = Options::game(&g)
+        .exhaustive_when(|_| true)
+        .value_solver(|_| Value::Draw);
+    assert!(conformance::battery(&g, opts).is_err());
     let mut memo = HashMap::new();
     assert_eq!(
         negamax(&g, g.start(), &mut memo),

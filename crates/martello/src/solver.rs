@@ -220,11 +220,16 @@ fn solve_impl(
             prefetch: true,
             reserve,
         };
+        // The best-score search stops below a state once a line meets
+        // its floor (see `restarts::solve_floored`).
+        let floor = Some(|s: &State| m.floor(s));
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
-            restarts::solve_pooled(m, &start, |s: &State| m.key4(s), Lazy4, &ro, pool)
+            let key4 = |s: &State| m.key4(s);
+            restarts::solve_floored(m, &start, key4, Lazy4, &ro, pool, floor)
         } else {
-            restarts::solve_with(m, &start, key, children, &ro)
+            let mut fresh = MemoPool::default();
+            restarts::solve_floored(m, &start, key, children, &ro, &mut fresh, floor)
         }
     });
     let mut line = vec![start];

@@ -142,7 +142,7 @@ impl Distribution {
             return Distribution::default();
         }
         v.sort_unstable();
-        let q = |p: f64| v[(((v.len() - 1) as f64) * p).round() as usize];
+        let q = |p: f64| endgame_core::stats::quantile_sorted(&v, p).expect("non-empty");
         Distribution {
             count: v.len() as u64,
             mean: v.iter().sum::<u64>() as f64 / v.len() as f64,
@@ -583,9 +583,12 @@ fn random_starts(m: &Martello, seed: u64, opts: &StudyOptions) -> ([bool; 6], u6
     }
     let start = m.start();
     let kids = m.children(&start);
-    // Goal-only search (pruned), one memo for all the children.
+    // Goal-only search (pruned), one memo for all the children, within
+    // the game's memo budget (a full memo replaces entries, see
+    // `restarts::Memo::replace_hashed`).
     let key = |p: &State| m.key7(p);
-    let mut s = Searcher::with_children(m, key, solver::children, usize::MAX)
+    let entries = solver::entries_for::<[u64; 7]>(opts.max_memo_bytes);
+    let mut s = Searcher::with_children(m, key, solver::children, entries)
         .goal_only()
         .prefetch(true);
     let good = kids

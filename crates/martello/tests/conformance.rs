@@ -1,9 +1,7 @@
 //! The conformance battery and cross-checks against the brute force over
 //! raw boards.
 
-use endgame_core::conformance::{
-    check_move_generation, check_notation, check_symmetry, random_positions,
-};
+use endgame_core::conformance::{self, random_positions, Options, PuzzleValue};
 use endgame_core::restarts::Schedule;
 use endgame_core::{Puzzle, Rules};
 use endgame_martello::board::{Board, EMPTY};
@@ -27,17 +25,70 @@ fn naive_ops(m: &Martello, s: &State) -> Vec<Op> {
     v
 }
 
+/// The exact value by the solver (memo, symmetry, pruning), its tables
+/// reused through `pool`.
+fn solved(n: usize, p: &State, pool: &mut solver::Pool) -> PuzzleValue {
+    let m = Martello::new(n, *p).unwrap();
+    let s = solver::solve_pooled(&m, &SolveOptions::default(), pool);
+    assert!(s.complete);
+    PuzzleValue {
+        reaches_goal: s.solvable,
+        best_score: s.min_stones,
+    }
+}
+
+/// The exact value by brute force over raw boards with explicit slides.
+fn brute_value(n: usize, p: &State) -> PuzzleValue {
+    let best = brute::min_stones(&p.to_board(n));
+    PuzzleValue {
+        reaches_goal: best == 1,
+        best_score: best,
+    }
+}
+
+/// The core battery on random playouts, n = 1 … 6: operations against the
+/// naive generator over raw boards, symmetry, notation; and on the small
+/// positions of n = 3 and 4 the exhaustive checks against the brute force
+/// over raw boards: the "doomed" pruning never discards a solvable
+/// position, the solver's minimum, value consistency and symmetric images.
 #[test]
 fn battery_on_random_playouts() {
     for n in 1..=6 {
         for seed in 0..3 {
             let m = game(n, seed);
-            let positions = random_positions(&m, seed, 4);
-            check_move_generation(&m, &positions, |p| naive_ops(&m, p)).unwrap();
-            check_symmetry(&m, &positions).unwrap();
-            check_notation(&m, &positions).unwrap();
+            let opts = Options::puzzle(&m)
+                .playouts(seed, 4)
+                .naive_moves(|p| naive_ops(&m, p));
+            conformance::battery(&m, opts).unwrap();
         }
     }
+    // Small positions: every one of n = 3, at most 10 or 11 stones for
+    // n = 4 (random starts 500… and 700…).
+    let mut pruned = 0;
+    let pool = std::cell::RefCell::new(solver::Pool::default());
+    for (n, first, seeds, playouts, max_stones) in [
+        (3, 500, 40, 3, 9),
+        (3, 700, 60, 4, 9),
+        (4, 500, 3, 1, 11),
+        (4, 700, 6, 4, 10),
+    ] {
+        for seed in 0..seeds {
+            let m = game(n, first + seed);
+            let opts = Options::puzzle(&m)
+                .playouts(seed, playouts)
+                .naive_moves(|p| naive_ops(&m, p))
+                .exhaustive_when(|p| p.stones() <= max_stones)
+                .solver(|p| solved(n, p, &mut pool.borrow_mut()))
+                .brute_force(|p| brute_value(n, p));
+            let r = conformance::battery(&m, opts).unwrap_or_else(|e| panic!("n {n}: {e}"));
+            assert_eq!(r.compared, r.exhaustive);
+            pruned += r.pruned;
+        }
+    }
+    assert!(
+        pruned > 20,
+        "the battery saw only {pruned} pruned positions"
+    );
 }
 
 #[test]
@@ -71,29 +122,6 @@ fn minimum_matches_brute_force_on_random_starts() {
             let got = solver::solve(&m, &opts);
             assert!(got.complete);
             assert_eq!(got.min_stones, want, "n {n} board {b}");
-        }
-    }
-}
-
-#[test]
-fn minimum_matches_brute_force_on_played_positions() {
-    let opts = SolveOptions::default();
-    for (n, seeds, playouts) in [(3, 40, 3), (4, 3, 1)] {
-        for seed in 0..seeds {
-            let m = game(n, 500 + seed);
-            for p in random_positions(&m, seed, playouts)
-                .into_iter()
-                .filter(|p| n == 3 || p.stones() <= 11)
-            {
-                let pm = Martello::new(n, p).unwrap();
-                let want = brute::min_stones(&p.to_board(n));
-                assert_eq!(
-                    solver::solve(&pm, &opts).min_stones,
-                    want,
-                    "{}",
-                    p.to_board(n)
-                );
-            }
         }
     }
 }
@@ -332,28 +360,6 @@ fn connectivity_matches_union_find_on_random_stone_sets() {
         }
     }
     assert!(split > 2000, "only {split} split sets");
-}
-
-#[test]
-fn pruning_never_discards_a_solvable_position() {
-    // Whatever the puzzle says cannot reach one stone, the brute force
-    // over raw boards confirms.
-    let mut pruned = 0;
-    for (n, seeds) in [(3, 60), (4, 6)] {
-        for seed in 0..seeds {
-            let m = game(n, 700 + seed);
-            for p in random_positions(&m, seed, 4)
-                .into_iter()
-                .filter(|p| n == 3 || p.stones() <= 10)
-            {
-                if m.cannot_reach_goal(&p) {
-                    pruned += 1;
-                    assert!(brute::min_stones(&p.to_board(n)) >= 2, "{}", p.to_board(n));
-                }
-            }
-        }
-    }
-    assert!(pruned > 20, "the test saw only {pruned} pruned positions");
 }
 
 /// The lazy expansion yields, in the same order, exactly the built

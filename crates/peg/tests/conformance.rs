@@ -2,8 +2,8 @@
 //! with moves checked against a naive generator written from the board's
 //! list of jumps (independent of the shift-and-mask bitboard generator).
 
-use endgame_core::conformance;
-use endgame_core::{Notation, Puzzle, Rules};
+use endgame_core::conformance::{self, Options};
+use endgame_core::{Notation, Rules};
 use endgame_peg::{Bits, Board, Goal, Problem, Pruning};
 use proptest::prelude::*;
 use std::sync::Arc;
@@ -26,12 +26,14 @@ fn problem<B: Bits>(board: Board, vacate: &[usize], goal: Goal) -> Problem<B> {
     Problem::new(b, &start, goal, Pruning::default()).unwrap()
 }
 
+/// The core battery: rules against the naive generator, symmetry,
+/// parents, notation.
 fn battery<B: Bits>(p: &Problem<B>, playouts: usize) {
-    let positions = conformance::random_positions(p, 11, playouts);
-    conformance::check_move_generation(p, &positions, |q| naive(p, q)).unwrap();
-    conformance::check_symmetry(p, &positions).unwrap();
-    conformance::check_parents(p, &positions).unwrap();
-    conformance::check_notation(p, &positions).unwrap();
+    let opts = Options::puzzle(p)
+        .playouts(11, playouts)
+        .naive_moves(|q| naive(p, q))
+        .reversible(p);
+    conformance::battery(p, opts).unwrap();
 }
 
 #[test]
@@ -77,11 +79,12 @@ fn triangular_and_drawn_boards_pass_the_battery() {
 }
 
 #[test]
-fn pruning_never_cuts_a_solvable_position() {
-    // Positions from random play on small boards: whenever the class or
-    // pagoda test says "cannot reach the goal", exhaustive search without
-    // pruning agrees.
-    use endgame_core::dfs::{self, DfsOptions};
+fn small_positions_pass_the_exhaustive_checks() {
+    // Positions of at most 16 pegs from random play on small boards: the
+    // class and pagoda pruning never rules out one that can reach the
+    // goal, the pruned and symmetric search agrees with the plain one, and
+    // values follow from the children's (the core battery's exhaustive
+    // checks, with its default searches).
     let boards = [
         ("english", 3usize),
         ("triangle", 0),
@@ -95,26 +98,14 @@ fn pruning_never_cuts_a_solvable_position() {
             .find(|&h| b.coords(h).1 == row as i32)
             .unwrap();
         let p = problem::<u64>(b, &[vac], Goal::Pattern(vec![goal]));
-        let plain = DfsOptions {
-            use_pruning: false,
-            ..Default::default()
-        };
-        let mut pruned = 0;
-        for pos in conformance::random_positions(&p, 5, 40) {
-            if pos.count() > 16 {
-                continue;
-            }
-            let solvable = dfs::solve(&p, &pos, &plain).reached_goal;
-            if p.cannot_reach_goal(&pos) {
-                pruned += 1;
-                assert!(
-                    !solvable,
-                    "{name}: pruned a solvable position {}",
-                    p.format_position(&pos)
-                );
-            }
-        }
-        assert!(pruned > 0, "{name}: the test should exercise pruning");
+        let opts = Options::puzzle(&p)
+            .playouts(5, 40)
+            .naive_moves(|q| naive(&p, q))
+            .reversible(&p)
+            .exhaustive_when(|q| q.count() <= 16)
+            .min_pruned(1);
+        let r = conformance::battery(&p, opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+        eprintln!("{name}: {r:?}");
     }
 }
 

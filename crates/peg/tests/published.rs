@@ -1,7 +1,11 @@
-//! Published numbers for the English central game (OEIS A112737, A112738,
-//! George Bell's count of solutions, arXiv:0903.3696).
+//! Published numbers (`tests/data/published.tsv`, each with its source):
+//! the English central game's positions per layer, goal-reaching positions
+//! and solutions, and the 15-hole triangle's solution counts for every
+//! single vacancy. Every row of the file is checked.
 
+use endgame_core::conformance::tsv_rows;
 use endgame_core::layered::{enumerate, LayeredOptions, Silent};
+use endgame_peg::api::{self, Finish, Spec};
 use endgame_peg::{Board, Goal, Problem, Pruning};
 use std::sync::Arc;
 
@@ -12,33 +16,63 @@ fn english_central() -> Problem<u64> {
     Problem::new(b, &start, Goal::Pattern(vec![d4]), Pruning::default()).unwrap()
 }
 
+fn list(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+}
+
 #[test]
-fn english_central_layers_goal_set_and_solutions_match_published_counts() {
+fn published_numbers_match() {
+    let text = include_str!("data/published.tsv");
+    let rows: Vec<(usize, Vec<&str>)> = tsv_rows(text).collect();
+    assert_eq!(rows.len(), 37, "rows of published.tsv");
+    // The English central game, enumerated once for all its rows.
     let p = english_central();
     let r = enumerate(&p, &LayeredOptions::default(), &Silent).unwrap();
-    // A112737: distinct positions (up to symmetry) after n jumps.
-    let a112737: [u64; 32] = [
-        1, 1, 2, 8, 39, 171, 719, 2757, 9751, 31312, 89927, 229614, 517854, 1022224, 1753737,
-        2598215, 3312423, 3626632, 3413313, 2765623, 1930324, 1160977, 600372, 265865, 100565,
-        32250, 8688, 1917, 348, 50, 7, 2,
-    ];
     let reduced: Vec<u64> = r.layers.iter().map(|l| l.reduced).collect();
-    assert_eq!(reduced, a112737.to_vec());
-    assert_eq!(reduced.iter().sum::<u64>(), 23_475_688);
-    let raw: u64 = r.layers.iter().map(|l| l.raw).sum();
-    assert_eq!(raw, 187_636_299);
-    // A112738: those that can still reach one peg in the centre.
-    let a112738_head: [u64; 16] = [
-        1, 1, 2, 8, 38, 164, 635, 2089, 6174, 16020, 35749, 68326, 112788, 162319, 204992, 230230,
-    ];
     let good: Vec<u64> = r.layers.iter().map(|l| l.to_goal_reduced).collect();
-    assert_eq!(&good[..16], &a112738_head[..]);
-    // The sequence is a palindrome: a(n) = a(31 - n).
+    // The goal-reaching counts are a palindrome: a(n) = a(31 - n).
+    assert_eq!(good.len(), 32);
     for n in 0..32 {
         assert_eq!(good[n], good[31 - n], "layer {n}");
     }
-    assert_eq!(good.iter().sum::<u64>(), 1_679_072);
-    assert_eq!(r.solutions, Some(40_861_647_040_079_968));
     assert!(r.goal_reachable);
-    assert_eq!(r.best_score, 1);
+    for (line, row) in rows {
+        let [problem, quantity, want, source] = row[..] else {
+            panic!("line {line}: 4 fields wanted, got {row:?}");
+        };
+        assert!(!source.is_empty(), "line {line} cites no source");
+        let got = match (problem, quantity) {
+            ("english:d4:d4", "layers_reduced") => list(&reduced),
+            ("english:d4:d4", "reduced_total") => reduced.iter().sum::<u64>().to_string(),
+            ("english:d4:d4", "raw_total") => {
+                r.layers.iter().map(|l| l.raw).sum::<u64>().to_string()
+            }
+            ("english:d4:d4", "layers_to_goal_reduced") => list(&good),
+            ("english:d4:d4", "to_goal_total") => good.iter().sum::<u64>().to_string(),
+            ("english:d4:d4", "solutions") => format!("{:?}", r.solutions.unwrap()),
+            ("english:d4:d4", "best_score") => r.best_score.to_string(),
+            (t, "solutions") if t.starts_with("triangle:") => triangle_solutions(t),
+            _ => panic!("line {line}: unknown row {problem} {quantity}"),
+        };
+        assert_eq!(got, want, "line {line}: {problem} {quantity} ({source})");
+    }
+}
+
+/// Solutions of `triangle:VACATE:FINISH`; checks the solvable flag agrees.
+fn triangle_solutions(problem: &str) -> String {
+    let mut parts = problem.split(':').skip(1);
+    let (vacate, finish) = (parts.next().unwrap(), parts.next().unwrap());
+    let spec = Spec {
+        vacate: Some(vec![vacate.to_string()]),
+        finish: match finish {
+            "any" => Finish::Any,
+            h => Finish::Hole(h.to_string()),
+        },
+        ..Spec::named("triangle")
+    };
+    let p = api::build(&spec).unwrap();
+    let r = api::count(&p, api::CountOptions::default(), &Silent).unwrap();
+    let n = r.solutions.expect("a count");
+    assert_eq!(r.solvable, n != "0", "{problem}");
+    n
 }

@@ -2,15 +2,13 @@
 
 mod naive;
 
-use endgame_core::conformance::{
-    check_game_terminals, check_move_generation, check_notation, check_symmetry,
-    random_game_positions,
-};
+use endgame_core::conformance::{self, random_game_positions, Options};
 use endgame_core::{Game, Notation, Rules, Symmetric, Value};
 use endgame_pentago::board::bit_index;
 use endgame_pentago::notation::{draw, format_move, parse_move, parse_position};
 use endgame_pentago::solve::{Budget, Solver};
 use endgame_pentago::{Move, Pentago, Position};
+use std::cell::RefCell;
 
 fn positions() -> Vec<Position> {
     random_game_positions(&Pentago, 7, 60)
@@ -45,15 +43,15 @@ fn spec_example_decodes_to_the_board_it_shows() {
     assert_eq!(Solver::default().value(&p, Budget::UNLIMITED), Value::Win);
 }
 
+/// The core battery: moves against the naive model, terminals, symmetry,
+/// notation, on random games and on `m` positions (every placement of
+/// some of their positions); and exhaustively on late positions (30
+/// stones or more, finished ones included): the solver against memoised
+/// negamax, values against children's, values of the 8 images.
 #[test]
 fn passes_the_conformance_battery() {
     let ps = positions();
     assert!(ps.len() > 500);
-    check_move_generation(&Pentago, &ps, naive::moves).unwrap();
-    check_symmetry(&Pentago, &ps).unwrap();
-    check_notation(&Pentago, &ps).unwrap();
-    check_game_terminals(&Pentago, &ps).unwrap();
-    // The `m` positions too: every placement of a random position.
     let mids: Vec<Position> = ps
         .iter()
         .filter(|p| p.outcome().is_none())
@@ -61,9 +59,20 @@ fn passes_the_conformance_battery() {
         .flat_map(|p| endgame_pentago::board::bits_of(p.empty()).map(|c| p.place(c)))
         .filter(|p| p.outcome().is_none())
         .collect();
-    check_move_generation(&Pentago, &mids, naive::moves).unwrap();
-    check_notation(&Pentago, &mids).unwrap();
-    check_symmetry(&Pentago, &mids).unwrap();
+    // Late positions of more random games.
+    let late: Vec<Position> = random_game_positions(&Pentago, 11, 120)
+        .into_iter()
+        .filter(|p| p.stones() >= 30)
+        .collect();
+    let solver = RefCell::new(Solver::new(18));
+    let opts = Options::game(&Pentago)
+        .playouts(7, 60)
+        .naive_moves(naive::moves)
+        .extra_positions(mids.into_iter().chain(late).collect())
+        .exhaustive_when(|p| p.stones() >= 30)
+        .value_solver(|p| solver.borrow_mut().value(p, Budget::UNLIMITED));
+    let r = conformance::battery(&Pentago, opts).unwrap();
+    assert!(r.compared >= 100, "{r:?}");
 }
 
 #[test]

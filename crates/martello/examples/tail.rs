@@ -1,0 +1,82 @@
+//! The tail of the study's solver: solves games `0..GAMES` of size N and
+//! study seed SEED exactly as `endgame study martello` does (same boards,
+//! same solver, same restart seeds) and prints the distribution of
+//! expanded states and of time per game (median, p99, max) and the
+//! slowest games (index, board seed, board, minimum, expansions, time,
+//! memo):
+//!
+//! `cargo run --profile release -p endgame-martello --example tail -- N GAMES SEED [THREADS] [SHOW]`
+//!
+//! With `MEMO_MB` set, each game's memo budget in MiB (default: the
+//! study's 1 GiB).
+use endgame_core::layered::Silent;
+use endgame_martello::study::{self, game_seed, Distribution, StudyOptions};
+use endgame_martello::Board;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let arg = |i: usize, d: u64| args.get(i).map(|s| s.parse().unwrap()).unwrap_or(d);
+    let (n, games, seed, threads, show) = (
+        arg(1, 6) as usize,
+        arg(2, 2000),
+        arg(3, 1),
+        arg(4, 2),
+        arg(5, 8) as usize,
+    );
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads as usize)
+        .build()
+        .unwrap();
+    let mut opts = StudyOptions::new(n, games, seed);
+    if let Ok(mb) = std::env::var("MEMO_MB") {
+        opts.max_memo_bytes = mb.parse::<usize>().unwrap() << 20;
+    }
+    let t = std::time::Instant::now();
+    let rs = pool
+        .install(|| study::solve_games(n, games, seed, &opts, &Silent))
+        .unwrap();
+    let secs = t.elapsed().as_secs_f64();
+    let solvable = rs.iter().filter(|r| r.min_stones == 1).count();
+    let mins: u64 = rs.iter().map(|r| u64::from(r.min_stones)).sum();
+    let total: u64 = rs.iter().map(|r| r.explored).sum();
+    let e = Distribution::of(rs.iter().map(|r| r.explored).collect());
+    // Times in microseconds for the distribution.
+    let us = Distribution::of(rs.iter().map(|r| (r.seconds * 1e6) as u64).collect());
+    let memo = rs.iter().map(|r| r.memo_bytes).max().unwrap_or(0);
+    println!(
+        "n {n} games {games} seed {seed} threads {threads}: solvable {solvable} (sum of minima {mins}), \
+         {secs:.2} s, {:.1} games/s, {:.2} M expanded states/s, largest memo {:.1} MiB",
+        games as f64 / secs,
+        total as f64 / secs / 1e6,
+        memo as f64 / (1 << 20) as f64
+    );
+    println!(
+        "explored  mean {:.0}  median {}  p99 {}  p99.9 {}  max {}",
+        e.mean, e.median, e.p99, e.p999, e.max
+    );
+    println!(
+        "time ms   mean {:.3}  median {:.3}  p99 {:.3}  p99.9 {:.3}  max {:.3}",
+        us.mean / 1e3,
+        us.median as f64 / 1e3,
+        us.p99 as f64 / 1e3,
+        us.p999 as f64 / 1e3,
+        us.max as f64 / 1e3
+    );
+    let mut slow: Vec<_> = rs.iter().collect();
+    slow.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
+    println!("slowest games (index, board seed, min stones, explored, ms, memo MiB, board):");
+    for r in slow.iter().take(show) {
+        let bs = game_seed(seed, n, r.index);
+        let board = Board::random(n, bs).unwrap();
+        println!(
+            "  {:>6} {:>20} {:>3} {:>10} {:>9.1} {:>7.1}  {}",
+            r.index,
+            bs,
+            r.min_stones,
+            r.explored,
+            r.seconds * 1e3,
+            r.memo_bytes as f64 / (1 << 20) as f64,
+            board.to_board_string()
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! Diagnosis of single hard boards: `tail_diag N SEED INDEX...` splits the
+//! study solver's work on game INDEX into its goal search (with the
+//! study's restart schedule) and the rest (the exact search).
+use endgame_core::restarts::{Rng, Searcher};
+use endgame_core::Rules;
+use endgame_martello::solver::{self, Lazy4, SolveOptions};
+use endgame_martello::study::{better_schedule, game_seed};
+use endgame_martello::{Board, Martello, State};
+use std::time::Instant;
+
+/// The study's schedule, or `SCHEDULE` (`1x100,40x250,…`) when set.
+fn schedule() -> endgame_core::restarts::Schedule {
+    match std::env::var("SCHEDULE") {
+        Ok(s) => endgame_core::restarts::Schedule::parse(&s).unwrap(),
+        Err(_) => better_schedule(),
+    }
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let n: usize = args[1].parse().unwrap();
+    let seed: u64 = args[2].parse().unwrap();
+    for a in &args[3..] {
+        let i: u64 = a.parse().unwrap();
+        let b = Board::random(n, game_seed(seed, n, i)).unwrap();
+        let m = Martello::new(n, State::from_board(&b)).unwrap();
+        let start = m.start();
+        let rseed = game_seed(seed ^ 0x3E7A, n, i);
+        if n > 6 {
+            let t = Instant::now();
+            let r = solver::solve(
+                &m,
+                &SolveOptions {
+                    schedule: schedule(),
+                    seed: rseed,
+                    ..SolveOptions::default()
+                },
+            );
+            println!(
+                "game {i}: min {} explored {} {:.1} ms memo entries {} bytes {:.1} MiB",
+                r.min_stones,
+                r.explored,
+                t.elapsed().as_secs_f64() * 1e3,
+                r.memo_entries,
+                r.memo_bytes as f64 / (1 << 20) as f64
+            );
+            continue;
+        }
+        println!("game {i}: meet floor at start {}", m.meet_floor(&start));
+        if std::env::var("MEET").is_ok() {
+            for k in [0, 12, 20, 28, 36] {
+                meet_goal(&m, k);
+            }
+            continue;
+        }
+        if std::env::var("PLAYOUTS").is_ok() {
+            playouts(&m);
+            continue;
+        }
+        let t = Instant::now();
+        let mut s = Searcher::with_children(&m, |p: &State| m.key4(p), Lazy4, usize::MAX)
+            .goal_only()
+            .prefetch(true);
+        let mut rng = Rng::new(rseed);
+        let mut v = None;
+        let mut budgeted = 0;
+        'o: for &(k, bud) in &better_schedule().runs {
+            for _ in 0..k {
+                let order = Rng::new(rng.next_u64());
+                v = s.run(&start, Some(bud), Some(order));
+                if v.is_some() {
+                    break 'o;
+                }
+            }
+        }
+        if v.is_none() {
+            budgeted = s.expansions;
+            v = s.run(&start, None, None);
+        }
+        let gt = t.elapsed().as_secs_f64();
+        let (ge, gm) = (s.expansions, s.memo_entries());
+        let t = Instant::now();
+        let r = solver::solve(
+            &m,
+            &SolveOptions {
+                schedule: schedule(),
+                seed: rseed,
+                ..SolveOptions::default()
+            },
+        );
+        let tt = t.elapsed().as_secs_f64();
+        println!(
+            "game {i}: min {} goal {:?}; goal search {ge} expansions ({budgeted} in budgeted runs) {:.1} ms memo {gm}; whole solve {} expansions {:.1} ms memo {}",
+            r.min_stones,
+            v,
+            gt * 1e3,
+            r.explored,
+            tt * 1e3,
+            r.memo_entries
+        );
+    }
+}
+
+/// Meeting bound along random playouts of game `i` (diagnosis).
+#[allow(dead_code)]
+pub fn playouts(m: &Martello) {
+    let mut rng = Rng::new(7);
+    for _ in 0..5 {
+        let mut s = m.start();
+        let mut v = Vec::new();
+        loop {
+            v.push(format!("{}/{}", m.meet_floor(&s), m.floor(&s)));
+            let kids = m.children(&s);
+            if kids.is_empty() {
+                break;
+            }
+            s = kids[rng.below(kids.len())].1;
+        }
+        println!("  {}", v.join(" "));
+    }
+}
+
+/// Martello whose goal pruning also uses the meeting bound (diagnosis).
+pub struct Meet<'a>(pub &'a Martello, pub u32);
+
+impl endgame_core::Rules for Meet<'_> {
+    type Position = State;
+    type Move = endgame_martello::Op;
+    fn start(&self) -> State {
+        self.0.start()
+    }
+    fn for_each_move(&self, pos: &State, f: impl FnMut(Self::Move)) {
+        self.0.for_each_move(pos, f)
+    }
+    fn play_unchecked(&self, pos: &State, op: Self::Move) -> State {
+        self.0.play_unchecked(pos, op)
+    }
+}
+
+impl endgame_core::Puzzle for Meet<'_> {
+    fn score(&self, pos: &State) -> u32 {
+        pos.stones()
+    }
+    fn is_goal(&self, pos: &State) -> bool {
+        pos.stones() == 1
+    }
+    fn score_bound(&self) -> u32 {
+        1
+    }
+    fn cannot_reach_goal(&self, pos: &State) -> bool {
+        pos.doomed || (pos.stones() <= self.1 && self.0.meet_floor(pos) >= 2)
+    }
+}
+
+/// Plain goal search with the meeting bound when at most `k` stones.
+pub fn meet_goal(m: &Martello, k: u32) {
+    let p = Meet(m, k);
+    let t = Instant::now();
+    let mut s = Searcher::with_children(
+        &p,
+        |s: &State| m.key4(s),
+        |_: &Meet, s: &State, out: &mut Vec<(endgame_martello::Op, State)>| {
+            solver::children(m, s, out)
+        },
+        usize::MAX,
+    )
+    .goal_only()
+    .prefetch(true);
+    let v = s.run(&m.start(), None, None);
+    println!(
+        "  meet at <= {k} stones: goal {v:?} expansions {} {:.1} ms",
+        s.expansions,
+        t.elapsed().as_secs_f64() * 1e3
+    );
+}
