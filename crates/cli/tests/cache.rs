@@ -5,15 +5,9 @@
 
 mod common;
 
-use common::endgame;
+use common::{endgame, scratch};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-
-fn scratch(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("endgame-cache-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
 
 /// `endgame --json --cache DIR ARGS`: (exit status, stdout JSON, stderr).
 fn run(dir: &Path, args: &[&str]) -> (i32, Value, String) {
@@ -42,7 +36,8 @@ fn table<'a>(list: &'a Value, name: &str) -> &'a Value {
 
 #[test]
 fn a_table_is_built_once_then_loaded_and_a_damaged_one_rebuilt() {
-    let dir = scratch("cycle");
+    let scratch = scratch("cache-cli-cycle");
+    let dir = scratch.path().to_path_buf();
     let name = "sim-k5-standard";
     let (code, list, _) = run(&dir, &["cache", "list"]);
     assert_eq!(code, 0);
@@ -93,12 +88,12 @@ fn a_table_is_built_once_then_loaded_and_a_damaged_one_rebuilt() {
         table(&run(&dir, &["cache", "list"]).1, name)["state"],
         "missing"
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn the_environment_names_the_directory_too() {
-    let dir = scratch("env");
+    let scratch = scratch("cache-cli-env");
+    let dir = scratch.path().to_path_buf();
     let out = endgame()
         .env("ENDGAME_CACHE", &dir)
         .args(["--json", "cache", "list"])
@@ -111,7 +106,8 @@ fn the_environment_names_the_directory_too() {
 
 #[test]
 fn unknown_tables_are_one_line_errors() {
-    let dir = scratch("bad");
+    let scratch = scratch("cache-cli-bad");
+    let dir = scratch.path().to_path_buf();
     for args in [
         &["cache", "build", "no-such-table"][..],
         &["cache", "clear", "sim-k99-standard"][..],

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{endgame, json, text, user_error};
+use common::{endgame, json, scratch, text, user_error};
 use predicates::prelude::*;
 use serde_json::Value;
 
@@ -78,10 +78,10 @@ fn solve_board_drawn_as_art_text_and_file() {
     assert_eq!(r["solvable"], Value::Bool(true));
     assert_eq!(r["line"], serde_json::json!(["a1-c1"]));
 
-    let path = std::env::temp_dir().join(format!("endgame-cli-art-{}.txt", std::process::id()));
+    let dir = scratch("cli-art");
+    let path = dir.path().join("triangle.txt");
     std::fs::write(&path, "    .\n   o o\n  o o o\n o o o o\no o o o o\n").expect("temp file");
     let r = json(&["solve", "peg", "--art", path.to_str().expect("UTF-8 path")]);
-    let _ = std::fs::remove_file(&path);
     assert_eq!(r["solvable"], Value::Bool(true));
     assert_eq!(r["line"].as_array().expect("line").len(), 13);
 }

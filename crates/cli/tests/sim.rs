@@ -1,29 +1,16 @@
 //! `endgame solve|hint|count|play sim`: JSON fields, published and cross-checked
 //! values, and exit status 2 with one `error:` line for every bad input.
+//! Every test runs against an empty scratch table cache
+//! ([`common::isolated_cache`]), never the user's.
 
 mod common;
 
-use common::{endgame, json, same_analysis, text, user_error};
+use common::{endgame, isolated_cache, json, same_analysis, text, user_error};
 use serde_json::Value;
-use std::path::PathBuf;
-
-/// Points this test process (the `endgame` it runs and the web router it
-/// builds) at a fresh, empty cache directory, so the user's solved tables
-/// are never read nor touched; returns it.
-fn isolated() -> PathBuf {
-    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
-    DIR.get_or_init(|| {
-        let d = std::env::temp_dir().join(format!("endgame-cli-sim-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).expect("a scratch directory");
-        std::env::set_var("ENDGAME_CACHE", &d);
-        d
-    })
-    .clone()
-}
 
 #[test]
 fn solve_k6_second_player_wins() {
+    let _cache = isolated_cache();
     let r = json(&["solve", "sim"]);
     assert_eq!(r["value"], "loss");
     assert_eq!(r["remoteness"], 15);
@@ -36,6 +23,7 @@ fn solve_k6_second_player_wins() {
 
 #[test]
 fn solve_small_boards_and_misere() {
+    let _cache = isolated_cache();
     assert_eq!(json(&["solve", "sim", "--n", "4"])["value"], "draw");
     assert_eq!(
         json(&["solve", "sim", "--n", "4"])["remoteness"],
@@ -52,7 +40,7 @@ fn solve_small_boards_and_misere() {
 
 #[test]
 fn the_best_move_keeps_the_value_hint_agrees() {
-    isolated();
+    let _cache = isolated_cache();
     // After red ac and blue ef, red is to move; every hinted move's
     // outcome is at most the position's, and the best one equals it.
     let pos = ".r............b";
@@ -82,7 +70,7 @@ fn the_best_move_keeps_the_value_hint_agrees() {
 
 #[test]
 fn finished_positions_report_their_result() {
-    isolated();
+    let _cache = isolated_cache();
     // Red has just completed abc: standard, red lost, blue (to move) won.
     let r = json(&["solve", "sim", "rr...r......bb."]);
     assert_eq!(r["finished"], true);
@@ -99,6 +87,7 @@ fn finished_positions_report_their_result() {
 
 #[test]
 fn count_k6_and_k5() {
+    let _cache = isolated_cache();
     let wall = std::time::Instant::now();
     let r = json(&["count", "sim", "--check", "--weak"]);
     let wall_ms = wall.elapsed().as_secs_f64() * 1e3;
@@ -135,7 +124,7 @@ fn count_k6_and_k5() {
 
 #[test]
 fn bad_input_is_one_line_and_status_2() {
-    isolated();
+    let _cache = isolated_cache();
     for (args, needle) in [
         (&["solve", "sim", "....."][..], "one character per segment"),
         (&["solve", "sim", "..x............"], "unknown character"),
@@ -172,7 +161,7 @@ fn play(args: &[&str], stdin: &str) -> std::process::Output {
 
 #[test]
 fn play_sim_perfect_blue_beats_any_red_and_replays() {
-    isolated();
+    let _cache = isolated_cache();
     let out = play(&["--red", "random", "--blue", "perfect", "--seed", "3"], "");
     assert!(out.status.success());
     let r = json(&[
@@ -204,6 +193,7 @@ fn play_sim_perfect_blue_beats_any_red_and_replays() {
 
 #[test]
 fn play_sim_human_moves_and_illegal_ones() {
+    let _cache = isolated_cache();
     // A human red against the perfect blue: one move, then input ends and
     // the game stops (status 0; crates/cli/tests/play.rs has the rest).
     let out = play(&[], "ab\n");
@@ -221,7 +211,7 @@ fn play_sim_human_moves_and_illegal_ones() {
 
 #[test]
 fn cli_and_web_give_the_same_analysis() {
-    isolated();
+    let _cache = isolated_cache();
     // K6, red to move after four moves.
     let a = same_analysis(
         &["hint", "sim", "rbrb.r..b......"],
@@ -245,7 +235,8 @@ fn cli_and_web_give_the_same_analysis() {
 #[test]
 fn hint_reads_a_table_from_the_cache_and_never_builds_one() {
     use endgame_core::cache::Tables;
-    let dir = isolated();
+    let cache = isolated_cache();
+    let dir = cache.path().to_path_buf();
     // No K5 table: the exact search answers, and nothing is written.
     let a = json(&["hint", "sim", "rb........"]);
     assert_eq!(a["decided_by"], "search");
@@ -270,7 +261,7 @@ fn hint_reads_a_table_from_the_cache_and_never_builds_one() {
 
 #[test]
 fn hint_k8_early_without_a_table_stops_at_the_time_limit() {
-    isolated();
+    let _cache = isolated_cache();
     let t = std::time::Instant::now();
     let a = json(&[
         "hint",

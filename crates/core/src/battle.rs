@@ -150,7 +150,7 @@ impl TimeStats {
         let n = ms.len();
         TimeStats {
             decisions: n,
-            mean_ms: ms.iter().sum::<f64>() / n as f64,
+            mean_ms: crate::stats::mean(&ms),
             median_ms: crate::stats::quantile_sorted(&ms, 0.5).unwrap_or(f64::NAN),
             max_ms: ms[n - 1],
         }

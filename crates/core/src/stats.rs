@@ -1,4 +1,4 @@
-//! Order statistics of samples, one convention for the whole workspace.
+//! Means and order statistics of samples, one convention for the whole workspace.
 //!
 //! Quantiles are by nearest rank on the sorted sample: the `q` quantile of
 //! `n` values is the element at index `round((n - 1) q)`, so it is always
@@ -27,6 +27,15 @@ pub fn median(v: &[f64]) -> f64 {
     quantile(v, 0.5)
 }
 
+/// The arithmetic mean of a sample, NaN when it is empty.
+pub fn mean(v: &[f64]) -> f64 {
+    if v.is_empty() {
+        f64::NAN
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -43,6 +52,8 @@ mod tests {
         assert_eq!(median(&[3.0, 1.0, 2.0]), 2.0);
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), 3.0);
         assert!(median(&[]).is_nan());
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), 3.0);
+        assert!(mean(&[]).is_nan());
         assert_eq!(quantile(&[5.0, 1.0, 9.0, 3.0, 7.0], 0.25), 3.0);
     }
 }

@@ -12,6 +12,11 @@ use endgame_core::layered::{self, LayeredOptions, Silent};
 use endgame_core::{Game, Notation, Puzzle, Reversible, Rules, Symmetric, Value};
 use std::collections::HashMap;
 
+/// The worked example of ARCHITECTURE.md ("How to add a game"): a
+/// two-heap subtraction game in `examples/toy.rs`, whose tests run here.
+#[path = "../examples/toy.rs"]
+mod example_toy;
+
 /// Peg solitaire on a line of `n` holes: a peg jumps over a neighbour into
 /// the empty hole beyond. Goal: one peg (anywhere, or in `target`).
 #[derive(Clone)]

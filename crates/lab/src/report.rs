@@ -3,6 +3,10 @@
 
 use serde::Serialize;
 
+/// Means, medians and quantiles are the workspace's one convention (nearest
+/// rank, NaN for an empty sample), re-exported for the experiments.
+pub use endgame_core::stats::{mean, median, quantile};
+
 /// A table of a report.
 #[derive(Clone, Debug, Serialize)]
 pub struct Table {
@@ -233,28 +237,4 @@ pub fn fmt(v: f64, digits: usize) -> String {
     } else {
         format!("{v:.digits$}")
     }
-}
-
-/// Mean of a sample (NaN when empty).
-pub fn mean(v: &[f64]) -> f64 {
-    if v.is_empty() {
-        f64::NAN
-    } else {
-        v.iter().sum::<f64>() / v.len() as f64
-    }
-}
-
-/// Median of a sample (NaN when empty).
-pub fn median(v: &[f64]) -> f64 {
-    quantile(v, 0.5)
-}
-
-/// The `q` quantile (nearest rank) of a sample (NaN when empty).
-pub fn quantile(v: &[f64], q: f64) -> f64 {
-    if v.is_empty() {
-        return f64::NAN;
-    }
-    let mut s = v.to_vec();
-    s.sort_by(f64::total_cmp);
-    s[(((s.len() - 1) as f64) * q).round() as usize]
 }

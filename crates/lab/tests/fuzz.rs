@@ -13,11 +13,7 @@ mod fuzz_support;
 
 use endgame_lab::experiment::{Experiment, Params};
 use endgame_lab::registry;
-use fuzz_support::{config, corpus, input};
-use proptest::prelude::*;
 use serde_json::Value as Json;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 const PARAMS: &str = "abcdeilmnoprstuvw_-=;,0123456789 ";
 
@@ -64,18 +60,6 @@ fn check_pairs(exp: &dyn Experiment, pairs: &[String], s: &str) {
     }
 }
 
-#[test]
-fn corpus_replays() {
-    for s in corpus(DIR, "params") {
-        check_params(&s);
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn fuzz_params(s in input(corpus(DIR, "params"), PARAMS)) {
-        check_params(&s);
-    }
+fuzz_support::fuzz_targets! {
+    fuzz_params: "params", PARAMS, check_params;
 }

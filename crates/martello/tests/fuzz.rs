@@ -12,10 +12,6 @@ mod fuzz_support;
 use endgame_core::{Notation, Rules};
 use endgame_martello::board::{join_line, parse_line};
 use endgame_martello::{api, Board, Martello, State};
-use fuzz_support::{config, corpus, input};
-use proptest::prelude::*;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 const BOARD: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVW./ 0123456789X";
 const MOVE: &str = "abcdefgABCDEFGWXYZ0123456789: ";
@@ -67,26 +63,7 @@ fn check_move(s: &str) {
     }
 }
 
-#[test]
-fn corpus_replays() {
-    for s in corpus(DIR, "board") {
-        check_board(&s);
-    }
-    for s in corpus(DIR, "move") {
-        check_move(&s);
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn fuzz_board(s in input(corpus(DIR, "board"), BOARD)) {
-        check_board(&s);
-    }
-
-    #[test]
-    fn fuzz_move(s in input(corpus(DIR, "move"), MOVE)) {
-        check_move(&s);
-    }
+fuzz_support::fuzz_targets! {
+    fuzz_board: "board", BOARD, check_board;
+    fuzz_move: "move", MOVE, check_move;
 }

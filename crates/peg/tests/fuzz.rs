@@ -12,11 +12,7 @@ mod fuzz_support;
 use endgame_core::Notation;
 use endgame_peg::notation::{format_position, parse_position};
 use endgame_peg::{Bits, Board, Goal, Problem, Pruning};
-use fuzz_support::{config, corpus, input};
-use proptest::prelude::*;
 use std::sync::Arc;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The characters the parsers look at.
 const ART: &str = "o. \n/\r\to.o";
@@ -112,34 +108,8 @@ fn check_move(s: &str) {
     check_move_on(&ps.drawn, s);
 }
 
-#[test]
-fn corpus_replays() {
-    for s in corpus(DIR, "art") {
-        check_art(&s);
-    }
-    for s in corpus(DIR, "position") {
-        check_position(&s);
-    }
-    for s in corpus(DIR, "move") {
-        check_move(&s);
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn fuzz_art(s in input(corpus(DIR, "art"), ART)) {
-        check_art(&s);
-    }
-
-    #[test]
-    fn fuzz_position(s in input(corpus(DIR, "position"), POSITION)) {
-        check_position(&s);
-    }
-
-    #[test]
-    fn fuzz_move(s in input(corpus(DIR, "move"), MOVE)) {
-        check_move(&s);
-    }
+fuzz_support::fuzz_targets! {
+    fuzz_art: "art", ART, check_art;
+    fuzz_position: "position", POSITION, check_position;
+    fuzz_move: "move", MOVE, check_move;
 }

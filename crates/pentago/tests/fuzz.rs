@@ -14,10 +14,6 @@ mod fuzz_support;
 use endgame_core::Rules;
 use endgame_pentago::notation::{format_move, format_position, parse_move, parse_position};
 use endgame_pentago::{api, Pentago};
-use fuzz_support::{config, corpus, input};
-use proptest::prelude::*;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 const POSITION: &str = "0123456789m 0123456789";
 const MOVE: &str = "abcdef123456 lurwc ULRWC";
@@ -56,34 +52,8 @@ fn check_line(s: &str) {
     }
 }
 
-#[test]
-fn corpus_replays() {
-    for s in corpus(DIR, "position") {
-        check_position(&s);
-    }
-    for s in corpus(DIR, "move") {
-        check_move(&s);
-    }
-    for s in corpus(DIR, "line") {
-        check_line(&s);
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn fuzz_position(s in input(corpus(DIR, "position"), POSITION)) {
-        check_position(&s);
-    }
-
-    #[test]
-    fn fuzz_move(s in input(corpus(DIR, "move"), MOVE)) {
-        check_move(&s);
-    }
-
-    #[test]
-    fn fuzz_line(s in input(corpus(DIR, "line"), LINE)) {
-        check_line(&s);
-    }
+fuzz_support::fuzz_targets! {
+    fuzz_position: "position", POSITION, check_position;
+    fuzz_move: "move", MOVE, check_move;
+    fuzz_line: "line", LINE, check_line;
 }

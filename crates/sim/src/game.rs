@@ -1,9 +1,8 @@
-//! The rules of Sim on K_n, its notation and its symmetry group.
+//! The rules of Sim on K_n and its notation. Its symmetry group (the
+//! relabellings of the points) and canonical forms are in [`crate::canon`].
 
-use crate::canon;
 use crate::SimError;
-use endgame_core::strong::Keyed;
-use endgame_core::{Game, Notation, Rules, Symmetric, Value};
+use endgame_core::{Game, Notation, Rules, Value};
 
 /// The smallest supported number of points.
 pub const MIN_N: usize = 3;
@@ -227,12 +226,6 @@ impl Sim {
             "{name}'s triangles cannot all have been completed by one last move"
         )))
     }
-
-    /// The canonical form with the relabelling that produces it.
-    pub fn canonical_with_perm(&self, pos: &SimPos) -> (SimPos, [u8; MAX_N]) {
-        let perm = canon::canonical_perm(self, pos);
-        (self.relabel(pos, &perm), perm)
-    }
 }
 
 impl Rules for Sim {
@@ -381,52 +374,5 @@ impl Sim {
             ));
         }
         Ok(self.play_unchecked(pos, m))
-    }
-}
-
-/// Decodes symmetry number `i` (`0 <= i < n!`) as a permutation by its
-/// Lehmer code; 0 is the identity.
-pub(crate) fn nth_perm(n: usize, mut i: usize) -> [u8; MAX_N] {
-    let mut avail: Vec<u8> = (0..n as u8).collect();
-    let mut perm = [0u8; MAX_N];
-    let mut fact: usize = (1..n).product();
-    for (k, p) in perm.iter_mut().enumerate().take(n) {
-        let d = i / fact.max(1);
-        i %= fact.max(1);
-        *p = avail.remove(d);
-        if k + 1 < n {
-            fact /= n - 1 - k;
-        }
-    }
-    perm
-}
-
-impl Symmetric for Sim {
-    fn symmetry_count(&self) -> usize {
-        (1..=self.n).product()
-    }
-
-    fn apply_symmetry(&self, i: usize, pos: &SimPos) -> SimPos {
-        self.relabel(pos, &nth_perm(self.n, i))
-    }
-
-    fn canonical(&self, pos: &SimPos) -> SimPos {
-        self.canonical_with_perm(pos).0
-    }
-
-    /// The exact canonical form (not the least image) with the orbit size,
-    /// counted over the n! relabellings (slow for n = 8: 40320 images).
-    fn canonical_and_orbit(&self, pos: &SimPos) -> (SimPos, u32) {
-        (self.canonical(pos), self.orbit_size(pos))
-    }
-}
-
-impl Keyed for Sim {
-    fn canonical_key(&self, pos: &SimPos) -> SimPos {
-        self.canonical_with_perm(pos).0
-    }
-
-    fn move_number(&self, pos: &SimPos) -> usize {
-        pos.coloured() as usize
     }
 }

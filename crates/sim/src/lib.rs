@@ -5,9 +5,11 @@
 //! - [`Sim`]: the rules on K_n (n = 3 … 8), standard (completing a triangle
 //!   of your own colour loses) or misère (it wins), with the position and
 //!   move notation of `docs/sim.md`, and the core traits `Rules`, `Game`,
-//!   `Notation`, `Symmetric` and [`endgame_core::strong::Keyed`].
-//! - [`canon`]: the exact canonical form under relabelling of the points
-//!   (colour refinement, then a pruned search over the remaining ties).
+//!   `Notation` (in `game.rs`), `Symmetric` and
+//!   [`endgame_core::strong::Keyed`] (in [`canon`]).
+//! - [`canon`]: the symmetry group (the relabellings of the points, with
+//!   the `Symmetric` and `Keyed` impls) and the exact canonical form under
+//!   it (colour refinement, then a pruned search over the remaining ties).
 //! - [`solve`]: strong and weak solutions, perfect moves mapped back to the
 //!   real segment through the canonical relabelling, hints.
 //! - [`player`]: the players a battle can build by name.

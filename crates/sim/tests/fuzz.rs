@@ -11,10 +11,6 @@ mod fuzz_support;
 
 use endgame_core::{Notation, Rules};
 use endgame_sim::{api, Sim, MAX_N, MIN_N};
-use fuzz_support::{config, corpus, input};
-use proptest::prelude::*;
-
-const DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 const POSITION: &str = "rb.RB.rb.";
 const MOVE: &str = "abcdefghABCDEFGHij ";
@@ -57,26 +53,7 @@ fn check_move(s: &str) {
     }
 }
 
-#[test]
-fn corpus_replays() {
-    for s in corpus(DIR, "position") {
-        check_position(&s);
-    }
-    for s in corpus(DIR, "move") {
-        check_move(&s);
-    }
-}
-
-proptest! {
-    #![proptest_config(config())]
-
-    #[test]
-    fn fuzz_position(s in input(corpus(DIR, "position"), POSITION)) {
-        check_position(&s);
-    }
-
-    #[test]
-    fn fuzz_move(s in input(corpus(DIR, "move"), MOVE)) {
-        check_move(&s);
-    }
+fuzz_support::fuzz_targets! {
+    fuzz_position: "position", POSITION, check_position;
+    fuzz_move: "move", MOVE, check_move;
 }

@@ -5,6 +5,8 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// The built `endgame` binary.
 pub fn endgame() -> Command {
@@ -126,4 +128,62 @@ pub fn same_analysis(args: &[&str], uri: &str) -> Value {
     let web = without_timing(web_json(uri));
     assert_eq!(cli, web, "endgame {args:?} and GET {uri} differ");
     cli
+}
+
+/// A fresh, empty scratch directory named `endgame-LABEL-…` under the
+/// system's temporary directory, removed with everything in it when the
+/// returned value is dropped (also when the test panics). Keep it alive
+/// for as long as the directory is used: `let dir = scratch("x");`.
+pub fn scratch(label: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("endgame-{label}-"))
+        .tempdir()
+        .expect("a scratch directory")
+}
+
+/// The process's shared scratch table cache: how many [`IsolatedCache`]
+/// guards are alive, and the directory while any is.
+static SHARED_CACHE: Mutex<(usize, Option<tempfile::TempDir>)> = Mutex::new((0, None));
+
+/// A guard pointing this test process (the `endgame` it runs and the web
+/// router it builds, through `ENDGAME_CACHE`) at an empty scratch table
+/// cache, so the user's solved tables are never read nor touched. The
+/// tests of one process that hold a guard at the same time share the
+/// directory; it is removed when the last of them drops its guard.
+pub struct IsolatedCache {
+    path: PathBuf,
+}
+
+impl IsolatedCache {
+    /// The cache directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// Takes an [`IsolatedCache`] guard (see there): `let cache = isolated_cache();`.
+pub fn isolated_cache() -> IsolatedCache {
+    let mut shared = SHARED_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    let path = match &shared.1 {
+        Some(dir) => dir.path().to_path_buf(),
+        None => {
+            let dir = scratch("cache");
+            std::env::set_var("ENDGAME_CACHE", dir.path());
+            let path = dir.path().to_path_buf();
+            shared.1 = Some(dir);
+            path
+        }
+    };
+    shared.0 += 1;
+    IsolatedCache { path }
+}
+
+impl Drop for IsolatedCache {
+    fn drop(&mut self) {
+        let mut shared = SHARED_CACHE.lock().unwrap_or_else(|e| e.into_inner());
+        shared.0 -= 1;
+        if shared.0 == 0 {
+            shared.1 = None;
+        }
+    }
 }

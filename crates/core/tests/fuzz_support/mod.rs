@@ -296,6 +296,45 @@ pub fn input(seeds: Vec<String>, alphabet: &'static str) -> BoxedStrategy<String
     .boxed()
 }
 
+/// The tests of a crate's fuzz harness, one line a parser:
+///
+/// ```ignore
+/// fuzz_support::fuzz_targets! {
+///     fuzz_move: "move", MOVE_ALPHABET, check_move;
+/// }
+/// ```
+///
+/// gives `corpus_replays` (each check on every input of its corpus file
+/// `tests/fuzz-corpus/<name>.txt`) and one proptest a parser (`fuzz_move`
+/// here: [`config`]'s cases of [`input`] over that corpus and alphabet).
+/// A check is a `fn(&str)` that panics when the parser misbehaves.
+macro_rules! fuzz_targets {
+    ($($test:ident: $corpus:literal, $alphabet:expr, $check:path;)+) => {
+        #[test]
+        fn corpus_replays() {
+            $(
+                for s in $crate::fuzz_support::corpus(env!("CARGO_MANIFEST_DIR"), $corpus) {
+                    $check(&s);
+                }
+            )+
+        }
+
+        proptest::proptest! {
+            #![proptest_config($crate::fuzz_support::config())]
+            $(
+                #[test]
+                fn $test(s in $crate::fuzz_support::input(
+                    $crate::fuzz_support::corpus(env!("CARGO_MANIFEST_DIR"), $corpus),
+                    $alphabet,
+                )) {
+                    $check(&s);
+                }
+            )+
+        }
+    };
+}
+pub(crate) use fuzz_targets;
+
 #[test]
 fn corpus_escapes_round_trip() {
     for s in [
