@@ -259,6 +259,9 @@ pub struct CountPeg {
     /// With --goal-only, skip counting the solutions.
     #[arg(long, requires = "goal_only")]
     pub no_solutions: bool,
+    /// Worker threads (1 to 1024; default: all cores, or RAYON_NUM_THREADS).
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 /// `endgame hint peg`.

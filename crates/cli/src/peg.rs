@@ -35,7 +35,6 @@ fn budget(max_expansions: Option<u64>) -> Budget {
 /// command's: building the problem (its pagoda functions) included.
 pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     let started = std::time::Instant::now();
-    let (board, problem) = problem(&args.problem)?;
     let mut limits = endgame_core::budget::Budget::unlimited();
     if let Some(n) = args.max_expansions {
         limits = limits.with_nodes(n);
@@ -43,6 +42,19 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     if !args.no_limit {
         limits = limits.with_time(args.time.unwrap_or(crate::martello::DEFAULT_SOLVE_TIME));
     }
+    // Building the problem (its pagoda LPs) spends the same deadline as
+    // the search: the command's time limit covers both.
+    let spec = spec(&args.problem)?;
+    let board = api::board_of(&spec)?;
+    let pagoda_until = started + api::PAGODA_TIME;
+    let problem = api::build_within(
+        &spec,
+        Some(
+            limits
+                .deadline
+                .map_or(pagoda_until, |d| d.min(pagoda_until)),
+        ),
+    )?;
     let budget = Budget {
         seed: args.seed,
         ..Budget::from(&limits)
@@ -101,6 +113,15 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
 /// `endgame count peg`. The report's time is the whole command's.
 pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     let started = std::time::Instant::now();
+    if let Some(n) = args
+        .threads
+        .filter(|&n| n == 0 || n > endgame_peg::MAX_THREADS)
+    {
+        bail!(
+            "--threads {n} out of range 1..={}",
+            endgame_peg::MAX_THREADS
+        );
+    }
     let (board, problem) = problem(&args.problem)?;
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
@@ -110,7 +131,8 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
         goal_only: args.goal_only,
         solutions: !args.no_solutions,
     };
-    let report = api::count(&problem, opts, &bar);
+    let report = endgame_peg::with_threads(args.threads, || api::count(&problem, opts, &bar))
+        .map_err(anyhow::Error::msg)?;
     bar.finish();
     let mut report = report?;
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;

@@ -132,6 +132,17 @@ pub struct LayeredOptions {
     /// (the deeper half is their reversal); on every other route, those of
     /// every depth. A solved table is built from them.
     pub keep_goal_layers: bool,
+    /// Fewest children (duplicates included) for which a layer built
+    /// forward is de-duplicated in a ranked bitmap, when the puzzle has
+    /// dense keys ([`crate::Symmetric::dense_keys`]) and the bitmap fits the
+    /// budget. Below it, or when the bitmap would be sparse (more than a
+    /// few bytes a child), the layer is hashed. 0 uses the bitmap whenever
+    /// the puzzle allows it (tests); `usize::MAX` never.
+    pub dense_min_children: usize,
+    /// Largest ranked bitmap whose bits are set directly, at random; a
+    /// bigger one is filled segment by segment from buffered ranks (0:
+    /// always by segments, for tests).
+    pub dense_direct_bytes: usize,
 }
 
 impl Default for LayeredOptions {
@@ -145,6 +156,8 @@ impl Default for LayeredOptions {
             count_solutions: true,
             budget: Budget::unlimited(),
             keep_goal_layers: false,
+            dense_min_children: DENSE_MIN_CHILDREN,
+            dense_direct_bytes: DENSE_DIRECT_BYTES,
         }
     }
 }
@@ -216,6 +229,9 @@ pub struct LayeredReport<P> {
     pub goal_layers: Vec<Vec<P>>,
     /// Bytes held by the stored layers at their largest.
     pub table_bytes: usize,
+    /// Bytes of the largest ranked bitmap a layer was de-duplicated in
+    /// (0 when every layer was hashed).
+    pub bitmap_bytes: usize,
     /// Peak resident memory of the process, when the platform tells.
     pub peak_rss: Option<u64>,
     /// Whether `reduced`, `raw`, `best_*` cover every reachable position
@@ -945,6 +961,27 @@ struct Plan {
     avail: usize,
 }
 
+/// A layer built forward: the layer, the sum of its orbit sizes (when
+/// asked), the share of distinct children among all, and the bytes of the
+/// bitmap that de-duplicated it (0 when hashed).
+type ForwardLayer<T> = (Layer<T>, u64, f64, usize);
+
+/// Default of [`LayeredOptions::dense_min_children`]: below this, hashing
+/// the children costs less than clearing and scanning a bitmap.
+const DENSE_MIN_CHILDREN: usize = 16_000;
+/// Largest bitmap per child (bytes): a sparser bitmap costs more to scan
+/// than the children cost to hash.
+const DENSE_BYTES_PER_CHILD: usize = 4;
+/// Parents per batch of child keys (the batch stays in L1/L2).
+const DENSE_CHUNK: usize = 256;
+/// Default of [`LayeredOptions::dense_direct_bytes`]: a bitmap this big
+/// still stays in the last-level cache.
+const DENSE_DIRECT_BYTES: usize = 24 << 20;
+/// Bits of a bitmap segment (log 2): 2 MiB, about a core's L2 and L3 share.
+const DENSE_SEGMENT_LOG: u32 = 24;
+/// Children buffered per batch of a segmented fill (4 bytes each).
+const DENSE_BATCH_CHILDREN: usize = 48 << 20;
+
 /// A canonical position with its solution count and orbit size.
 type CountedEntry<T> = (T, u128, u32);
 
@@ -1030,7 +1067,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         parents: &Layer<P::Position>,
         depth: usize,
         raw: bool,
-    ) -> Result<(Layer<P::Position>, u64, f64), LayeredError> {
+    ) -> Result<ForwardLayer<P::Position>, LayeredError> {
         let puzzle = self.puzzle;
         let plan = self.plan(
             parents.len(),
@@ -1038,6 +1075,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             depth,
         )?;
         let prune = self.opts.prune;
+        if let Some(done) = self.forward_dense(parents, raw, &plan) {
+            self.progress.advance(parents.len() as u64);
+            return Ok(done);
+        }
         let sources: Vec<&[P::Position]> = parents.buckets.iter().map(Vec::as_slice).collect();
         let g = gather::<P::Position, P::Position, (), P::Position>(
             &sources,
@@ -1068,7 +1109,179 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         self.progress.advance(parents.len() as u64);
         let next = Layer::from_parts(g.buckets, g.sorted);
         let distinct = next.len() as f64 / g.produced.max(1) as f64;
-        Ok((next, g.tally, distinct))
+        Ok((next, g.tally, distinct, 0))
+    }
+
+    /// [`Ctx::forward`] by a ranked bitmap ([`crate::dense`]), when the
+    /// puzzle has dense keys and the layer is big enough for the bitmap to
+    /// pay (and small enough for the budget). `None` leaves the layer to
+    /// the hash de-duplication (also when a child falls outside the ranked
+    /// layer: the puzzle's invariants did not hold).
+    fn forward_dense(
+        &self,
+        parents: &Layer<P::Position>,
+        raw: bool,
+        plan: &Plan,
+    ) -> Option<ForwardLayer<P::Position>> {
+        let puzzle = self.puzzle;
+        let dk = puzzle.dense_keys()?;
+        let forced = self.opts.dense_min_children == 0;
+        if plan.est < self.opts.dense_min_children {
+            return None;
+        }
+        let ranker = crate::dense::Ranker::new(dk.key_bits(), &dk.invariants())?;
+        // The layer's class, from the first parent with a child.
+        let mut probe = Vec::new();
+        for p in parents.iter() {
+            dk.child_keys(std::slice::from_ref(p), &mut probe);
+            if !probe.is_empty() {
+                break;
+            }
+        }
+        let (k, par) = ranker.layer_class(*probe.first()?);
+        let layer = ranker.layer(k, par);
+        let map_bytes = layer.len().div_ceil(8) as usize;
+        if layer.is_empty()
+            || map_bytes > plan.avail / 2
+            || (!forced && map_bytes > plan.est.saturating_mul(DENSE_BYTES_PER_CHILD))
+        {
+            return None;
+        }
+        let mut map = crate::dense::Bitmap::new(layer.len());
+        let bad = std::sync::atomic::AtomicBool::new(false);
+        let produced = std::sync::atomic::AtomicU64::new(0);
+        if map_bytes > self.opts.dense_direct_bytes {
+            // Too big for the caches: bits set at random would each miss.
+            // The ranks go to segments of the bitmap first (streaming
+            // writes), then each segment's bits are set by one worker, in
+            // cache, the parents taken in batches to bound the buffers.
+            let seg_words = 1usize << (DENSE_SEGMENT_LOG - 6);
+            let chunks: Vec<&[P::Position]> = parents
+                .buckets
+                .iter()
+                .flat_map(|b| b.chunks(DENSE_CHUNK))
+                .collect();
+            let per_parent = plan.est as f64 / parents.len().max(1) as f64;
+            let batch_parents =
+                ((DENSE_BATCH_CHILDREN as f64 / per_parent.max(1.0)) as usize).max(DENSE_CHUNK);
+            let mut start = 0;
+            while start < chunks.len() {
+                let mut end = start;
+                let mut n = 0;
+                while end < chunks.len() && n < batch_parents {
+                    n += chunks[end].len();
+                    end += 1;
+                }
+                let nseg = map.words().len().div_ceil(seg_words);
+                let threads = rayon::current_num_threads();
+                let step = (end - start).div_ceil(threads * 4).max(1);
+                let parts: Vec<Vec<Vec<u32>>> = chunks[start..end]
+                    .par_chunks(step)
+                    .map(|cs| {
+                        let mut segs: Vec<Vec<u32>> = vec![Vec::new(); nseg];
+                        let mut keys = Vec::new();
+                        for c in cs {
+                            keys.clear();
+                            dk.child_keys(c, &mut keys);
+                            produced
+                                .fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                            for &k in &keys {
+                                let Some(r) = layer.rank(k) else {
+                                    bad.store(true, std::sync::atomic::Ordering::Relaxed);
+                                    return segs;
+                                };
+                                segs[(r >> DENSE_SEGMENT_LOG) as usize]
+                                    .push((r & ((1 << DENSE_SEGMENT_LOG) - 1)) as u32);
+                            }
+                        }
+                        segs
+                    })
+                    .collect();
+                if bad.load(std::sync::atomic::Ordering::Relaxed) {
+                    return None;
+                }
+                map.words_mut()
+                    .par_chunks_mut(seg_words)
+                    .enumerate()
+                    .for_each(|(sg, w)| {
+                        for part in &parts {
+                            for &r in &part[sg] {
+                                w[(r >> 6) as usize] |= 1u64 << (r & 63);
+                            }
+                        }
+                    });
+                start = end;
+            }
+        } else {
+            let atomic = map.atomic();
+            parents.buckets.par_iter().for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(keys, ranks), bucket| {
+                    for chunk in bucket.chunks(DENSE_CHUNK) {
+                        if bad.load(std::sync::atomic::Ordering::Relaxed) {
+                            return;
+                        }
+                        keys.clear();
+                        dk.child_keys(chunk, keys);
+                        produced.fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                        crate::dense::set_keys(&layer, keys, ranks, atomic, &bad);
+                    }
+                },
+            );
+        }
+        if bad.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        let words = map.words();
+        let threads = rayon::current_num_threads();
+        let per = (words.len() / (threads * 16)).max(4096);
+        let nb = plan.nb.max(1);
+        let prune = self.opts.prune;
+        let pieces: Vec<(Vec<Vec<P::Position>>, u64)> = words
+            .par_chunks(per)
+            .enumerate()
+            .map(|(i, w)| {
+                let mut keys = Vec::new();
+                layer.extract(w, i * per, &mut keys);
+                let mut pos = Vec::with_capacity(keys.len());
+                dk.positions(&keys, &mut pos);
+                drop(keys);
+                let mut out: Vec<Vec<P::Position>> = vec![Vec::new(); nb];
+                let mut tally = 0u64;
+                for p in pos {
+                    if prune && puzzle.cannot_reach_goal(&p) {
+                        continue;
+                    }
+                    if raw {
+                        tally += puzzle.orbit_size(&p) as u64;
+                    }
+                    out[bucket_of(hash_of(&p), nb)].push(p);
+                }
+                (out, tally)
+            })
+            .collect();
+        let tally = pieces.iter().map(|p| p.1).sum();
+        let sort = self.sort;
+        let buckets: Vec<Vec<P::Position>> = (0..nb)
+            .into_par_iter()
+            .map(|b| {
+                let n = pieces.iter().map(|p| p.0[b].len()).sum();
+                let mut v = Vec::with_capacity(n);
+                for p in &pieces {
+                    v.extend_from_slice(&p.0[b]);
+                }
+                // Keys order as positions, so this is sorted already.
+                if sort && !v.is_sorted() {
+                    v.sort_unstable();
+                }
+                v
+            })
+            .collect();
+        drop(pieces);
+        let next = Layer::from_parts(buckets, sort);
+        let produced = produced.into_inner();
+        let distinct = next.len() as f64 / produced.max(1) as f64;
+        Some((next, tally, distinct, map.bytes()))
     }
 
     /// Every canonical parent of `layer`, plus the `extra` positions
@@ -1597,6 +1810,7 @@ fn full<P: Reversible + Symmetric>(
     let mut goal_reachable = puzzle.is_goal(&start);
     let mut stored = layers[0].bytes();
     let mut table_bytes = stored;
+    let mut bitmap_bytes = 0;
     let mut distinct = 1.0;
     loop {
         // The depth of the layer being built (layers may be dropped).
@@ -1604,7 +1818,8 @@ fn full<P: Reversible + Symmetric>(
         let parents = layers.last().expect("at least the start layer");
         progress.phase(&format!("layer {depth}"), parents.len() as u64);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, true);
-        let (next, raw, share) = ctx.forward(parents, depth, true)?;
+        let (next, raw, share, map_bytes) = ctx.forward(parents, depth, true)?;
+        bitmap_bytes = bitmap_bytes.max(map_bytes);
         if next.len() == 0 {
             break;
         }
@@ -1658,6 +1873,7 @@ fn full<P: Reversible + Symmetric>(
         child_solutions,
         goal_layers,
         table_bytes,
+        bitmap_bytes,
         peak_rss: peak_rss_bytes(),
         complete: !opts.prune,
     })
@@ -1828,6 +2044,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
     let mut bd = last;
     let mut stored = fwd[0].bytes() + back[0].bytes();
     let mut table_bytes = stored;
+    let mut bitmap_bytes = 0;
     let mut distinct = 1.0;
     // With a time reversal σ the backward layers are reversed forward ones:
     // grow the forward side to the middle `half`, then map. When `last` is
@@ -1856,7 +2073,8 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         }
         let added = if reversal.is_some() || f.len() <= b.len() {
             progress.phase(&format!("layer {}", fd + 1), f.len() as u64);
-            let (next, _, share) = ctx.forward(f, fd + 1, false)?;
+            let (next, _, share, map_bytes) = ctx.forward(f, fd + 1, false)?;
+            bitmap_bytes = bitmap_bytes.max(map_bytes);
             distinct = share;
             stats[fd + 1].reduced = next.len() as u64;
             let bytes = next.bytes();
@@ -2097,6 +2315,7 @@ fn meet_in_middle<P: Reversible + Symmetric>(
         child_solutions,
         goal_layers,
         table_bytes,
+        bitmap_bytes,
         peak_rss: peak_rss_bytes(),
         complete: false,
     }))

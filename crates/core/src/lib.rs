@@ -34,6 +34,7 @@ pub mod battle;
 pub mod budget;
 pub mod cache;
 pub mod conformance;
+pub mod dense;
 pub mod dfs;
 pub mod genetic;
 pub mod goal_table;

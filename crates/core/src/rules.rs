@@ -122,6 +122,13 @@ pub trait Symmetric: Rules {
         self.for_each_move(pos, |m| f(self.canonical(&self.play_unchecked(pos, m))));
     }
 
+    /// Dense keys of the positions, when the puzzle has them: the layered
+    /// enumeration then de-duplicates big layers in a ranked bitmap
+    /// ([`crate::dense`]). The default has none.
+    fn dense_keys(&self) -> Option<&dyn crate::dense::DenseKeys<Self::Position>> {
+        None
+    }
+
     /// The size of `pos`'s class: the group's order divided by the number
     /// of symmetries that fix `pos`. Allocates nothing.
     fn orbit_size(&self, pos: &Self::Position) -> u32 {

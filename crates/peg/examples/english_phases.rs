@@ -1,6 +1,7 @@
 //! Timing of the English goal-only enumeration phase by phase.
 //!
-//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount] [all]`
+//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount] [all] [hashed]`
+//! (`hashed`: no ranked bitmap, every layer hashed).
 
 use endgame_core::layered::{enumerate, LayeredOptions, Progress};
 use endgame_peg::api::{build, AnyProblem, Spec};
@@ -21,6 +22,7 @@ fn main() {
     let prune = args.iter().any(|a| a == "prune");
     let count_solutions = !args.iter().any(|a| a == "nocount");
     let count_all = args.iter().any(|a| a == "all");
+    let hashed = args.iter().any(|a| a == "hashed");
     let AnyProblem::Small(p) = build(&Spec::named("english")).expect("built-in board") else {
         unreachable!("the English board fits 64 bits");
     };
@@ -29,6 +31,11 @@ fn main() {
         count_all,
         prune,
         count_solutions,
+        dense_min_children: if hashed {
+            usize::MAX
+        } else {
+            LayeredOptions::default().dense_min_children
+        },
         ..LayeredOptions::default()
     };
     let r = enumerate(&p, &opts, &Log(t)).expect("fits");
@@ -38,9 +45,10 @@ fn main() {
     let good: u64 = r.layers.iter().map(|l| l.to_goal_reduced).sum();
     let visited: u64 = r.layers.iter().map(|l| l.reduced).sum();
     eprintln!(
-        "{:>8.2?}  done: {good} goal-reaching, {visited} visited, {:?} solutions, {} MB table",
+        "{:>8.2?}  done: {good} goal-reaching, {visited} visited, {:?} solutions, {} MB table, {:.1} MiB peak bitmap",
         t.elapsed(),
         r.solutions,
-        r.table_bytes >> 20
+        r.table_bytes >> 20,
+        r.bitmap_bytes as f64 / (1 << 20) as f64
     );
 }

@@ -1,8 +1,8 @@
 //! The full count of the French central-vacancy problem: every reachable
 //! position layer by layer, the best result and all its final positions.
 //!
-//! Run: `cargo run --release -p endgame-peg --example french_count [max_gib]`
-//! (the memory budget defaults to 3.5 GiB).
+//! Run: `cargo run --release -p endgame-peg --example french_count [max_gib] [hashed]`
+//! (the memory budget defaults to 3.5 GiB; `hashed`: no ranked bitmap).
 
 use endgame_core::layered::{enumerate, LayeredOptions, Progress};
 use endgame_core::{Notation, Puzzle, Rules};
@@ -30,6 +30,11 @@ fn main() {
     let t = Instant::now();
     let opts = LayeredOptions {
         max_bytes: (gib * (1u64 << 30) as f64) as usize,
+        dense_min_children: if std::env::args().any(|a| a == "hashed") {
+            usize::MAX
+        } else {
+            LayeredOptions::default().dense_min_children
+        },
         ..LayeredOptions::default()
     };
     let r = enumerate(&p, &opts, &Log(t)).expect("within the memory budget");
@@ -60,9 +65,10 @@ fn main() {
     }
     debug_assert_eq!(r.best_score, p.score(&r.best_positions[0]));
     println!(
-        "time {:.2} s, stored layers {} MB, peak memory {} MB",
+        "time {:.2} s, stored layers {} MB, peak memory {} MB, peak bitmap {:.1} MiB",
         elapsed.as_secs_f64(),
         r.table_bytes >> 20,
-        r.peak_rss.unwrap_or(0) >> 20
+        r.peak_rss.unwrap_or(0) >> 20,
+        r.bitmap_bytes as f64 / (1 << 20) as f64
     );
 }

@@ -11,6 +11,7 @@ use crate::board::{Board, Lattice};
 use crate::class::PositionClasses;
 use crate::error::PegError;
 use crate::pagoda::Pagoda;
+use endgame_core::dense::DenseKeys;
 use endgame_core::{Notation, Puzzle, Reversible, Rules, Symmetric};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -351,6 +352,11 @@ pub struct Problem<B: Bits> {
     gfni: bool,
     /// order_tables[k][byte]: search-order weight of byte k's pegs.
     order_tables: Vec<[i32; 256]>,
+    /// Dense keys (one bit per hole, in bit order), on boards of at most
+    /// 48 holes: key_table[k][byte] is the key of byte k's pegs,
+    /// unkey_table[k][byte] the bitboard of key byte k.
+    key_table: Vec<[u64; 256]>,
+    unkey_table: Vec<[B; 256]>,
 }
 
 impl<B: Bits> std::fmt::Debug for Problem<B> {
@@ -544,6 +550,8 @@ impl<B: Bits> Problem<B> {
             wide: wide_simd(),
             gfni: gfni_simd(),
             order_tables: Vec::new(),
+            key_table: Vec::new(),
+            unkey_table: Vec::new(),
         };
         // Complementing reverses every jump; it maps the start to the goal
         // only when the goal is the start's complement.
@@ -582,6 +590,7 @@ impl<B: Bits> Problem<B> {
                 .collect();
             p.classes = Some((classes, goal_classes));
         }
+        p.build_key_tables();
         if pruning.pagodas {
             if let Goal::Pattern(holes) = &p.goal {
                 if holes.len() == 1 {
@@ -931,6 +940,70 @@ impl<B: Bits> Problem<B> {
         class
     }
 
+    /// Fills the dense-key tables (boards of at most 48 holes).
+    fn build_key_tables(&mut self) {
+        let mut bits: Vec<usize> = self.hole_bit.clone();
+        bits.sort_unstable();
+        if bits.len() > 48 {
+            return;
+        }
+        // key bit of each bitboard bit
+        let mut key_of = vec![None; self.nbytes * 8];
+        for (j, &b) in bits.iter().enumerate() {
+            key_of[b] = Some(j);
+        }
+        self.key_table = (0..self.nbytes)
+            .map(|k| {
+                let mut t = [0u64; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    for i in 0..8 {
+                        if byte >> i & 1 == 1 {
+                            if let Some(j) = key_of[8 * k + i] {
+                                *slot |= 1 << j;
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        self.unkey_table = (0..bits.len().div_ceil(8))
+            .map(|k| {
+                let mut t = [B::ZERO; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    for i in 0..8 {
+                        if byte >> i & 1 == 1 {
+                            if let Some(&b) = bits.get(8 * k + i) {
+                                *slot |= B::bit(b);
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+    }
+
+    /// The dense key of `pos` (see [`Problem::build_key_tables`]).
+    #[inline(always)]
+    fn key_of(&self, pos: B) -> u64 {
+        self.key_table
+            .iter()
+            .enumerate()
+            .fold(0, |key, (k, t)| key | t[pos.byte(k)])
+    }
+
+    /// The bitboard of dense key `key`.
+    #[inline(always)]
+    fn unkey(&self, key: u64) -> B {
+        self.unkey_table
+            .iter()
+            .enumerate()
+            .fold(B::ZERO, |pos, (k, t)| {
+                pos | t[(key >> (8 * k)) as usize & 255]
+            })
+    }
+
     /// Number of holes with a peg.
     pub fn peg_count(&self, pos: B) -> u32 {
         pos.count()
@@ -1072,6 +1145,34 @@ impl<B: Bits> Symmetric for Problem<B> {
     #[inline]
     fn for_each_canonical_child(&self, pos: &B, mut f: impl FnMut(B)) {
         self.neighbours(*pos, true, |c, _| f(c));
+    }
+
+    fn dense_keys(&self) -> Option<&dyn DenseKeys<B>> {
+        (!self.key_table.is_empty()).then_some(self as &dyn DenseKeys<B>)
+    }
+}
+
+impl<B: Bits> DenseKeys<B> for Problem<B> {
+    fn key_bits(&self) -> u32 {
+        self.board.holes() as u32
+    }
+
+    fn invariants(&self) -> Vec<u64> {
+        self.class_masks.iter().map(|&m| self.key_of(m)).collect()
+    }
+
+    fn key(&self, pos: &B) -> u64 {
+        self.key_of(*pos)
+    }
+
+    fn positions(&self, keys: &[u64], out: &mut Vec<B>) {
+        out.extend(keys.iter().map(|&k| self.unkey(k)));
+    }
+
+    fn child_keys(&self, parents: &[B], out: &mut Vec<u64>) {
+        for &p in parents {
+            self.neighbours(p, true, |c, _| out.push(self.key_of(c)));
+        }
     }
 }
 

@@ -1,0 +1,365 @@
+//! Ranked dense layers: de-duplication by a bitmap indexed by rank.
+//!
+//! Boards whose positions are sets of at most 48 cells can describe a
+//! position by a key of `n` bits ([`DenseKeys`]). All positions of one layer
+//! of a layered enumeration have the same number `k` of set bits, and a
+//! puzzle may name linear invariants over GF(2) (masks whose parity is the
+//! same for every position of the layer, such as peg solitaire's position
+//! classes). The keys possible in a layer are then few enough to be ranked
+//! densely: the key is split into a high and a low half; a layer-independent
+//! table gives each low half its class (bit count and invariant parities)
+//! and its rank among the low halves of that class, and a per-layer table
+//! gives each high half the number of possible keys with a smaller high
+//! half and the class its low half must have:
+//! `rank = high_cum[hi] + low_rank[lo]`. The rank preserves the order of
+//! the keys, so a bitmap of that many bits de-duplicates a layer's
+//! children by setting bits, and scanning it hands them back sorted.
+//!
+//! A key that does not have the layer's class is reported (never ranked
+//! into another key's bit), so a puzzle whose invariants do not hold keeps
+//! its counts: the engine then falls back to its hash de-duplication.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Positions that are sets of cells, with a dense key (see the module
+/// documentation). The calls take batches so that the engine's hot loop
+/// makes one indirect call per batch, not per position.
+pub trait DenseKeys<T>: Sync {
+    /// Bits of a key (cells of the board), at most 48.
+    fn key_bits(&self) -> u32;
+    /// Key masks whose parity is the same for every canonical position of
+    /// a layer (may be empty; at most 8).
+    fn invariants(&self) -> Vec<u64>;
+    /// The key of a position. Keys must order as the positions do.
+    fn key(&self, pos: &T) -> u64;
+    /// Appends the positions of `keys` to `out`.
+    fn positions(&self, keys: &[u64], out: &mut Vec<T>);
+    /// Appends the keys of the canonical children of every position of
+    /// `parents` to `out` (one per move, duplicates included).
+    fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
+}
+
+/// Class of "no possible low half" in the high table.
+const NONE: u64 = 0xFFFF;
+
+/// Layer-independent tables of a key layout.
+pub struct Ranker {
+    bits: u32,
+    lo_bits: u32,
+    masks: Vec<u64>,
+    /// Per low half: `rank << 16 | class`.
+    low: Vec<u64>,
+    /// Low halves sorted by (class, value), and where each class starts.
+    lows_sorted: Vec<u32>,
+    class_start: Vec<u32>,
+}
+
+/// The per-layer ranking of keys with `k` bits set and given parities.
+pub struct LayerRank<'r> {
+    r: &'r Ranker,
+    /// Per high half: `cum << 16 | class` (class `NONE`: no key).
+    high: Vec<u64>,
+    total: u64,
+}
+
+impl Ranker {
+    /// Tables for keys of `bits` bits with the invariant `masks`; `None`
+    /// when the layout does not fit (more than 48 bits or 8 masks).
+    pub fn new(bits: u32, masks: &[u64]) -> Option<Ranker> {
+        if bits == 0 || bits > 48 || masks.len() > 8 {
+            return None;
+        }
+        let lo_bits = bits / 2;
+        let nl = 1usize << lo_bits;
+        let mut r = Ranker {
+            bits,
+            lo_bits,
+            masks: masks.to_vec(),
+            low: vec![0; nl],
+            lows_sorted: Vec::new(),
+            class_start: Vec::new(),
+        };
+        let nclass = (lo_bits as usize + 1) << masks.len();
+        let mut count = vec![0u32; nclass + 1];
+        for lo in 0..nl {
+            let c = r.class_of(lo as u64, 0) as usize;
+            r.low[lo] = (count[c] as u64) << 16 | c as u64;
+            count[c] += 1;
+        }
+        let mut start = vec![0u32; nclass + 1];
+        for c in 0..nclass {
+            start[c + 1] = start[c] + count[c];
+        }
+        let mut fill = start.clone();
+        r.lows_sorted = vec![0; nl];
+        for lo in 0..nl {
+            let c = (r.low[lo] & 0xFFFF) as usize;
+            r.lows_sorted[fill[c] as usize] = lo as u32;
+            fill[c] += 1;
+        }
+        r.class_start = start;
+        Some(r)
+    }
+
+    /// Invariant parities of `key` as bits.
+    fn parities(&self, key: u64) -> u64 {
+        self.masks.iter().enumerate().fold(0, |s, (i, &m)| {
+            s | (((key & m).count_ones() & 1) as u64) << i
+        })
+    }
+
+    /// The class of a low half `lo` (bit count, parities) in the layout
+    /// where `shift` bits sit below it (0 for low halves).
+    fn class_of(&self, lo: u64, shift: u32) -> u64 {
+        ((lo.count_ones() as u64) << self.masks.len()) | self.parities(lo << shift)
+    }
+
+    /// The class (bit count `k`, parities) of a whole key.
+    pub fn layer_class(&self, key: u64) -> (u32, u64) {
+        (key.count_ones(), self.parities(key))
+    }
+
+    /// The ranking of the keys with `k` bits and these `parities`.
+    pub fn layer(&self, k: u32, parities: u64) -> LayerRank<'_> {
+        let nh = 1usize << (self.bits - self.lo_bits);
+        let nm = self.masks.len();
+        let mut high = Vec::with_capacity(nh);
+        let mut cum = 0u64;
+        for hi in 0..nh as u64 {
+            let pc = hi.count_ones();
+            let c = if pc <= k && k - pc <= self.lo_bits {
+                let need_par = parities ^ self.parities(hi << self.lo_bits);
+                let c = ((k - pc) as u64) << nm | need_par;
+                let n = (self.class_start[c as usize + 1] - self.class_start[c as usize]) as u64;
+                high.push(cum << 16 | if n == 0 { NONE } else { c });
+                cum += n;
+                continue;
+            } else {
+                NONE
+            };
+            high.push(cum << 16 | c);
+        }
+        LayerRank {
+            r: self,
+            high,
+            total: cum,
+        }
+    }
+
+    /// Possible keys of the layer with `k` bits and these `parities`.
+    pub fn layer_size(&self, k: u32, parities: u64) -> u64 {
+        let nm = self.masks.len();
+        let mut total = 0u64;
+        for hi in 0..1u64 << (self.bits - self.lo_bits) {
+            let pc = hi.count_ones();
+            if pc <= k && k - pc <= self.lo_bits {
+                let c = (((k - pc) as u64) << nm | (parities ^ self.parities(hi << self.lo_bits)))
+                    as usize;
+                total += (self.class_start[c + 1] - self.class_start[c]) as u64;
+            }
+        }
+        total
+    }
+}
+
+impl LayerRank<'_> {
+    /// Possible keys in the layer (bits of its bitmap).
+    pub fn len(&self) -> u64 {
+        self.total
+    }
+
+    /// Whether no key is possible.
+    pub fn is_empty(&self) -> bool {
+        self.total == 0
+    }
+
+    /// The rank of `key`, or `None` when it is not a key of this layer.
+    #[inline(always)]
+    pub fn rank(&self, key: u64) -> Option<u64> {
+        let r = self.r;
+        let hi = key >> r.lo_bits;
+        let lo = key & ((1u64 << r.lo_bits) - 1);
+        let h = *self.high.get(hi as usize)?;
+        let l = r.low[lo as usize];
+        if h & 0xFFFF != l & 0xFFFF || h & 0xFFFF == NONE {
+            return None;
+        }
+        Some((h >> 16) + (l >> 16))
+    }
+
+    /// The high half owning rank `rank` (the last with `cum <= rank`).
+    fn high_of(&self, rank: u64) -> usize {
+        self.high.partition_point(|&h| h >> 16 <= rank) - 1
+    }
+
+    /// Appends to `out` the keys whose bits are set in `words`, which start
+    /// at word `first` of the layer's bitmap, in rank (= key) order.
+    pub fn extract(&self, words: &[u64], first: usize, out: &mut Vec<u64>) {
+        let r = self.r;
+        let mut hi = usize::MAX;
+        let mut lo_cum = 0u64;
+        let mut hi_end = 0u64;
+        let mut base = 0usize;
+        for (i, &w) in words.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let rank = ((first + i) as u64) * 64 + w.trailing_zeros() as u64;
+                w &= w - 1;
+                if hi == usize::MAX || rank >= hi_end {
+                    hi = if hi == usize::MAX {
+                        self.high_of(rank)
+                    } else {
+                        // Ranks rise: walk forward (amortised).
+                        let mut h = hi;
+                        while h + 1 < self.high.len() && self.high[h + 1] >> 16 <= rank {
+                            h += 1;
+                        }
+                        h
+                    };
+                    lo_cum = self.high[hi] >> 16;
+                    hi_end = self.high.get(hi + 1).map_or(self.total, |&h| h >> 16);
+                    let c = (self.high[hi] & 0xFFFF) as usize;
+                    base = r.class_start[c] as usize;
+                }
+                let lo = r.lows_sorted[base + (rank - lo_cum) as usize] as u64;
+                out.push((hi as u64) << r.lo_bits | lo);
+            }
+        }
+    }
+}
+
+/// A bitmap shared by the workers of a layer.
+pub struct Bitmap {
+    words: Vec<u64>,
+}
+
+impl Bitmap {
+    /// A cleared bitmap of `bits` bits (zeroed pages from the system).
+    pub fn new(bits: u64) -> Bitmap {
+        Bitmap {
+            words: vec![0; bits.div_ceil(64) as usize],
+        }
+    }
+
+    /// The words, for setting bits from several threads.
+    pub fn atomic(&mut self) -> &[AtomicU64] {
+        const _: () = assert!(
+            std::mem::size_of::<AtomicU64>() == 8 && std::mem::align_of::<AtomicU64>() == 8
+        );
+        // SAFETY: `AtomicU64` has the size and alignment of `u64` (checked
+        // above), and the exclusive borrow keeps every plain access away
+        // while the atomic view lives.
+        unsafe {
+            std::slice::from_raw_parts(self.words.as_ptr() as *const AtomicU64, self.words.len())
+        }
+    }
+
+    /// The words, for setting bits by one owner per word.
+    pub fn words_mut(&mut self) -> &mut [u64] {
+        &mut self.words
+    }
+
+    /// The words, once the bits are set.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
+    /// Bytes held.
+    pub fn bytes(&self) -> usize {
+        self.words.len() * 8
+    }
+}
+
+/// Sets the bits of the ranks of `keys` in `map`; on a key outside the
+/// layer sets `bad` and stops. A few words ahead are prefetched so that the
+/// cache misses overlap.
+pub fn set_keys(
+    layer: &LayerRank<'_>,
+    keys: &[u64],
+    ranks: &mut Vec<u64>,
+    map: &[AtomicU64],
+    bad: &AtomicBool,
+) {
+    ranks.clear();
+    for &k in keys {
+        match layer.rank(k) {
+            Some(r) => ranks.push(r),
+            None => {
+                bad.store(true, Ordering::Relaxed);
+                return;
+            }
+        }
+    }
+    const AHEAD: usize = 16;
+    for (i, &r) in ranks.iter().enumerate() {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(&n) = ranks.get(i + AHEAD) {
+            // SAFETY: prefetching is a hint; the index is in bounds.
+            unsafe {
+                std::arch::x86_64::_mm_prefetch(
+                    map.as_ptr().add((n >> 6) as usize) as *const i8,
+                    std::arch::x86_64::_MM_HINT_T0,
+                );
+            }
+        }
+        let w = &map[(r >> 6) as usize];
+        let bit = 1u64 << (r & 63);
+        if w.load(Ordering::Relaxed) & bit == 0 {
+            w.fetch_or(bit, Ordering::Relaxed);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every key of `bits` bits with `k` set and given parities, ranked
+    /// against a sorted list built by brute force.
+    #[test]
+    fn rank_is_the_position_in_the_sorted_list_of_layer_keys() {
+        let bits = 11;
+        let masks = [0b101_0110_1011u64, 0b011_1001_0101];
+        let r = Ranker::new(bits, &masks).unwrap();
+        for k in 0..=bits {
+            for par in 0..4u64 {
+                let keys: Vec<u64> = (0..1u64 << bits)
+                    .filter(|&x| r.layer_class(x) == (k, par))
+                    .collect();
+                let layer = r.layer(k, par);
+                assert_eq!(layer.len(), keys.len() as u64);
+                assert_eq!(r.layer_size(k, par), keys.len() as u64);
+                for (i, &x) in keys.iter().enumerate() {
+                    assert_eq!(layer.rank(x), Some(i as u64), "key {x:b}");
+                }
+                for x in 0..1u64 << bits {
+                    if r.layer_class(x) != (k, par) {
+                        assert_eq!(layer.rank(x), None);
+                    }
+                }
+                // Every other key set: extraction gives them back in order,
+                // from any starting word.
+                let mut map = Bitmap::new(layer.len());
+                let bad = AtomicBool::new(false);
+                let chosen: Vec<u64> = keys.iter().copied().step_by(2).collect();
+                set_keys(&layer, &chosen, &mut Vec::new(), map.atomic(), &bad);
+                assert!(!bad.load(Ordering::Relaxed));
+                let mut out = Vec::new();
+                let w = map.words();
+                let mid = w.len() / 2;
+                layer.extract(&w[..mid], 0, &mut out);
+                layer.extract(&w[mid..], mid, &mut out);
+                assert_eq!(out, chosen);
+            }
+        }
+        // A key of the wrong class is reported, not ranked.
+        let layer = r.layer(3, 0);
+        let bad = AtomicBool::new(false);
+        let mut map = Bitmap::new(layer.len());
+        let odd = (0..1u64 << bits)
+            .find(|&x| r.layer_class(x) == (3, 1))
+            .unwrap();
+        set_keys(&layer, &[odd], &mut Vec::new(), map.atomic(), &bad);
+        assert!(bad.load(Ordering::Relaxed));
+    }
+}

@@ -1,0 +1,142 @@
+//! The ranked dense layers of the layered engine (`endgame_core::dense`):
+//! forcing the bitmap on every layer changes no count, and the counts agree
+//! with a brute-force enumeration without symmetry.
+
+use endgame_core::layered::{enumerate, LayeredOptions, LayeredReport, Silent};
+use endgame_core::{Puzzle, Rules};
+use endgame_peg::api::{build, AnyProblem, Finish, Spec};
+use endgame_peg::{Problem, Pruning};
+use std::collections::HashMap;
+
+fn small(spec: &Spec) -> Problem<u64> {
+    match build(spec).expect("a valid problem") {
+        AnyProblem::Small(p) => p,
+        AnyProblem::Large(_) => unreachable!("these boards fit 64 bits"),
+    }
+}
+
+/// Problems with various symmetry groups, goals and invariants.
+fn problems() -> Vec<(String, Problem<u64>)> {
+    let mut out = Vec::new();
+    for board in ["triangle", "triangle6"] {
+        out.push((board.to_string(), small(&Spec::named(board))));
+    }
+    // English from a mid-game position (a smaller group), goal anywhere.
+    let mut mid = Spec::named("english");
+    mid.position = Some("o.o/ooo/.oo.oo./oo..ooo/..o.o../o.o/.o.".into());
+    mid.finish = Finish::Any;
+    out.push(("english mid, any".into(), small(&mid)));
+    // The same without position classes: no invariants, a bigger bitmap.
+    let mut bare = mid.clone();
+    bare.pruning = Pruning {
+        classes: false,
+        ..Pruning::default()
+    };
+    out.push(("english mid, no classes".into(), small(&bare)));
+    out
+}
+
+/// How the layers are de-duplicated.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Hashed,
+    /// Bits set directly.
+    Dense,
+    /// Ranks buffered by segment of the bitmap first.
+    Segmented,
+}
+
+fn run(p: &Problem<u64>, mode: Mode, count_all: bool, prune: bool) -> LayeredReport<u64> {
+    let opts = LayeredOptions {
+        count_all,
+        prune,
+        keep_goal_layers: true,
+        dense_min_children: if let Mode::Hashed = mode {
+            usize::MAX
+        } else {
+            0
+        },
+        dense_direct_bytes: if let Mode::Segmented = mode {
+            0
+        } else {
+            usize::MAX
+        },
+        ..LayeredOptions::default()
+    };
+    enumerate(p, &opts, &Silent).expect("small problems fit")
+}
+
+#[test]
+fn the_bitmap_changes_no_count_on_any_route() {
+    for (name, p) in problems() {
+        for count_all in [true, false] {
+            for prune in [false, true] {
+                let hashed = run(&p, Mode::Hashed, count_all, prune);
+                for mode in [Mode::Dense, Mode::Segmented] {
+                    let dense = run(&p, mode, count_all, prune);
+                    let what = format!("{name}, {mode:?}, count_all {count_all}, prune {prune}");
+                    assert_eq!(hashed.bitmap_bytes, 0, "{what}");
+                    assert!(dense.bitmap_bytes > 0, "{what}: the bitmap never ran");
+                    assert_eq!(dense.layers, hashed.layers, "{what}");
+                    assert_eq!(dense.solutions, hashed.solutions, "{what}");
+                    assert_eq!(dense.goal_reachable, hashed.goal_reachable, "{what}");
+                    assert_eq!(dense.best_score, hashed.best_score, "{what}");
+                    assert_eq!(dense.best_positions, hashed.best_positions, "{what}");
+                    assert_eq!(dense.child_solutions, hashed.child_solutions, "{what}");
+                    assert_eq!(dense.goal_layers, hashed.goal_layers, "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// Every reachable position per layer (no symmetry), and the solutions
+/// from the start, by plain sets and a backward sum.
+fn brute_force(p: &Problem<u64>) -> (Vec<u64>, Vec<u64>, u128) {
+    let mut layers: Vec<Vec<u64>> = vec![vec![p.start()]];
+    loop {
+        let mut next: Vec<u64> = Vec::new();
+        for q in layers.last().unwrap() {
+            p.for_each_move(q, |m| next.push(p.play_unchecked(q, m)));
+        }
+        next.sort_unstable();
+        next.dedup();
+        if next.is_empty() {
+            break;
+        }
+        layers.push(next);
+    }
+    let mut ways: HashMap<u64, u128> = HashMap::new();
+    let mut to_goal = vec![0u64; layers.len()];
+    for (d, layer) in layers.iter().enumerate().rev() {
+        for q in layer {
+            let mut n = p.is_goal(q) as u128;
+            p.for_each_move(q, |m| {
+                n += ways.get(&p.play_unchecked(q, m)).copied().unwrap_or(0)
+            });
+            if n > 0 {
+                ways.insert(*q, n);
+                to_goal[d] += 1;
+            }
+        }
+    }
+    let raw = layers.iter().map(|l| l.len() as u64).collect();
+    (raw, to_goal, ways.get(&p.start()).copied().unwrap_or(0))
+}
+
+#[test]
+fn dense_counts_agree_with_brute_force() {
+    for (name, p) in problems() {
+        let (raw, to_goal, solutions) = brute_force(&p);
+        for mode in [Mode::Dense, Mode::Segmented] {
+            let r = run(&p, mode, true, false);
+            assert!(r.bitmap_bytes > 0, "{name}");
+            let got: Vec<u64> = r.layers.iter().map(|l| l.raw).collect();
+            assert_eq!(got, raw, "{name}: reachable positions per layer");
+            let got: Vec<u64> = r.layers.iter().map(|l| l.to_goal_raw).collect();
+            assert_eq!(got, to_goal, "{name}: goal-reaching positions per layer");
+            assert_eq!(r.solutions, Some(solutions), "{name}: solutions");
+            assert!(p.score(&p.start()) as usize >= r.layers.len() - 1);
+        }
+    }
+}
