@@ -29,6 +29,8 @@ fn percentile(sorted: &[f64], q: f64) -> f64 {
 #[derive(Default)]
 struct Set {
     times: Vec<f64>,
+    /// (ms, seed, what was spent) of every hint, for `SHOW`.
+    each: Vec<(f64, u64, api::Spent, usize)>,
     max_expansions: u64,
     max_memo_mib: f64,
     undecided: usize,
@@ -36,8 +38,9 @@ struct Set {
 }
 
 impl Set {
-    fn add(&mut self, a: &api::MartelloAnalysis, spent: api::Spent, ms: f64) {
+    fn add(&mut self, a: &api::MartelloAnalysis, spent: api::Spent, ms: f64, seed: u64) {
         self.times.push(ms);
+        self.each.push((ms, seed, spent, a.moves.len()));
         self.max_expansions = self.max_expansions.max(spent.expansions());
         self.max_memo_mib = self
             .max_memo_mib
@@ -60,6 +63,20 @@ impl Set {
             self.undecided,
             self.moves
         );
+        // `SHOW=k`: the k slowest hints, with what each search expanded.
+        let total: u64 = self.each.iter().map(|e| e.2.expansions()).sum();
+        println!("    expansions in all {total}");
+        let show: usize = std::env::var("SHOW")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        self.each.sort_by(|a, b| b.0.total_cmp(&a.0));
+        for (ms, seed, sp, moves) in self.each.iter().take(show) {
+            println!(
+                "    seed {seed:>4} {ms:>8.2} ms  goal {:>8} best {:>8} line {:>8} moves {moves}",
+                sp.goal_expansions, sp.best_expansions, sp.line_expansions
+            );
+        }
     }
 }
 
@@ -76,7 +93,12 @@ fn main() {
         "{:<22} {:>4} {:>9} {:>9} {:>9} {:>12} {:>8} {:>6}",
         "set", "runs", "p50 ms", "p95 ms", "max ms", "max expans.", "memo MiB", "undecided/moves"
     );
-    for n in 1..=nmax {
+    // `NMIN=k`: start at n = k.
+    let nmin: usize = std::env::var("NMIN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    for n in nmin..=nmax {
         let warm = Service::new();
         let (mut start_cold, mut start_warm) = (Set::default(), Set::default());
         let (mut mid_cold, mut mid_warm) = (Set::default(), Set::default());
@@ -85,7 +107,7 @@ fn main() {
             let run = |svc: &Service, pos, set: &mut Set| {
                 let t = Instant::now();
                 let (a, spent) = svc.analyze_counted(&m, pos, &budget());
-                set.add(&a, spent, t.elapsed().as_secs_f64() * 1e3);
+                set.add(&a, spent, t.elapsed().as_secs_f64() * 1e3, seed);
                 a
             };
             let a = run(&Service::with_keep_bytes(0), &s, &mut start_cold);

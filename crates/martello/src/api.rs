@@ -10,7 +10,9 @@
 //!
 //! 1. a goal search, pruned by [`Martello::cannot_reach_goal`], with the
 //!    study's restart schedule ([`study::better_schedule`]) per child,
-//!    decides which children can still reach one stone;
+//!    decides which children can still reach one stone; the first
+//!    child's line guides the others (a child first tries a small search
+//!    that plays a sibling's operations first, `guided`);
 //! 2. for the children that cannot, an exact search for the fewest
 //!    stones, which stops below a state at its floor: its classes
 //!    ([`Martello::floor`]), or two stones where the goal search proved
@@ -481,20 +483,92 @@ where
         used: 0,
         line_expansions: 0,
     };
-    let mut goal = Searcher::with_children(m, keyf, expand.clone(), entries)
-        .objective(Stones { goal: None, key })
-        .prefetch(true)
-        .goal_only()
-        .with_memo(kept.goal);
+    let mut kept_goal = kept.goal;
+    let cold = kept_goal.is_empty();
+    let goal_searcher = |memo| {
+        Searcher::with_children(m, keyf, expand.clone(), entries)
+            .objective(Stones { goal: None, key })
+            .prefetch(true)
+            .goal_only()
+            .with_memo(memo)
+    };
     // 1. Which children reach one stone: the restart schedule per child,
     // then exact runs of growing caps, in rounds.
     let mut reach: Vec<Option<bool>> = vec![None; kids.len()];
+    // Lines to one stone from siblings (their operation first): a child
+    // first tries the siblings' operations (see [`guided`]).
+    let mut guides: Vec<Vec<Op>> = Vec::new();
+    // The best line when the first child keeps the goal (found first, so
+    // that every other child has a guide): by a goal search with a fresh
+    // memo, the same line whatever the kept memos held. With nothing
+    // kept, the goal search's own memo is such a memo; otherwise the
+    // fresh memo's entries (exact facts like the kept ones) join the
+    // kept memo when both fit the budget. Its exact run stops at the
+    // first round's cap like every child's (a hard first child leaves the
+    // line to the search after the rounds).
+    let mut guided_expansions = 0;
+    let mut line_ops: Option<Vec<Op>> = None;
+    let mut first: Option<Vec<Op>> = None;
+    let mut goal = if let (Some(&(_, c)), false) = (kids.first(), cold) {
+        let mut fresh = goal_searcher(Memo::default());
+        let r = work.reaches_goal(&mut fresh, &c, FIRST_ROUND, Some(0));
+        if r == Some(true) {
+            first = Some(fresh.line(&c));
+        }
+        work.line_expansions += fresh.expansions;
+        let fresh = fresh.take_memo();
+        if kept_goal.len() + fresh.len() <= entries {
+            fresh.for_each(|k, v| kept_goal.insert(*k, v));
+            reach[0] = r;
+        } else if r == Some(true) {
+            reach[0] = r;
+        }
+        goal_searcher(kept_goal)
+    } else {
+        let mut goal = goal_searcher(kept_goal);
+        if let Some(&(_, c)) = kids.first() {
+            let r = work.reaches_goal(&mut goal, &c, FIRST_ROUND, Some(0));
+            reach[0] = r;
+            if r == Some(true) {
+                first = Some(goal.line(&c));
+            }
+        }
+        goal
+    };
+    if let (Some(rest), Some(&(op, _))) = (first, kids.first()) {
+        let ops: Vec<Op> = std::iter::once(op).chain(rest).collect();
+        guides.push(ops.clone());
+        line_ops = Some(ops);
+    }
     let mut cap = FIRST_ROUND;
     for round in 0.. {
-        for (i, (_, c)) in kids.iter().enumerate() {
+        for (i, &(op, c)) in kids.iter().enumerate() {
             if reach[i].is_none() && !work.over() {
+                if round == 0 && !guides.is_empty() && goal.known(&c).is_none() {
+                    let dead = |x: &State| goal.known(x).is_some_and(|v| v > 1);
+                    let mut found = None;
+                    // The latest lines first (most like this child's).
+                    for g in guides.iter().rev().take(GUIDES) {
+                        let left = budget.nodes_left(work.used).unwrap_or(u64::MAX);
+                        let mut nodes = 0;
+                        found = guided(m, &c, g, &dead, key, GUIDED_NODES.min(left), &mut nodes);
+                        work.used += nodes;
+                        guided_expansions += nodes;
+                        if found.is_some() || work.over() {
+                            break;
+                        }
+                    }
+                    if let Some(line) = found {
+                        reach[i] = Some(true);
+                        guides.push(std::iter::once(op).chain(line).collect());
+                        continue;
+                    }
+                }
                 let schedule = (round == 0).then_some(i as u64);
-                reach[i] = work.reaches_goal(&mut goal, c, cap, schedule);
+                reach[i] = work.reaches_goal(&mut goal, &c, cap, schedule);
+                if reach[i] == Some(true) && c.stones() > 1 {
+                    guides.push(std::iter::once(op).chain(goal.line(&c)).collect());
+                }
             }
         }
         if work.over() || reach.iter().all(Option::is_some) {
@@ -506,7 +580,9 @@ where
     // that keeps the goal, by a goal search of its own with a fresh memo
     // (the same line whatever the kept memos held).
     let mut line = Vec::new();
-    if let Some(first) = reach.iter().position(|&r| r == Some(true)) {
+    if let Some(ops) = line_ops {
+        line = ops.into_iter().map(|op| m.format_op(op)).collect();
+    } else if let Some(first) = reach.iter().position(|&r| r == Some(true)) {
         let (op, c) = kids[first];
         line.push(m.format_op(op));
         let mut fresh = Searcher::with_children(m, keyf, expand.clone(), entries)
@@ -516,9 +592,9 @@ where
         if work.reaches_goal(&mut fresh, &c, u64::MAX, Some(0)) == Some(true) {
             line.extend(fresh.line(&c).into_iter().map(|op| m.format_op(op)));
         }
-        work.line_expansions = fresh.expansions;
+        work.line_expansions += fresh.expansions;
     }
-    let goal_expansions = goal.expansions;
+    let goal_expansions = goal.expansions + guided_expansions;
     let goal_memo = goal.take_memo();
     // 2. The fewest stones of the children that cannot reach one.
     let mut best = Searcher::with_children(m, keyf, expand, entries)
@@ -662,6 +738,89 @@ where
         time_ms: 0.0,
     };
     (a, spent, kept)
+}
+
+/// Expansions a child's [`guided`] search may spend, per guide.
+const GUIDED_NODES: u64 = 1_000;
+
+/// Siblings' lines a child tries as guides (the latest ones).
+const GUIDES: usize = 3;
+
+/// A line from `s` to one stone, found by a depth-first search that
+/// tries the operations of `guide` (a sibling's line) first, in its
+/// order, then the others in generation order, pruned by
+/// [`Martello::cannot_reach_goal`] and by `dead` (states known to miss
+/// one stone: the goal search's memo), within `limit` expansions
+/// (counted in `nodes`). Most children of a position share most of a
+/// line with a sibling, so this finds most lines in a few dozen
+/// expansions; `None` only says this search gave up (the caller then
+/// searches exactly).
+fn guided<K: Hash + Eq>(
+    m: &Martello,
+    s: &State,
+    guide: &[Op],
+    dead: &dyn Fn(&State) -> bool,
+    key: fn(&Martello, &State) -> K,
+    limit: u64,
+    nodes: &mut u64,
+) -> Option<Vec<Op>> {
+    use endgame_core::Puzzle;
+    struct G<'a, K> {
+        m: &'a Martello,
+        guide: &'a [Op],
+        dead: &'a dyn Fn(&State) -> bool,
+        key: fn(&Martello, &State) -> K,
+        limit: u64,
+        /// States this search explored in full without a line.
+        failed: std::collections::HashSet<K>,
+        line: Vec<Op>,
+    }
+    fn dfs<K: Hash + Eq>(g: &mut G<K>, p: &State, nodes: &mut u64) -> bool {
+        if p.stones() <= 1 {
+            return p.stones() == 1;
+        }
+        if *nodes >= g.limit {
+            return false;
+        }
+        *nodes += 1;
+        let mut kids: Vec<(usize, Op, State)> =
+            g.m.children(p)
+                .into_iter()
+                .filter(|(_, c)| {
+                    c.stones() == 1
+                        || !(g.m.cannot_reach_goal(c)
+                            || g.failed.contains(&(g.key)(g.m, c))
+                            || (g.dead)(c))
+                })
+                .map(|(op, c)| {
+                    let rank = g.guide.iter().position(|&x| x == op);
+                    (rank.unwrap_or(usize::MAX), op, c)
+                })
+                .collect();
+        kids.sort_by_key(|k| k.0);
+        for (_, op, c) in kids {
+            g.line.push(op);
+            if dfs(g, &c, nodes) {
+                return true;
+            }
+            g.line.pop();
+            if *nodes >= g.limit {
+                return false;
+            }
+        }
+        g.failed.insert((g.key)(g.m, p));
+        false
+    }
+    let mut g = G {
+        m,
+        guide,
+        dead,
+        key,
+        limit,
+        failed: Default::default(),
+        line: Vec::new(),
+    };
+    dfs(&mut g, s, nodes).then_some(g.line)
 }
 
 /// The best line to `target` stones, starting with one of `kids`: at
@@ -1149,6 +1308,69 @@ mod tests {
 
     /// Checks a complete solve report: the line replays operation by
     /// operation to `want` stones, each board and real move as reported.
+    /// The guided search behind a hint's children: a line it returns is
+    /// legal and ends at one stone, it finds none for a child that cannot
+    /// reach one stone, and with a child's own line as the guide it walks
+    /// that line without a detour.
+    #[test]
+    fn guided_lines_are_legal_and_follow_their_guide() {
+        let (mut found, mut lost) = (0, 0);
+        // Starts (n = 5 ones are all solvable) and n = 4 positions five
+        // operations in (many are not).
+        let boards = (1..=40)
+            .map(|seed| (4, seed))
+            .chain((1..=12).map(|seed| (5, seed)));
+        for (n, seed) in boards {
+            let (m, mut s) = random(n, seed).expect("a board");
+            for k in 0..if n == 4 { 5 } else { 0 } {
+                let kids = m.children(&s);
+                if let Some(&(_, c)) = kids.get((seed as usize * 7 + k) % kids.len().max(1)) {
+                    s = c;
+                }
+            }
+            let a = analyze(&m, &s, &Budget::unlimited());
+            let line: Vec<Op> = a
+                .line
+                .iter()
+                .map(|o| m.parse_op(o).expect("an op"))
+                .collect();
+            let solvable = a.result.and_then(|r| r.solvable) == Some(true);
+            for (op, c) in m.children(&s) {
+                let after = c.to_board(n).to_board_string();
+                let want = a.moves.iter().find(|mv| mv.after == after).expect("a move");
+                let reach = want.result.and_then(|r| r.solvable).expect("decided");
+                let mut nodes = 0;
+                let got = guided(&m, &c, &line, &|_| false, Martello::key4, 5_000, &mut nodes);
+                assert!(nodes <= 5_000);
+                match got {
+                    Some(l) => {
+                        assert!(
+                            reach,
+                            "seed {seed} {}: a line from a lost child",
+                            m.format_op(op)
+                        );
+                        let end = l.iter().fold(c, |p, &o| {
+                            assert!(m.moves(&p).contains(&o), "illegal {}", m.format_op(o));
+                            m.play_unchecked(&p, o)
+                        });
+                        assert_eq!(end.stones(), 1);
+                        found += 1;
+                    }
+                    None => lost += usize::from(!reach),
+                }
+                if solvable && op == line[0] {
+                    // Its own line as the guide: one expansion a step.
+                    let mut nodes = 0;
+                    let got = guided(&m, &c, &line, &|_| false, Martello::key4, 5_000, &mut nodes);
+                    assert_eq!(got.as_deref(), Some(&line[1..]));
+                    assert_eq!(nodes as usize, line.len() - 1);
+                }
+            }
+        }
+        // Both kinds occur.
+        assert!(found > 20 && lost > 0, "found {found}, lost {lost}");
+    }
+
     fn check_solve(b: &Board, r: &SolveReport, want: u32) {
         let n = b.n();
         assert!(r.complete, "{}", r.board);
