@@ -70,6 +70,22 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
             "1234",
             "--pentago-pool-mb",
             "64",
+            "--table-lane",
+            "3",
+            "--table-queue",
+            "7",
+            "--cheap-lane",
+            "5",
+            "--cheap-queue",
+            "9",
+            "--lane-time-ms",
+            "150",
+            "--header-timeout-ms",
+            "2500",
+            "--request-timeout-ms",
+            "20000",
+            "--max-connections",
+            "77",
         ],
         &tmpdir("plain"),
     );
@@ -84,15 +100,30 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
     assert!(bad.starts_with("HTTP/1.1 400"), "{bad}");
     assert!(bad.contains("{\"error\":"), "{bad}");
     assert!(page.contains("Endgame workbench"));
-    // The queue flags reach the server; no store in this directory.
-    for want in [
-        "\"max_solves\":3",
-        "\"max_queue\":5",
-        "\"queue_wait_ms\":1234",
-        "\"lab\":null",
+    // The lane, queue and timeout flags reach the server; no store in
+    // this directory.
+    let body = status.split("\r\n\r\n").nth(1).unwrap();
+    let v: serde_json::Value = serde_json::from_str(body).unwrap();
+    for (path, want) in [
+        ("/max_solves", 3),
+        ("/max_queue", 5),
+        ("/queue_wait_ms", 1234),
+        ("/table_lane/max", 3),
+        ("/table_lane/max_queue", 7),
+        ("/cheap_lane/max", 5),
+        ("/cheap_lane/max_queue", 9),
+        ("/lane_time_ms", 150),
+        ("/header_timeout_ms", 2500),
+        ("/request_timeout_ms", 20000),
+        ("/max_connections", 77),
     ] {
-        assert!(status.contains(want), "{want}: {status}");
+        assert_eq!(
+            v.pointer(path),
+            Some(&serde_json::json!(want)),
+            "{path}: {v}"
+        );
     }
+    assert_eq!(v["lab"], serde_json::Value::Null);
 }
 
 #[test]
@@ -181,6 +212,19 @@ fn bad_flags_exit_with_status_2() {
         &["serve", "--host", "not-an-address"][..],
         &["serve", "--pentago-pool-mb", "70000"][..],
         &["serve", "--pentago-pool-mb", "-1"][..],
+        &["serve", "--max-solves", "257"][..],
+        &["serve", "--max-queue", "100001"][..],
+        &["serve", "--queue-wait-ms", "0"][..],
+        &["serve", "--table-lane", "0"][..],
+        &["serve", "--table-queue", "-3"][..],
+        &["serve", "--cheap-lane", "0"][..],
+        &["serve", "--cheap-queue", "many"][..],
+        &["serve", "--lane-time-ms", "0"][..],
+        &["serve", "--lane-time-ms", "60001"][..],
+        &["serve", "--header-timeout-ms", "99"][..],
+        &["serve", "--request-timeout-ms", "3600001"][..],
+        &["serve", "--max-connections", "0"][..],
+        &["serve", "--max-connections", "65537"][..],
     ] {
         let out = Command::cargo_bin("endgame")
             .unwrap()
@@ -193,5 +237,54 @@ fn bad_flags_exit_with_status_2() {
             err.starts_with("error:") && err.lines().count() == 1,
             "{err}"
         );
+        // The error names the flag or the value at fault.
+        assert!(
+            err.contains(args[1]) || err.contains(args[2]),
+            "{args:?}: {err}"
+        );
     }
+}
+
+#[test]
+fn help_shows_every_limit_with_its_default() {
+    let out = Command::cargo_bin("endgame")
+        .unwrap()
+        .args(["serve", "--help"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    for (flag, default) in [
+        ("--max-solves", "2"),
+        ("--max-queue", "16"),
+        ("--queue-wait-ms", "10000"),
+        ("--table-lane", "4"),
+        ("--table-queue", "256"),
+        ("--cheap-lane", "2"),
+        ("--cheap-queue", "256"),
+        ("--lane-time-ms", "100"),
+        ("--header-timeout-ms", "5000"),
+        ("--request-timeout-ms", "30000"),
+        ("--max-connections", "1024"),
+    ] {
+        // The flag's paragraph ends with its default.
+        let at = help
+            .find(&format!("{flag} <"))
+            .unwrap_or_else(|| panic!("{flag}: {help}"));
+        let rest = &help[at..];
+        let end = rest.find("[default: ").expect(flag);
+        assert!(
+            rest[end..].starts_with(&format!("[default: {default}]")),
+            "{flag}: {}",
+            &rest[..end + 20]
+        );
+    }
+    // The defaults are the server's.
+    let l = endgame_web::Limits::default();
+    assert_eq!(l.lane_time.as_millis(), 100);
+    assert_eq!((l.cheap_lane, l.cheap_queue), (2, 256));
+    assert_eq!((l.table_lane, l.table_queue), (4, 256));
+    assert_eq!(l.header_timeout.as_millis(), 5000);
+    assert_eq!(l.request_timeout.as_millis(), 30000);
+    assert_eq!(l.max_connections, 1024);
 }

@@ -8,7 +8,8 @@ use axum::Json;
 use endgame_core::analysis::{Analysis, Decided};
 use endgame_core::budget::Cancel;
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::any::Any;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -216,44 +217,65 @@ impl AppState {
     }
 
     /// A game service's analysis under the request's budget (the game's
-    /// own defaults `time` and `nodes` where the request names none):
-    /// `f` gets the core budget of the work; work that did not finish
-    /// within its time is a 503.
+    /// own defaults `time` and `nodes` where the request names none),
+    /// admitted by its cost: `f` gets the core budget of the work.
     ///
-    /// `table` names the question's solved table, for the games that keep
-    /// tables (Sim's variant; peg's problem): once an analysis of that
-    /// question was decided by a table (the position's `decided_by:
-    /// table`), the next ones take no solve permit, so they need not wait
-    /// behind the long solves: a [`Table::Lookup`] (Sim: every move a
-    /// look-up, well under a millisecond) takes none at all, a
-    /// [`Table::Lane`] (peg: searches beside the table, such as a move's
-    /// best result or its solutions counted) one of the table lane's
-    /// ([`AppState::table_permit`]).
+    /// - `key` names the position (with everything its analysis depends
+    ///   on): a settled analysis (every move decided, so exact whatever
+    ///   the budget) is kept under it ([`Answers`]) and the next request
+    ///   for it is answered at once, taking no permit.
+    /// - `cost` picks the lane ([`Cost`]): a table look-up takes no
+    ///   permit; a question a solved table answers with small searches
+    ///   beside it takes one of the table lane's, work known to be small
+    ///   one of the cheap lane's (both with the time capped at
+    ///   `limits.lane_time`: what is not decided by then is answered
+    ///   undecided, `"decided": false`); anything else one of the solve
+    ///   lane's, so long solves never hold the permits of the short ones.
+    ///
+    /// Work that did not finish within its time (plus a grace) is a 503.
     pub(crate) async fn analyze<D, P>(
         &self,
         q: &BudgetQuery,
         time: Duration,
         nodes: u64,
-        table: Option<Table>,
+        cost: Cost,
+        key: Option<String>,
         f: impl FnOnce(&endgame_core::budget::Budget) -> Analysis<D, P> + Send + 'static,
     ) -> Result<Analysis<D, P>, ApiError>
     where
-        D: Send + 'static,
-        P: Send + 'static,
+        D: Clone + Send + Sync + 'static,
+        P: Clone + Send + Sync + 'static,
     {
-        let budget = self.budget_for(q, time, nodes);
-        let tabled = table.as_ref().is_some_and(|t| self.tabled.knows(t.key()));
-        let permit = match &table {
-            Some(Table::Lookup(_)) if tabled => None,
-            Some(Table::Lane(_)) if tabled => Some(self.table_permit().await?),
+        if let Some(a) = key.as_deref().and_then(|k| self.answers.get::<D, P>(k)) {
+            return Ok(a);
+        }
+        let mut budget = self.budget_for(q, time, nodes);
+        let tabled = cost.table().is_some_and(|t| self.tabled.knows(t));
+        let capped = |mut b: Budget| {
+            b.time = b.time.min(self.limits.lane_time);
+            b
+        };
+        let permit = match &cost {
+            Cost::Lookup(_) if tabled => None,
+            Cost::Lane(_) if tabled => {
+                budget = capped(budget);
+                Some(self.table_permit().await?)
+            }
+            Cost::Cheap => {
+                budget = capped(budget);
+                Some(self.cheap_permit().await?)
+            }
             _ => Some(self.permit().await?),
         };
         let a = self
             .run(budget, permit, move |ctl| f(&ctl.budget(budget.nodes)))
             .await?
             .ok_or_else(|| busy("the analysis did not finish within its time, try again"))?;
-        if let Some(t) = table.filter(|_| a.decided_by == Decided::Table) {
-            self.tabled.learn(t.key().to_string());
+        if let Some(t) = cost.table().filter(|_| a.decided_by == Decided::Table) {
+            self.tabled.learn(t.to_string());
+        }
+        if let (Some(k), true) = (key, a.settled()) {
+            self.answers.keep(k, &a);
         }
         Ok(a)
     }
@@ -278,6 +300,19 @@ impl AppState {
             &self.lane,
             &self.lane_queued,
             self.limits.table_queue,
+            self.limits.queue_wait,
+        )
+        .await
+    }
+
+    /// One permit of the cheap lane, for work known to be small:
+    /// `limits.cheap_lane` of them at once, `limits.cheap_queue` waiting,
+    /// each at most `queue_wait` (else a 503).
+    pub(crate) async fn cheap_permit(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        acquire(
+            &self.cheap,
+            &self.cheap_queued,
+            self.limits.cheap_queue,
             self.limits.queue_wait,
         )
         .await
@@ -315,20 +350,73 @@ fn busy(message: &str) -> ApiError {
     }
 }
 
-/// The question of a hint, for the games that keep solved tables.
-pub(crate) enum Table {
-    /// Answered by look-ups alone once its table is ready: no permit.
+/// What a hint costs, which picks its lane in [`AppState::analyze`].
+pub(crate) enum Cost {
+    /// Unknown or large (late Pentago, Martello n = 6, a custom peg
+    /// board, a table not ready yet): the solve lane.
+    Solve,
+    /// Known to be small whatever the position (Martello n ≤ 5, a peg
+    /// board of few holes): the cheap lane.
+    Cheap,
+    /// Answered by look-ups alone once the named question's table is
+    /// ready: no permit.
     Lookup(String),
-    /// Answered by a table and small searches beside it: a table-lane
-    /// permit.
+    /// Answered by the named question's table and small searches beside
+    /// it: a table-lane permit.
     Lane(String),
 }
 
-impl Table {
-    fn key(&self) -> &str {
+impl Cost {
+    /// The question of a solved table, if the cost depends on one.
+    fn table(&self) -> Option<&str> {
         match self {
-            Table::Lookup(k) | Table::Lane(k) => k,
+            Cost::Lookup(k) | Cost::Lane(k) => Some(k),
+            Cost::Solve | Cost::Cheap => None,
         }
+    }
+}
+
+/// Settled analyses by position (the callers' keys): every move decided,
+/// so the answer is exact and the same under any budget. Each is kept as
+/// its game's analysis type.
+#[derive(Default)]
+pub(crate) struct Answers(Mutex<HashMap<String, Arc<dyn Any + Send + Sync>>>);
+
+/// Most analyses [`Answers`] keeps (then it starts afresh): a few
+/// kilobytes each, so some tens of megabytes at most.
+const ANSWERS_MAX: usize = 4096;
+
+impl Answers {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Arc<dyn Any + Send + Sync>>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// The analysis kept under `key`, if any (of this type).
+    fn get<D, P>(&self, key: &str) -> Option<Analysis<D, P>>
+    where
+        D: Clone + Send + Sync + 'static,
+        P: Clone + Send + Sync + 'static,
+    {
+        let a = self.lock().get(key).cloned()?;
+        a.downcast_ref::<Analysis<D, P>>().cloned()
+    }
+
+    /// Keeps `a` under `key`.
+    fn keep<D, P>(&self, key: String, a: &Analysis<D, P>)
+    where
+        D: Clone + Send + Sync + 'static,
+        P: Clone + Send + Sync + 'static,
+    {
+        let mut map = self.lock();
+        if map.len() >= ANSWERS_MAX && !map.contains_key(&key) {
+            map.clear();
+        }
+        map.insert(key, Arc::new(a.clone()));
+    }
+
+    /// How many analyses are kept.
+    pub(crate) fn len(&self) -> usize {
+        self.lock().len()
     }
 }
 

@@ -8,9 +8,10 @@
 //!   (`tower::ServiceExt::oneshot`).
 //! - [`serve`]: binds an address and serves until Ctrl-C ([`serve_on`]: on
 //!   a bound listener until a given signal).
-//! - [`Limits`]: the server-side caps of every solver request's budget, the
-//!   number of solves that may run at once and the queue of the others
-//!   (a full queue or a wait too long: HTTP 503), and the connections'
+//! - [`Limits`]: the server-side caps of every solver request's budget;
+//!   the lanes that admit solver work by cost (solves, table questions,
+//!   work known to be small), each with its permits and a bounded queue (a
+//!   full queue or a wait too long: HTTP 503); and the connections'
 //!   timeouts and cap.
 //! - [`Lab`]: the lab's results store, for the lab page and `/api/lab`.
 //!
@@ -86,7 +87,25 @@ pub struct Limits {
     /// Such hints that may wait for a table-lane permit (each at most
     /// `queue_wait`); more get HTTP 503.
     pub table_queue: usize,
+    /// Hints whose work is known to be small (Martello n ≤ 5, peg boards
+    /// of at most [`CHEAP_PEG_HOLES`] holes) running at once: they take
+    /// these permits instead of the solves', so a long solve never holds
+    /// them.
+    pub cheap_lane: usize,
+    /// Such hints that may wait for a cheap-lane permit (each at most
+    /// `queue_wait`); more get HTTP 503.
+    pub cheap_queue: usize,
+    /// The most time a hint of the table or cheap lane may take, whatever
+    /// its request asks: what is not decided by then is answered
+    /// undecided (`"decided": false`; the think route, a solve, takes
+    /// longer). Bounds how long a lane permit is held.
+    pub lane_time: Duration,
 }
+
+/// Peg boards of at most this many holes are small enough for the cheap
+/// lane (the triangle has 15): their whole game fits in a few thousand
+/// positions.
+pub const CHEAP_PEG_HOLES: usize = 21;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -106,6 +125,9 @@ impl Default for Limits {
             max_connections: 1024,
             table_lane: 4,
             table_queue: 256,
+            cheap_lane: 2,
+            cheap_queue: 256,
+            lane_time: Duration::from_millis(100),
         }
     }
 }
@@ -139,6 +161,11 @@ pub struct AppState {
     /// The table lane's permits and the requests waiting for one.
     pub(crate) lane: Arc<Semaphore>,
     pub(crate) lane_queued: Arc<AtomicUsize>,
+    /// The cheap lane's permits and the requests waiting for one.
+    pub(crate) cheap: Arc<Semaphore>,
+    pub(crate) cheap_queued: Arc<AtomicUsize>,
+    /// Settled analyses by position, answered again without a permit.
+    pub(crate) answers: Arc<api::Answers>,
 }
 
 impl AppState {
@@ -153,6 +180,7 @@ impl AppState {
         AppState {
             solves: Arc::new(Semaphore::new(limits.max_solves)),
             lane: Arc::new(Semaphore::new(limits.table_lane.max(1))),
+            cheap: Arc::new(Semaphore::new(limits.cheap_lane.max(1))),
             limits: Arc::new(limits),
             queued: Arc::new(AtomicUsize::new(0)),
             sim: Arc::new(endgame_sim::api::Service::new(Some(dir.to_path_buf()))),
@@ -165,6 +193,8 @@ impl AppState {
             started: Arc::new(std::sync::atomic::AtomicU64::new(0)),
             tabled: Arc::default(),
             lane_queued: Arc::new(AtomicUsize::new(0)),
+            cheap_queued: Arc::new(AtomicUsize::new(0)),
+            answers: Arc::default(),
         }
     }
 
@@ -197,6 +227,20 @@ impl AppState {
             self.limits.table_lane.max(1) - self.lane.available_permits(),
             self.lane_queued.load(Ordering::SeqCst),
         )
+    }
+
+    /// `(running, queued)` of the cheap lane: hints of work known to be
+    /// small holding one of its permits and waiting for one.
+    pub fn cheap_lane_in_use(&self) -> (usize, usize) {
+        (
+            self.limits.cheap_lane.max(1) - self.cheap.available_permits(),
+            self.cheap_queued.load(Ordering::SeqCst),
+        )
+    }
+
+    /// Settled analyses kept by position (answered again at once).
+    pub fn answers_kept(&self) -> usize {
+        self.answers.len()
     }
 }
 

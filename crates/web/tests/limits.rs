@@ -336,8 +336,9 @@ async fn a_question_a_table_answers_takes_no_solve_permit() {
     let (_, v) = hints(&app, "/api/status").await;
     assert_eq!(v["running"], 1, "{v}");
     assert_eq!(v["table_lane"]["max"], 4, "{v}");
-    // A question no table answers still needs the permit.
-    let (st, _) = hints(&app, "/api/martello/hints?n=4&seed=2").await;
+    // A question no table answers, of unknown cost (Martello n = 6),
+    // still needs the permit.
+    let (st, _) = hints(&app, "/api/martello/hints?n=6&seed=2").await;
     assert_eq!(st, StatusCode::SERVICE_UNAVAILABLE);
     busy.abort();
 }

@@ -115,7 +115,8 @@ async fn a_wait_too_long_in_the_queue_is_a_503() {
     let first = spawn_get(&app, slow(2000));
     wait_for(&state, (1, 0), Duration::from_secs(2)).await;
     let t0 = Instant::now();
-    let (s, v) = json(&app, "/api/martello/hints?n=3&seed=1").await;
+    // An expensive hint (late Pentago) waits in the solve lane's queue.
+    let (s, v) = json(&app, "/api/pentago/hints?start=642913157041761117").await;
     let waited = t0.elapsed();
     assert_eq!(s, StatusCode::SERVICE_UNAVAILABLE);
     assert!(
@@ -145,8 +146,8 @@ async fn dropped_request_frees_its_permit(uri: &str) -> Duration {
     assert_eq!(state.solves_in_use(), (1, 0), "{uri}: still solving");
     req.abort();
     let freed = wait_for(&state, (0, 0), Duration::from_secs(4)).await;
-    // The freed permit serves the next request.
-    let (s, _) = json(&app, "/api/martello/hints?n=3&seed=1").await;
+    // The freed permit serves the next solve.
+    let (s, _) = json(&app, "/api/pentago/solve?start=205481007622539795m").await;
     assert_eq!(s, StatusCode::OK);
     freed
 }

@@ -7,7 +7,7 @@
 //! (`endgame_martello::api::Service`), exactly as `endgame hint martello
 //! --json` prints it.
 
-use crate::api::{opt, ApiError, BudgetQuery, Q};
+use crate::api::{opt, ApiError, BudgetQuery, Cost, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -18,6 +18,10 @@ use serde_json::json;
 /// Memo memory of one solve request (64 MiB): the server's cap, below the
 /// game's default ([`api::DEFAULT_SOLVE_MEMO_BYTES`]).
 const SOLVE_MEMORY: usize = 64 << 20;
+
+/// Boards up to this size are analysed in milliseconds (an exact search
+/// of n = 5 takes well under one): their hints take the cheap lane.
+const CHEAP_N: usize = 5;
 
 /// The query of every Martello route.
 #[derive(Clone, Debug, Default, Deserialize)]
@@ -85,13 +89,21 @@ pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<MartelloQuery>,
 ) -> Result<Json<api::MartelloAnalysis>, ApiError> {
-    let (_, m, s) = current(&q)?;
+    let (b, m, s) = current(&q)?;
     let service = app.martello.clone();
+    // Up to n = 5 a board's analysis takes milliseconds: the cheap lane.
+    let cost = if b.n() <= CHEAP_N {
+        Cost::Cheap
+    } else {
+        Cost::Solve
+    };
+    let key = format!("martello {}", b.to_board_string());
     app.analyze(
         &q.budget,
         api::DEFAULT_TIME,
         api::DEFAULT_NODES,
-        None,
+        cost,
+        Some(key),
         move |b| service.analyze(&m, &s, b),
     )
     .await

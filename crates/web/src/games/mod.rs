@@ -47,6 +47,7 @@ pub(crate) fn routes() -> Router<AppState> {
 async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Json<Value> {
     let (running, queued) = app.solves_in_use();
     let (lane_running, lane_queued) = app.table_lane_in_use();
+    let (cheap_running, cheap_queued) = app.cheap_lane_in_use();
     let l = &app.limits;
     Json(json!({
         "running": running,
@@ -60,6 +61,17 @@ async fn status(axum::extract::State(app): axum::extract::State<AppState>) -> Js
             "max": l.table_lane,
             "max_queue": l.table_queue,
         },
+        "cheap_lane": {
+            "running": cheap_running,
+            "queued": cheap_queued,
+            "max": l.cheap_lane,
+            "max_queue": l.cheap_queue,
+        },
+        "lane_time_ms": l.lane_time.as_millis() as u64,
+        "header_timeout_ms": l.header_timeout.as_millis() as u64,
+        "request_timeout_ms": l.request_timeout.as_millis() as u64,
+        "max_connections": l.max_connections,
+        "answers_kept": app.answers_kept(),
         "lab": app.lab.as_ref().map(|l| l.location().to_string()),
         "cache": app.cache,
         "tables": crate::tables::all(&app.table_services()),

@@ -5,7 +5,7 @@
 //! goal (`finish`: a hole, `any`), `diagonal`, and the moves played since
 //! (`moves`, `from-to` separated by commas).
 
-use crate::api::{opt, split_moves, ApiError, BudgetQuery, Q};
+use crate::api::{opt, split_moves, ApiError, BudgetQuery, Cost, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -203,18 +203,35 @@ pub(crate) async fn hints(
     let time = app
         .budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES)
         .time;
-    let (_, _, cur, _) = current(&q, time).await?;
+    let (board, _, cur, _) = current(&q, time).await?;
     let service = app.peg.clone();
+    // A board of few holes is small work whatever the position; a larger
+    // one is a table question once its table is ready, else a solve.
+    let (cost, count) = if board.holes() <= crate::CHEAP_PEG_HOLES {
+        (Cost::Cheap, api::DEFAULT_COUNT_LIMIT)
+    } else {
+        (Cost::Lane(question(&q)), LANE_COUNT_PEGS)
+    };
+    let position = with_problem!(&cur, p => p.format_position(&p.start()));
+    let key = format!("{} at {position}", question(&q));
     app.analyze(
         &q.budget,
         api::DEFAULT_TIME,
         api::DEFAULT_NODES,
-        Some(crate::api::Table::Lane(question(&q))),
-        move |b| service.analyze(&cur, b),
+        cost,
+        Some(key),
+        move |b| service.analyze_with(&cur, count, b),
     )
     .await
     .map(Json)
 }
+
+/// Solutions are counted at this many pegs or fewer in a hint of the
+/// table lane (the think route counts at up to
+/// [`api::DEFAULT_COUNT_LIMIT`]): on the load benchmark's English walks
+/// the count was most of a hint's time (mean 419 ms a hint with it, 35 ms
+/// without), and it overran the lane's time.
+const LANE_COUNT_PEGS: u32 = 20;
 
 /// `GET /api/peg/think`: the hints of `/api/peg/hints` with four times
 /// the budget, streamed as server-sent events as rounds decide moves

@@ -8,7 +8,7 @@
 //! crate's service (`endgame_pentago::api`), which the command line uses
 //! too.
 
-use crate::api::{split_moves, ApiError, BudgetQuery, Q};
+use crate::api::{split_moves, ApiError, BudgetQuery, Cost, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
@@ -58,13 +58,15 @@ pub(crate) async fn hints(
     State(app): State<AppState>,
     Q(q): Q<PentagoQuery>,
 ) -> Result<Json<api::PentagoAnalysis>, ApiError> {
-    let (pos, _) = current(&q)?;
+    let (pos, played) = current(&q)?;
     let service = app.pentago.clone();
+    let key = format!("pentago {:?} {played:?} {:?}", q.start, q.place);
     app.analyze(
         &q.budget,
         api::DEFAULT_TIME,
         api::DEFAULT_NODES,
-        None,
+        Cost::Solve,
+        Some(key),
         move |b| service.analyze(&pos, b),
     )
     .await

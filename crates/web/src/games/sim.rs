@@ -112,15 +112,13 @@ async fn analysis(
     pos: SimPos,
 ) -> Result<SimAnalysis, ApiError> {
     let service = app.sim.clone();
-    let table = Some(crate::api::Table::Lookup(api::table_name(
-        sim.n(),
-        sim.misere(),
-    )));
+    let table = crate::api::Cost::Lookup(api::table_name(sim.n(), sim.misere()));
     app.analyze(
         &q.budget,
         api::DEFAULT_TIME,
         api::DEFAULT_NODES,
         table,
+        None,
         move |b| service.analyze(&sim, &pos, b),
     )
     .await

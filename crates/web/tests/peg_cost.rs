@@ -1,0 +1,94 @@
+//! Where an English peg hint's time goes, on the load benchmark's walks
+//! (random games of up to 12 moves from the start): the whole analysis,
+//! the analysis without the solutions counted (count limit 0), and the
+//! analysis under the table lane's 100 ms. A measurement, not a check:
+//! it needs the English tables in the cache (`endgame cache build`) and
+//! takes a minute; run it with
+//!
+//! ```text
+//! cargo test --release -p endgame-web --test peg_cost -- --ignored --nocapture
+//! ```
+
+use endgame_core::budget::Budget;
+use endgame_core::{Notation, Rules};
+use endgame_peg::api::{self, with_problem, BoardSource, Finish, Pruning, Spec};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::time::{Duration, Instant};
+
+fn spec(position: Option<String>) -> Spec {
+    Spec {
+        board: BoardSource::Named("english".into()),
+        diagonal: false,
+        vacate: None,
+        position,
+        finish: Finish::Default,
+        pruning: Pruning::default(),
+    }
+}
+
+fn pct(v: &mut [f64], p: f64) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[((v.len() - 1) as f64 * p).round() as usize]
+}
+
+#[test]
+#[ignore = "a measurement: needs the English tables in the cache, about a minute"]
+fn english_hint_cost_by_part() {
+    let service = api::Service::with_dir(&endgame_core::cache::dir(None));
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let (mut full, mut no_count, mut lane) = (vec![], vec![], vec![]);
+    let mut undecided_in_lane = 0;
+    let start = api::build(&spec(None)).unwrap();
+    // Load the tables first.
+    service.analyze(&start, &Budget::unlimited());
+    for _ in 0..30 {
+        let mut pos = with_problem!(&start, p => p.format_position(&p.start()));
+        for _ in 0..12 {
+            let cur = api::build(&spec(Some(pos.clone()))).unwrap();
+            let big = Budget::unlimited()
+                .with_time(api::DEFAULT_TIME)
+                .with_nodes(api::DEFAULT_NODES);
+            let t = Instant::now();
+            service.analyze(&cur, &big);
+            full.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            service.analyze_with(&cur, 0, &big);
+            no_count.push(t.elapsed().as_secs_f64() * 1e3);
+            let t = Instant::now();
+            let a = service.analyze(&cur, &big.clone().with_time(Duration::from_millis(100)));
+            lane.push(t.elapsed().as_secs_f64() * 1e3);
+            undecided_in_lane += usize::from(!a.settled());
+            let next = with_problem!(&cur, p => {
+                let s = p.start();
+                let moves = p.moves(&s);
+                if moves.is_empty() {
+                    None
+                } else {
+                    let m = moves[rng.gen_range(0..moves.len())];
+                    Some(p.format_position(&p.play(&s, m).unwrap()))
+                }
+            });
+            match next {
+                Some(n) => pos = n,
+                None => break,
+            }
+        }
+    }
+    let n = full.len();
+    for (name, v) in [
+        ("whole analysis", &mut full),
+        ("no solutions counted", &mut no_count),
+        ("under 100 ms", &mut lane),
+    ] {
+        let sum: f64 = v.iter().sum();
+        println!(
+            "{name}: {n} positions, mean {:.1} ms, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+            sum / n as f64,
+            pct(v, 0.5),
+            pct(v, 0.99),
+            pct(v, 1.0)
+        );
+    }
+    println!("under 100 ms: {undecided_in_lane} of {n} not settled");
+}
