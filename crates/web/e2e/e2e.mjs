@@ -54,6 +54,8 @@ if (uiDir) {
   const type = n => n.endsWith('.js') ? 'text/javascript' : n.endsWith('.css') ? 'text/css' : 'text/html';
   await browser.route(/\/ui\/[\w.]+$/, r => { const n = new URL(r.request().url()).pathname.split('/').pop(); r.fulfill({ body: readFileSync(join(uiDir, n)), contentType: type(n) }); });
   await browser.route(/\/play(\?|$)/, r => r.fulfill({ body: readFileSync(join(uiDir, 'play.html')), contentType: 'text/html' }));
+  const page0 = { '/': 'index.html', '/lab': 'lab.html' };
+  await browser.route(u => page0[u.pathname] !== undefined && !u.pathname.startsWith('/api'), r => r.fulfill({ body: readFileSync(join(uiDir, page0[new URL(r.request().url()).pathname])), contentType: 'text/html' }));
 }
 const page = await browser.newPage();
 page.on('pageerror', e => { console.error(`page error: ${e.message}`); failures++; });
@@ -86,6 +88,36 @@ await step('start page lists the four games', async () => {
   assert.deepEqual(games, ['peg', 'sim', 'pentago', 'martello']);
   await page.waitForFunction(() => document.querySelectorAll('#peg-board option').length >= 5);
   await page.screenshot({ path: join(out, 'start.png'), fullPage: true });
+});
+
+await step('start page: a board picture per game, finger-sized controls, no empty settings', async () => {
+  for (const [vw, vh] of [[390, 844], [1280, 900]]) {
+    await page.setViewportSize({ width: vw, height: vh });
+    await page.goto(base + '/');
+    await page.waitForFunction(() => document.querySelectorAll('svg.thumb[data-drawn="1"]').length === 4);
+    // Drawn by the player's own code: Sim's segments, Pentago's stones, pegs, Martello's stones.
+    const parts = await page.evaluate(() => ['peg .peg', 'sim line.seg', 'pentago .stone', 'martello .mstone']
+      .map(q => { const [g, sel] = q.split(' '); return document.querySelectorAll(`svg[data-thumb="${g}"] ${sel}`).length; }));
+    assert.ok(parts.every(n => n > 0), `thumbnail parts ${parts}`);
+    // Every thumbnail fits its card; every control is at least 40 px high.
+    const small = await page.$$eval('.card select, .card button, .card input:not([type=checkbox]):not([type=hidden]), .card a.big',
+      l => l.map(e => [e.tagName, e.getBoundingClientRect().height]).filter(([, hgt]) => hgt < 40));
+    assert.deepEqual(small, [], 'controls too small to hit');
+    const wide = await page.evaluate(() => document.documentElement.scrollWidth <= innerWidth + 1);
+    assert.ok(wide, 'the start page scrolls sideways');
+    if (vw === 390) await page.screenshot({ path: join(out, 'start-390.png'), fullPage: true });
+  }
+  // Sim with nobody playing: no `ai=` (nor a strength) in the link.
+  await page.selectOption('[data-game="sim"] select[name="ai"]', '');
+  await Promise.all([page.waitForURL(/\/play\?/), page.click('[data-game="sim"] button')]);
+  assert.doesNotMatch(page.url(), /ai=|strength=/);
+  assert.match(page.url(), /game=sim&n=6/);
+  await settled();
+  await page.goto(base + '/');
+  await page.selectOption('[data-game="pentago"] select[name="ai"]', 'white');
+  await Promise.all([page.waitForURL(/\/play\?/), page.click('[data-game="pentago"] button')]);
+  assert.match(page.url(), /ai=white&strength=strong/);
+  await settled();
 });
 
 await step('peg: click-to-jump, hints change, undo, shared URL, solution', async () => {
@@ -342,16 +374,88 @@ await step('martello: two stones that can eat each other show two arrows', async
   assert.ok(back[2] !== x || back[3] !== y, 'the two arrows overlap');
 });
 
-await step('lab page: experiments, a run with its tables and plots', async () => {
+await step('lab page: experiments, a run with its parameters as a table, the report in place', async () => {
   await page.goto(base + '/lab');
   await page.waitForSelector('[data-experiment="calibration"] a[data-run]');
   const names = await page.$$eval('[data-experiment]', l => l.map(e => e.dataset.experiment));
-  assert.ok(names.includes('calibration') && names.length >= 5, names.join(' '));
+  assert.ok(names.includes('calibration') && names.length >= 9, names.join(' '));
+  // Parameters as a table, not JSON.
+  assert.equal(await page.$eval('[data-experiment="calibration"] table.params', t => t.rows.length), 5);
+  assert.doesNotMatch(await page.$eval('[data-experiment="calibration"]', e => e.textContent), /\{"/);
   await page.click('[data-experiment="calibration"] a[data-run]');
-  await page.waitForSelector('[data-report] table.data');
+  // The report opens inside its experiment's card, with its parameters' table.
+  await page.waitForSelector('[data-experiment="calibration"] [data-report] table.data');
+  assert.ok(await page.$('[data-experiment="calibration"] [data-report] table.params'));
   await page.waitForFunction(() => [...document.querySelectorAll('img.plot')].every(i => i.complete && i.naturalWidth > 0) && document.querySelectorAll('img.plot').length > 0);
   assert.match(page.url(), /\/lab\?run=\d+/);
+  // It is in view (not at the bottom of a long page).
+  const top = await page.$eval('[data-report]', e => e.getBoundingClientRect().top);
+  assert.ok(top >= -1 && top < 200, `report at ${top}`);
   await page.screenshot({ path: join(out, 'lab.png'), fullPage: true });
+});
+
+await step('lab page: bad parameters are refused with the lab\'s message; a small run starts, shows progress, finishes', async () => {
+  await page.goto(base + '/lab');
+  await page.waitForSelector('[data-experiment="calibration"] form[data-start]', { state: 'attached' });
+  const f = '[data-experiment="calibration"] form[data-start]';
+  await page.click('[data-experiment="calibration"] details.start summary');
+  // Too big for a web run, then malformed: the server's one-line 400s.
+  await page.fill(`${f} input[name="units"]`, '5000');
+  await page.click(`${f} button`);
+  await page.waitForFunction(() => /at most 200/.test(document.querySelector('[data-experiment="calibration"] .startmsg.error')?.textContent || ''));
+  await page.fill(`${f} input[name="units"]`, 'ten');
+  await page.click(`${f} button`);
+  await page.waitForFunction(() => /non-negative integer/.test(document.querySelector('[data-experiment="calibration"] .startmsg.error')?.textContent || ''));
+  const r = await fetch(base + '/api/lab/runs', { method: 'POST', body: '{"experiment":"calibration","params":{"batch":0}}' });
+  assert.equal(r.status, 400);
+  assert.match(JSON.stringify(await r.json()), /^\{"error":"[^\n]+"\}$/);
+  // A run of 40 units, seed 5: it appears with its progress and finishes.
+  await page.fill(`${f} input[name="units"]`, '40');
+  await page.fill(`${f} input[name="batch"]`, '4');
+  await page.fill(`${f} input[name="seed"]`, '5');
+  await page.click(`${f} button`);
+  await page.waitForSelector('[data-experiment="calibration"] [data-report] progress');
+  await page.waitForSelector('[data-experiment="calibration"] .runstatus[data-state="finished"]', { timeout: 60000 });
+  assert.match(await page.$eval('.runstatus', e => e.textContent), /^40\/40 units stored, finished/);
+  assert.ok(await page.$$eval('[data-experiment="calibration"] a[data-run]', l => l.length) >= 2);
+});
+
+await step('lab page: a single-vacancy problem opens in the player', async () => {
+  await page.goto(base + '/lab');
+  await page.waitForSelector('[data-experiment="peg-single-vacancy"] form[data-start]', { state: 'attached' });
+  const f = '[data-experiment="peg-single-vacancy"] form[data-start]';
+  await page.click('[data-experiment="peg-single-vacancy"] details.start summary');
+  await page.fill(`${f} input[name="board"]`, 'triangle');
+  await page.click(`${f} button`);
+  await page.waitForSelector('[data-experiment="peg-single-vacancy"] .runstatus[data-state="finished"]', { timeout: 120000 });
+  await page.waitForSelector('[data-report] a[data-position]');
+  await page.screenshot({ path: join(out, 'lab-single-vacancy.png'), fullPage: true });
+  // A row that finishes in its own hole: the board with that hole empty, that goal.
+  const link = await page.$eval('[data-report] a[data-position$="a1 a1"], [data-report] a[data-position]:not([data-position$="any"])', a => [a.getAttribute('href'), a.dataset.position]);
+  const [hole] = link[1].split(' ');
+  await page.click(`[data-report] a[href="${link[0]}"]`);
+  await page.waitForURL(/\/play\?game=peg/);
+  await settled();
+  assert.equal(await page.$$eval('[data-peg]', l => l.length), 14);
+  assert.ok(await page.$(`[data-hole="${hole}"]`));
+  assert.equal(await page.$$eval(`[data-peg="${hole}"]`, l => l.length), 0);
+  assert.match(await page.$eval('#status', e => e.textContent), new RegExp(`goal: one peg in ${hole}`));
+});
+
+await step('lab page without a store: the experiments are listed all the same', async () => {
+  const cwd = mkdtempSync(join(tmpdir(), 'endgame-e2e-nostore-'));
+  const bare = spawn(bin, ['serve', '--port', '0', '--no-build-tables'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let buf = '';
+      bare.stdout.on('data', d => { buf += d; const m = buf.match(/listening on (http:\/\/\S+?)\/?\s/); if (m) resolve(m[1]); });
+      bare.on('exit', c => reject(new Error(`endgame serve exited with ${c}`)));
+    });
+    await page.goto(url + '/lab');
+    await page.waitForFunction(() => document.querySelectorAll('[data-experiment]').length >= 9);
+    assert.match(await page.$eval('#db', e => e.textContent), /No results store/);
+    assert.ok(await page.$eval('[data-experiment="calibration"] form[data-start] button', b => b.disabled));
+  } finally { bare.kill('SIGTERM'); }
 });
 
 await step('start page links the lab', async () => {
@@ -584,6 +688,35 @@ for (const [vw, vh] of [[1280, 900], [390, 844]]) {
     await page.screenshot({ path: join(out, `bad-link-${tag}.png`) });
   });
 }
+
+await step('pentago: a hint with an exact value shows its remoteness', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto(base + '/play?game=pentago&moves=' + encodeURIComponent('a1 ur cw,a4 ur cw,b1 ur cw,b4 ur cw,c1 ur cw,f6 ur cw,d1 ur cw,e6 ur cw'));
+  await settled();
+  await page.waitForSelector('g.hintmark[data-colour]', { state: 'attached', timeout: 20000 });
+  const marks = await page.$$eval('#board g.hintmark', l => l.map(g => [g.querySelector('.glyph').textContent, g.querySelector('title')?.textContent || '']));
+  const counted = marks.filter(([t]) => /^[WL]\d+$/.test(t));
+  assert.ok(counted.length > 0, JSON.stringify(marks));
+  for (const [t, title] of counted) assert.match(title, new RegExp(`(win|loss) in ${t.slice(1)}$`));
+  // Black completes a1–e1 by placing e1: "W1" on e1, "win in 1" in words.
+  assert.equal(await page.$eval('#board g.hintmark[data-hint="e1"] .glyph', t => t.textContent), 'W1');
+  await page.screenshot({ path: join(out, 'pentago-remoteness.png') });
+});
+
+await step('timings: first board drawn, first hints drawn (per game, from navigation start)', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const lines = [];
+  for (const path of ['/play?game=peg&board=english', '/play?game=sim&n=6', '/play?game=pentago', '/play?game=martello&n=4&seed=1']) {
+    await page.goto(base + path);
+    const board = await page.waitForFunction(() => document.querySelector('#board [data-peg], #board line.seg, #board .cell, #board .mstone') && performance.now());
+    const first = await board.jsonValue();
+    const hints = await (await page.waitForFunction(() => document.querySelector('#board .hintmark[data-colour]:not([data-colour=""]), #board line.hint[data-colour]') && performance.now(), null, { timeout: 30000 })).jsonValue();
+    assert.ok(first < 5000, `${path}: board after ${first} ms`);
+    lines.push(`${path}: board ${first.toFixed(0)} ms, hints ${hints.toFixed(0)} ms`);
+    await settled();
+  }
+  for (const l of lines) console.log(`     ${l}`);
+});
 
 await step('favicon', async () => {
   const r = await fetch(base + '/favicon.ico');
