@@ -1,15 +1,19 @@
 //! `endgame lab …`: experiments and their results store (endgame-lab).
 
 use crate::output::Output;
+use crate::progress::{Mode, Spinner};
 use anyhow::{bail, Result};
 use clap::{Args, Subcommand};
 use endgame_lab::experiment::Params;
 use endgame_lab::report::csv_line;
+use endgame_lab::runner::RunProgress;
 use endgame_lab::runner::{self, RunOptions};
 use endgame_lab::{registry, Store};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
+use std::cell::Cell;
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 /// `endgame lab`.
 #[derive(Debug, Args)]
@@ -183,25 +187,8 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
         bail!("--seed must be at most {}", i64::MAX);
     }
     let mut st = Store::open(&a.db.db)?;
-    let bar = if out.progress() {
-        let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
-        b.set_style(
-            ProgressStyle::with_template(
-                "{prefix} [{bar:40}] {pos}/{len} units ({msg}, {elapsed}, eta {eta})",
-            )
-            .unwrap_or_else(|_| ProgressStyle::default_bar())
-            .progress_chars("=> "),
-        );
-        b.set_prefix(exp.name().to_string());
-        b.set_message("- units/s");
-        b
-    } else {
-        ProgressBar::hidden()
-    };
-    let mut first = true;
-    let mut start_done = 0;
-    let t0 = std::time::Instant::now();
-    let outcome = runner::run(
+    let shown = RunProgressView::new(out, exp.name());
+    let outcome = runner::run_with_progress(
         &mut st,
         exp,
         &params,
@@ -210,23 +197,9 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
             threads: a.threads,
             max_batches: a.batches,
         },
-        &mut |done, total| {
-            bar.set_length(total);
-            if first {
-                // Units stored before this process started do not count in
-                // the rate.
-                bar.reset();
-                bar.set_position(done);
-                start_done = done;
-                first = false;
-            } else {
-                bar.set_position(done);
-                let rate = (done - start_done) as f64 / t0.elapsed().as_secs_f64().max(1e-9);
-                bar.set_message(format!("{rate:.1} units/s"));
-            }
-        },
+        &mut |p| shown.update(p),
     )?;
-    bar.finish_and_clear();
+    shown.finish();
     out.render(&outcome, |o| {
         format!(
             "run {} {} — {} {} seed {}: {}/{} units stored{}; this process computed {} units in {} batches ({:.1} s)\n",
@@ -243,6 +216,124 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
             o.seconds
         )
     })
+}
+
+/// How `lab run` shows its progress on stderr: an indicatif bar on a
+/// terminal, a plain line at the interval of [`crate::progress`] otherwise
+/// (`progress: lab run calibration: batches 4/10, units 40/100 (40 %),
+/// 12.5 units/s, about 5 s left, 3 s elapsed`), nothing with `--quiet`.
+enum RunProgressView {
+    Off,
+    Bar(ProgressBar, Rate),
+    Lines(Spinner, Rate),
+}
+
+/// The rate of the whole run (every worker sharing it) since this process
+/// started: units stored before it do not count.
+struct Rate {
+    t0: Instant,
+    start_done: Cell<Option<u64>>,
+}
+
+impl Rate {
+    fn new() -> Rate {
+        Rate {
+            t0: Instant::now(),
+            start_done: Cell::new(None),
+        }
+    }
+
+    /// Units per second and the time left, once something was stored.
+    fn of(&self, p: &RunProgress) -> Option<(f64, Duration)> {
+        let start = *self.start_done.get().get_or_insert(p.units_done);
+        self.start_done.set(Some(start));
+        let secs = self.t0.elapsed().as_secs_f64();
+        let new = p.units_done.saturating_sub(start);
+        if new == 0 || secs <= 0.0 {
+            return None;
+        }
+        let rate = new as f64 / secs;
+        let left = p.units_total.saturating_sub(p.units_done) as f64 / rate;
+        Some((rate, Duration::from_secs_f64(left.min(1e9))))
+    }
+}
+
+/// `42 s`, `3 min 05 s`, `2 h 07 min`.
+fn human(d: Duration) -> String {
+    let s = d.as_secs();
+    match s {
+        0..=59 => format!("{s} s"),
+        60..=3599 => format!("{} min {:02} s", s / 60, s % 60),
+        _ => format!("{} h {:02} min", s / 3600, s / 60 % 60),
+    }
+}
+
+impl RunProgressView {
+    fn new(out: Output, experiment: &str) -> RunProgressView {
+        if out.progress() {
+            let b = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            b.set_style(
+                ProgressStyle::with_template(
+                    "{prefix} [{bar:40}] {pos}/{len} units ({msg}, {elapsed}, eta {eta})",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            b.set_prefix(experiment.to_string());
+            b.set_message("- units/s");
+            return RunProgressView::Bar(b, Rate::new());
+        }
+        match out.progress_mode() {
+            mode @ Mode::Lines(_) => RunProgressView::Lines(
+                Spinner::start(mode, &format!("lab run {experiment}")),
+                Rate::new(),
+            ),
+            Mode::Off | Mode::Terminal => RunProgressView::Off,
+        }
+    }
+
+    fn update(&self, p: &RunProgress) {
+        match self {
+            RunProgressView::Off => {}
+            RunProgressView::Bar(b, rate) => {
+                b.set_length(p.units_total);
+                if rate.start_done.get().is_none() {
+                    // The bar's own rate and ETA count from here.
+                    b.reset();
+                }
+                b.set_position(p.units_done);
+                let r = rate
+                    .of(p)
+                    .map_or("- units/s".into(), |(r, _)| format!("{r:.1} units/s"));
+                b.set_message(format!(
+                    "batches {}/{}, {r}",
+                    p.batches_done, p.batches_total
+                ));
+            }
+            RunProgressView::Lines(s, rate) => {
+                let pct = 100.0 * p.units_done as f64 / p.units_total.max(1) as f64;
+                let mut line = format!(
+                    "batches {}/{}, units {}/{} ({pct:.0} %)",
+                    p.batches_done, p.batches_total, p.units_done, p.units_total
+                );
+                match rate.of(p) {
+                    Some((r, left)) => {
+                        line.push_str(&format!(", {r:.1} units/s, about {} left", human(left)))
+                    }
+                    None => line.push_str(", - units/s"),
+                }
+                s.set_step(&line);
+            }
+        }
+    }
+
+    fn finish(&self) {
+        match self {
+            RunProgressView::Off => {}
+            RunProgressView::Bar(b, _) => b.finish_and_clear(),
+            RunProgressView::Lines(s, _) => s.finish(),
+        }
+    }
 }
 
 fn status(a: &DbArgs, out: Output) -> Result<String> {

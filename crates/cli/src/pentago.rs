@@ -76,7 +76,10 @@ pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     let spinner = Spinner::start(out.progress_mode(), "solve pentago");
     let report = api::solve(&pos, &budget);
     spinner.finish();
-    out.render(&report, |r| solve_text(&pos, r))
+    crate::output::finished(
+        out.render(&report, |r| solve_text(&pos, r))?,
+        report.complete,
+    )
 }
 
 /// The text of `endgame solve pentago`.

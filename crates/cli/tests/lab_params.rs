@@ -104,6 +104,29 @@ fn stone_ranges_the_solver_cannot_decide_are_refused() {
 }
 
 #[test]
+fn peg_board_lists_with_empty_or_repeated_entries_are_refused() {
+    refused("peg-genetic", &["boards="], "the list is empty");
+    refused("peg-genetic", &["boards= , "], "an empty entry");
+    refused(
+        "peg-genetic",
+        &["boards=english,,french"],
+        "an empty entry in `english,,french`",
+    );
+    refused("peg-genetic", &["boards=english,"], "an empty entry");
+    refused("peg-genetic", &["boards=,english"], "an empty entry");
+    refused(
+        "peg-genetic",
+        &["boards=english,french,english"],
+        "`english` is given twice",
+    );
+    refused(
+        "peg-genetic",
+        &["boards=english,nowhere"],
+        "board `nowhere`",
+    );
+}
+
+#[test]
 fn a_parameter_given_twice_is_refused() {
     refused(
         "calibration",

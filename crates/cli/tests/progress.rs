@@ -131,3 +131,89 @@ fn battle_interval_is_wilsons() {
     // Never a point, even for a clean sweep: 10 of 10 gives [0.722, 1].
     assert!(hi - lo > 0.2, "[{lo}, {hi}]");
 }
+
+/// A fresh SQLite file for a `lab run`.
+fn lab_db(name: &str) -> String {
+    let d = std::env::temp_dir().join(format!("endgame-progress-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d.join("lab.db").display().to_string()
+}
+
+/// A lab run of about 0.6 s: ten batches of four units of 15 ms each.
+fn lab_run(db: &str) -> Vec<String> {
+    [
+        "lab",
+        "run",
+        "calibration",
+        "--param",
+        "units=40",
+        "--param",
+        "batch=4",
+        "--param",
+        "sleep_ms=15",
+        "--threads",
+        "1",
+        "--db",
+        db,
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// `a/b` right after `what ` in `line`.
+fn fraction(line: &str, what: &str) -> (u64, u64) {
+    let rest = &line[line
+        .find(&format!("{what} "))
+        .unwrap_or_else(|| panic!("{line}"))
+        + what.len()
+        + 1..];
+    let f = rest.split([',', ' ']).next().unwrap();
+    let (a, b) = f.split_once('/').unwrap_or_else(|| panic!("{line}"));
+    (a.parse().unwrap(), b.parse().unwrap())
+}
+
+#[test]
+fn a_lab_run_reports_batches_units_rate_and_time_left() {
+    let db = lab_db("lines");
+    let args = lab_run(&db);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let err = stderr_of(&args, Some(40));
+    let lines: Vec<&str> = err.lines().collect();
+    assert!(!lines.is_empty(), "no progress line");
+    assert!(!err.contains('\r') && !err.contains('\u{1b}'), "{err:?}");
+    let mut last = (0, 0);
+    let mut with_rate = 0;
+    for l in &lines {
+        assert!(l.starts_with("progress: lab run calibration"), "{l:?}");
+        assert!(l.ends_with(" elapsed"), "{l:?}");
+        if !l.contains("batches ") {
+            // Before the first report (opening the store): time only.
+            continue;
+        }
+        let (b, bt) = fraction(l, "batches");
+        let (u, ut) = fraction(l, "units");
+        assert_eq!((bt, ut), (10, 40), "{l}");
+        // Every batch holds four units, so the counts agree.
+        assert_eq!(u, 4 * b, "{l}");
+        assert!((b, u) >= last, "progress went back: {l}");
+        last = (b, u);
+        assert!(l.contains(&format!("({} %)", u * 100 / 40)), "{l}");
+        if l.contains(" units/s, about ") && l.contains(" left") {
+            with_rate += 1;
+        }
+    }
+    assert!(with_rate > 0, "no rate and time left: {err}");
+    // The run is stored in full.
+    let st = json(&["lab", "status", "--db", &db]);
+    assert_eq!(st[0]["units_done"], 40);
+}
+
+#[test]
+fn a_quiet_lab_run_prints_no_progress() {
+    let db = lab_db("quiet");
+    let mut args = lab_run(&db);
+    args.push("--quiet".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    assert_eq!(stderr_of(&args, Some(40)), "");
+}

@@ -246,9 +246,24 @@ fn extend_batches(
     Ok(true)
 }
 
+/// Where a run stands, as [`run_with_progress`] reports it: stored units
+/// and committed batches of the whole run (by every worker sharing it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunProgress {
+    /// Units stored.
+    pub units_done: u64,
+    /// Units in the run.
+    pub units_total: u64,
+    /// Batches committed.
+    pub batches_done: u64,
+    /// Batches in the run.
+    pub batches_total: u64,
+}
+
 /// Runs (or resumes, or joins) the run of `(experiment, params, seed)`
 /// until no batch is left `todo` (or `max_batches` were committed).
-/// `progress(done, total)` is called at the start and after each batch.
+/// `progress(done, total)` (units) is called at the start and after each
+/// batch.
 pub fn run(
     store: &mut Store,
     exp: &dyn Experiment,
@@ -256,6 +271,21 @@ pub fn run(
     seed: u64,
     opts: &RunOptions,
     progress: &mut dyn FnMut(u64, u64),
+) -> Result<RunOutcome, LabError> {
+    run_with_progress(store, exp, params, seed, opts, &mut |p| {
+        progress(p.units_done, p.units_total)
+    })
+}
+
+/// [`run`], reporting units and batches ([`RunProgress`]) at the start and
+/// after each batch this process commits.
+pub fn run_with_progress(
+    store: &mut Store,
+    exp: &dyn Experiment,
+    params: &Params,
+    seed: u64,
+    opts: &RunOptions,
+    progress: &mut dyn FnMut(&RunProgress),
 ) -> Result<RunOutcome, LabError> {
     let t0 = Instant::now();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -272,7 +302,24 @@ pub fn run(
             .int()
             .unwrap_or(0) as u64)
     };
-    progress(count_done(store)?, total);
+    let batches_total = total.div_ceil(exp.batch_size(params).max(1));
+    let mut report = |store: &mut Store, units_done: u64| -> Result<(), LabError> {
+        let batches_done = store.query(
+            "SELECT COUNT(*) FROM batches WHERE run_id = ? AND status = 'done'",
+            &[Val::Int(id)],
+        )?[0][0]
+            .int()
+            .unwrap_or(0) as u64;
+        progress(&RunProgress {
+            units_done,
+            units_total: total,
+            batches_done,
+            batches_total,
+        });
+        Ok(())
+    };
+    let done = count_done(store)?;
+    report(store, done)?;
     let me = worker();
     let (mut batches, mut computed) = (0u64, 0u64);
     loop {
@@ -332,7 +379,8 @@ pub fn run(
             Some(n) => {
                 batches += 1;
                 computed += n;
-                progress(count_done(store)?, total);
+                let done = count_done(store)?;
+                report(store, done)?;
             }
             None => {
                 // Nothing to claim: make the next batch rows, if any unit

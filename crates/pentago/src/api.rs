@@ -453,6 +453,7 @@ impl Service {
             method: a.detail.method.unwrap_or_else(|| "alpha-beta".into()),
             time_ms: ms(t0),
             table_bytes: solver.table_bytes(),
+            complete: result != Value::Unknown,
         };
         self.give_back(solver);
         report
@@ -1092,6 +1093,9 @@ pub struct SolveReport {
     pub time_ms: f64,
     /// Bytes of the alpha-beta's table.
     pub table_bytes: usize,
+    /// Whether the position's value is known (false: the budget ran out
+    /// first; `endgame solve` then exits with status 3).
+    pub complete: bool,
 }
 
 impl SolveReport {
@@ -1127,6 +1131,7 @@ impl SolveReport {
             method: "alpha-beta".into(),
             time_ms: 0.0,
             table_bytes: 0,
+            complete: false,
         }
     }
 }

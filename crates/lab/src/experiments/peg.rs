@@ -240,8 +240,31 @@ fn boards(p: &Params) -> Vec<String> {
     p.text("boards")
         .split(',')
         .map(|s| s.trim().to_string())
-        .filter(|s| !s.is_empty())
         .collect()
+}
+
+/// Checks the `boards` list: not empty, no empty entry (`english,,french`
+/// would otherwise silently mean two boards), no board twice, every board
+/// built in.
+fn check_boards(exp: &str, p: &Params) -> Result<(), LabError> {
+    let text = p.text("boards");
+    let bad = |why: String| LabError::BadParam(format!("{exp}: `boards`: {why}"));
+    if text.trim().is_empty() {
+        return Err(bad(
+            "the list is empty; give built-in boards such as english,french".into(),
+        ));
+    }
+    let list = boards(p);
+    for (i, name) in list.iter().enumerate() {
+        if name.is_empty() {
+            return Err(bad(format!("an empty entry in `{text}`")));
+        }
+        if list[..i].contains(name) {
+            return Err(bad(format!("`{name}` is given twice in `{text}`")));
+        }
+        check_board(exp, name)?;
+    }
+    Ok(())
 }
 
 impl Experiment for Genetic {
@@ -285,16 +308,7 @@ impl Experiment for Genetic {
         ]
     }
     fn validate(&self, p: &Params) -> Result<(), LabError> {
-        let b = boards(p);
-        if b.is_empty() {
-            return Err(LabError::BadParam(format!(
-                "{}: `boards` is empty",
-                self.name()
-            )));
-        }
-        for name in &b {
-            check_board(self.name(), name)?;
-        }
+        check_boards(self.name(), p)?;
         in_range(self.name(), p, "runs", 1, 100_000)?;
         in_range(self.name(), p, "restarts", 1, 10_000)?;
         in_range(self.name(), p, "population", 2, 10_000)?;
