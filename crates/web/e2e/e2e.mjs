@@ -241,6 +241,9 @@ await step('pentago: place then rotate, the AI answers', async () => {
   await page.dispatchEvent('g.rot[data-move="ur cw"]', 'click');
   await page.waitForFunction(() => document.querySelectorAll('#moves li').length === 2, null, { timeout: 20000 });
   await settled();
+  // The turns played out on the board (ours, then the AI's).
+  const turn = await page.$eval('#board', e => e.dataset.turn || '');
+  assert.match(turn, /^(ll|ul|lr|ur) (cw|ccw)$/, `no turn animated: '${turn}'`);
   assert.equal(await page.$$eval('circle.stone.b', l => l.length), 1);
   assert.equal(await page.$$eval('circle.stone.w', l => l.length), 1);
   // A second move against the AI.

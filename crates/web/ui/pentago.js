@@ -10,6 +10,11 @@
 import { el, hintMark, GLYPH, hintText } from './api.js';
 
 let pending = null;
+// The last move's turn is played out on the board: the turned quadrant's
+// stones swing through their quarter turn once, when the move is new
+// (a redraw while it runs resumes it; a page loaded with moves does not).
+const TURN_MS = 450;
+let turnKey = null, turnAt = 0;
 export function reset() { pending = null; }
 export const aiSides = ['black', 'white'];
 export const strengths = ['strong', 'seed', 'random'];
@@ -118,6 +123,30 @@ export function render(svg, s, hints, ctx) {
     const x = qx ? px(5) + C + 3 : px(0) - 3, y = qy ? py(5) - 3 : py(0) + C + 3;
     svg.append(el('circle', { cx: x, cy: y, r: 14, class: 'turnmark' }));
     const t = el('text', { x, y, class: 'turnglyph' }); t.textContent = lm[4] === 'cw' ? '↻' : '↺'; svg.append(t);
+  }
+  const key = ctx.moves.join(' ');
+  if (turnKey !== key) {
+    if (turnKey !== null) turnAt = performance.now();
+    turnKey = key;
+  }
+  if (lm[3]) {
+    const elapsed = performance.now() - turnAt;
+    const still = window.matchMedia && window.matchMedia('(prefers-reduced-motion: reduce)').matches;
+    if (elapsed < TURN_MS && !still) {
+      const [qx, qy] = QUADS[lm[3]];
+      const ox = px(3 * qx) + 1.5 * C, oy = py(3 * qy + 2) + 1.5 * C;
+      // Drawn where the turn left them: start a quarter turn back.
+      const from = lm[4] === 'cw' ? -90 : 90;
+      for (const e of svg.querySelectorAll('circle.stone, circle.last')) {
+        const x = Number(e.getAttribute('cx')), y = Number(e.getAttribute('cy'));
+        if (Math.abs(x - ox) > 1.5 * C || Math.abs(y - oy) > 1.5 * C) continue;
+        e.style.transformBox = 'view-box';
+        e.style.transformOrigin = `${ox}px ${oy}px`;
+        e.animate([{ transform: `rotate(${from}deg)` }, { transform: 'rotate(0deg)' }],
+          { duration: TURN_MS, delay: -elapsed, easing: 'ease-in-out' });
+      }
+      svg.dataset.turn = `${lm[3]} ${lm[4]}`;
+    }
   }
   for (const run of s.over ? fives(s.cells) : []) {
     const [a, b] = [run[0], run[4]];
