@@ -8,7 +8,9 @@
 //! - a terminal: indicatif draws the bar or spinner in place;
 //! - anything else (a file, a pipe, a CI log): one plain line every
 //!   [`LINE_INTERVAL`] (5 s), e.g.
-//!   `progress: battle sim: games 120/500 (24 %), 31 s elapsed, about 98 s left`,
+//!   `progress: battle sim: games 120/500 (24 %), 3.9 per s, 31 s elapsed,
+//!   about 98 s left in this phase` (and `slowest 1.2 s` where the work
+//!   times its units, as the Martello study does),
 //!   so that a long run under `nohup` or in a log shows it is alive; work
 //!   that ends sooner prints nothing;
 //! - `--quiet`: nothing.
@@ -87,6 +89,9 @@ struct State {
     started: Instant,
     /// When the current phase started.
     phase_started: Mutex<Instant>,
+    /// The slowest unit of the phase so far, seconds as `f64` bits (0:
+    /// none timed; positive `f64`s order like their bits).
+    slowest: AtomicU64,
 }
 
 impl State {
@@ -103,22 +108,47 @@ impl State {
             s.push_str(": ");
             s.push_str(&phase);
         }
+        let in_phase = self
+            .phase_started
+            .lock()
+            .map(|t| t.elapsed())
+            .unwrap_or_default();
         if len > 0 {
             let pos = pos.min(len);
             let pct = 100.0 * pos as f64 / len as f64;
             s.push_str(&format!(" {pos}/{len} ({pct:.0} %)"));
+            if pos > 0 && in_phase.as_secs_f64() > 0.0 {
+                s.push_str(&format!(", {}", rate(pos as f64 / in_phase.as_secs_f64())));
+            }
+        }
+        let slowest = f64::from_bits(self.slowest.load(Ordering::Relaxed));
+        if slowest > 0.0 {
+            s.push_str(&format!(", slowest {}", seconds(slowest)));
         }
         s.push_str(&format!(", {} elapsed", clock(self.started.elapsed())));
         if len > 0 && pos > 0 && pos < len {
-            let in_phase = self
-                .phase_started
-                .lock()
-                .map(|t| t.elapsed())
-                .unwrap_or_default();
             let left = in_phase.mul_f64((len - pos) as f64 / pos as f64);
             s.push_str(&format!(", about {} left in this phase", clock(left)));
         }
         s
+    }
+}
+
+/// Units per second for people: `3.9 per s`, `1250 per s`.
+fn rate(per_s: f64) -> String {
+    if per_s < 100.0 {
+        format!("{per_s:.1} per s")
+    } else {
+        format!("{per_s:.0} per s")
+    }
+}
+
+/// A unit's time for people: `0.042 s`, `12.3 s`.
+fn seconds(s: f64) -> String {
+    if s < 10.0 {
+        format!("{s:.3} s")
+    } else {
+        format!("{s:.1} s")
     }
 }
 
@@ -149,6 +179,7 @@ impl Lines {
             len: AtomicU64::new(0),
             started: Instant::now(),
             phase_started: Mutex::new(Instant::now()),
+            slowest: AtomicU64::new(0),
         });
         let (stop, stopped) = mpsc::channel::<()>();
         let printer = Arc::clone(&state);
@@ -203,6 +234,7 @@ impl Tracker {
                 bar.set_message(name.to_string());
                 bar.set_length(total);
                 bar.set_position(0);
+                bar.set_prefix("");
             }
             Tracker::Lines(lines) => {
                 let s = &lines.state;
@@ -214,6 +246,34 @@ impl Tracker {
                 }
                 s.len.store(total, Ordering::Relaxed);
                 s.pos.store(0, Ordering::Relaxed);
+                s.slowest.store(0, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn took(&self, secs: f64) {
+        if secs.is_nan() || secs <= 0.0 {
+            return;
+        }
+        match self {
+            Tracker::Off => {}
+            Tracker::Terminal(bar) => {
+                // The prefix shows the slowest so far; parsed back to
+                // compare (a redraw per new maximum only).
+                let old = bar
+                    .prefix()
+                    .strip_prefix("slowest ")
+                    .and_then(|p| p.trim_end_matches(" s").parse::<f64>().ok())
+                    .unwrap_or(0.0);
+                if secs > old {
+                    bar.set_prefix(format!("slowest {}", seconds(secs)));
+                }
+            }
+            Tracker::Lines(lines) => {
+                lines
+                    .state
+                    .slowest
+                    .fetch_max(secs.to_bits(), Ordering::Relaxed);
             }
         }
     }
@@ -251,7 +311,7 @@ impl Bar {
                 let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
                 bar.set_style(
                     ProgressStyle::with_template(
-                        "{msg:>12} [{bar:40}] {human_pos}/{human_len} ({elapsed}, eta {eta})",
+                        "{msg:>12} [{bar:40}] {human_pos}/{human_len} ({per_sec}, {elapsed}, eta {eta}) {prefix}",
                     )
                     .unwrap_or_else(|_| ProgressStyle::default_bar())
                     .progress_chars("=> "),
@@ -275,6 +335,10 @@ impl Progress for Bar {
 
     fn advance(&self, n: u64) {
         self.0.advance(n);
+    }
+
+    fn took(&self, seconds: f64) {
+        self.0.took(seconds);
     }
 }
 
@@ -339,11 +403,14 @@ mod tests {
             pos: AtomicU64::new(3),
             len: AtomicU64::new(10),
             started: Instant::now(),
-            phase_started: Mutex::new(Instant::now()),
+            phase_started: Mutex::new(Instant::now() - Duration::from_secs(2)),
+            slowest: AtomicU64::new(0.25f64.to_bits()),
         };
         let line = s.line();
         assert!(
-            line.starts_with("progress: battle sim: games 3/10 (30 %), 0 s elapsed"),
+            line.starts_with(
+                "progress: battle sim: games 3/10 (30 %), 1.5 per s, slowest 0.250 s, 0 s elapsed"
+            ),
             "{line}"
         );
         let spin = State {
@@ -353,6 +420,7 @@ mod tests {
             len: AtomicU64::new(0),
             started: Instant::now(),
             phase_started: Mutex::new(Instant::now()),
+            slowest: AtomicU64::new(0),
         };
         assert_eq!(spin.line(), "progress: solving english, 0 s elapsed");
     }

@@ -217,3 +217,52 @@ fn a_quiet_lab_run_prints_no_progress() {
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     assert_eq!(stderr_of(&args, Some(40)), "");
 }
+
+#[test]
+fn martello_study_lines_give_the_rate_and_the_slowest_game() {
+    let err = stderr_of(
+        &[
+            "study",
+            "martello",
+            "--n",
+            "6",
+            "--games",
+            "600",
+            "--seed",
+            "5",
+            "--random-start-games",
+            "0",
+            "--budget-games",
+            "0",
+            "--size-games",
+            "0",
+            "--meta-games",
+            "0",
+        ],
+        Some(20),
+    );
+    let solve: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("progress: study martello 6×6: solve "))
+        .collect();
+    assert!(!solve.is_empty(), "no line from the main experiment: {err}");
+    let mut last = 0.0;
+    for l in &solve {
+        // `…, 312.4 per s, slowest 0.052 s, 2 s elapsed…`: the slowest game
+        // so far never shrinks within the phase.
+        let rate = l.split(", ").find(|p| p.ends_with(" per s"));
+        assert!(
+            rate.is_some_and(|r| r.trim_end_matches(" per s").parse::<f64>().unwrap() > 0.0),
+            "{l:?}"
+        );
+        let slowest = l
+            .split(", ")
+            .find_map(|p| p.strip_prefix("slowest "))
+            .map(|p| p.trim_end_matches(" s").parse::<f64>().unwrap());
+        if let Some(s) = slowest {
+            assert!(s >= last && s < 60.0, "{l:?}");
+            last = s;
+        }
+    }
+    assert!(last > 0.0, "no slowest game named: {err}");
+}

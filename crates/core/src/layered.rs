@@ -77,6 +77,9 @@ pub trait Progress: Sync {
     fn phase(&self, name: &str, total: u64);
     /// `n` more units of the current phase are done.
     fn advance(&self, n: u64);
+    /// One unit of the current phase took `seconds` (a tracker may show
+    /// the slowest so far; by default ignored).
+    fn took(&self, _seconds: f64) {}
 }
 
 /// A [`Progress`] that ignores everything.

@@ -298,12 +298,14 @@ pub fn solve_games(
                 let opts = solve_options(opts, &opts.main_schedule, n, i);
                 solver::solve_pooled(&m, &opts, &mut pool.borrow_mut())
             });
+            let seconds = t.elapsed().as_secs_f64();
+            progress.took(seconds);
             progress.advance(1);
             GameResult {
                 index: i,
                 min_stones: s.min_stones,
                 explored: s.explored,
-                seconds: t.elapsed().as_secs_f64(),
+                seconds,
                 memo_bytes: s.memo_bytes,
             }
         })
