@@ -66,6 +66,35 @@ fn martello_budgets_must_be_a_list_of_distinct_positive_numbers() {
 }
 
 #[test]
+fn martello_game_budget_is_checked() {
+    refused(
+        "martello-random",
+        &["game_ms=3600001"],
+        "`game_ms` must be in 0..=3600000, got 3600001",
+    );
+    refused(
+        "martello-random",
+        &["game_ms=-5"],
+        "`game_ms` must be a non-negative integer, got `-5`",
+    );
+    refused(
+        "martello-random",
+        &["game_ms=1.5"],
+        "`game_ms` must be a non-negative integer, got `1.5`",
+    );
+    refused(
+        "martello-random",
+        &["game_ms=10", "game_ms=20"],
+        "`game_ms` is given twice",
+    );
+    // 0 (the default) is no limit; one hour is the most.
+    assert_eq!(parse("martello-random", &[]).unwrap().int("game_ms"), 0);
+    for ok in ["game_ms=0", "game_ms=1", "game_ms=3600000"] {
+        assert!(parse("martello-random", &[ok]).is_ok(), "{ok}");
+    }
+}
+
+#[test]
 fn sizes_of_zero_or_below_are_refused() {
     for (exp, name) in [
         ("calibration", "units"),

@@ -280,6 +280,61 @@ pub fn min_stones_full(
     (s.min_stones, s.explored, s.memo_bytes)
 }
 
+/// The fewest stones from the start within `budget` (its deadline and
+/// cancel token; its node limit per search), for studies that bound each
+/// game: `(Ok(min), explored)` when decided, else `(Err(bound), explored)`
+/// with `bound` the fewest stones on any state the searches entered (a
+/// reachable count, so an upper bound on the minimum). A goal search
+/// first, then (one stone out of reach) a best-score search floored by
+/// [`Martello::floor`]; exact values equal [`min_stones`]'s, explored
+/// counts differ from it (other searches), and a bound depends on when
+/// the deadline struck.
+pub fn min_stones_within(
+    m: &Martello,
+    max_memo_bytes: usize,
+    budget: &endgame_core::budget::Budget,
+) -> (Result<u32, u32>, u64) {
+    struct Floored<'a>(&'a Martello);
+    impl restarts::Objective<Martello> for Floored<'_> {
+        fn value(&self, _: &Martello, s: &State) -> u32 {
+            s.stones()
+        }
+        fn stop_at(&self, _: &Martello) -> u32 {
+            1
+        }
+        fn by_score(&self) -> bool {
+            true
+        }
+        fn floor(&self, _: &Martello, s: &State) -> u32 {
+            self.0.floor(s)
+        }
+    }
+    let start = m.start();
+    with_key!(m, SymmetryMode::None, |key, K| {
+        let entries = entries_for::<K>(max_memo_bytes / 2);
+        let mut goal = Searcher::with_children(m, key, children, entries)
+            .goal_only()
+            .track_best(true)
+            .prefetch(true);
+        let v = goal.run_within(&start, budget, None);
+        let mut bound = goal.best_seen().map_or(start.stones(), |b| b.0);
+        let mut explored = goal.expansions;
+        match v {
+            Some(1) => return (Ok(1), explored),
+            None => return (Err(bound), explored),
+            Some(_) => drop(goal),
+        }
+        let mut best = Searcher::with_children(m, key, children, entries)
+            .objective(Floored(m))
+            .track_best(true)
+            .prefetch(true);
+        let v = best.run_within(&start, budget, None);
+        explored += best.expansions;
+        bound = bound.min(best.best_seen().map_or(bound, |b| b.0));
+        (v.ok_or(bound), explored)
+    })
+}
+
 /// One operation of a hint.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hint {

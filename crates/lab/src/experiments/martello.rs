@@ -7,12 +7,20 @@
 //! Game `i` of size `n` is the board `endgame_martello::study` uses
 //! (`game_seed(seed, n, i)`), so the lab and `endgame study martello`
 //! draw the same boards for the same seed.
+//!
+//! `game_ms` bounds each game's exact search by wall-clock time: a game
+//! that runs out is stored as undecided (`decided = 0`, with
+//! `bound_stones`, the fewest stones the search reached), never dropped,
+//! and the report counts such games apart. Everything else stays a
+//! function of the seed: which games time out, and their bounds, depend on
+//! the machine and its load.
 
 use crate::error::LabError;
 use crate::experiment::{
     in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
 };
 use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
+use endgame_core::budget::Budget;
 use endgame_core::restarts::{Rng, Schedule, Searcher};
 use endgame_core::Rules;
 use endgame_martello::study::{better_schedule, game_seed};
@@ -20,6 +28,9 @@ use endgame_martello::{solver, Board, Martello, State, SymmetryMode};
 use std::collections::BTreeMap;
 
 const MEMO_BYTES: usize = 1 << 30;
+
+/// The largest per-game budget, `game_ms` (one hour).
+const MAX_GAME_MS: u64 = 3_600_000;
 
 /// The solvable ratio of Graf's report for n = 1 … 6 (its Figure 8).
 const SOURCE_RATIO: [f64; 6] = [1.0, 1.0, 0.99596, 0.99767, 0.99393, 0.98349];
@@ -125,11 +136,18 @@ impl Experiment for Random {
                 "first boards solved by the meta-solvers too",
             ),
             ParamSpec::new("batch", Kind::Int, "50", "units per committed batch"),
+            ParamSpec::new(
+                "game_ms",
+                Kind::Int,
+                "0",
+                "wall-clock budget of each game's exact search in ms (0: none); a game over it is recorded as undecided with its best bound",
+            ),
         ]
     }
     fn validate(&self, p: &Params) -> Result<(), LabError> {
         in_range(self.name(), p, "n", 1, 7)?;
         in_range(self.name(), p, "games", 1, 100_000_000)?;
+        in_range(self.name(), p, "game_ms", 0, MAX_GAME_MS)?;
         in_range(self.name(), p, "budget_tries", 1, 10_000)?;
         in_range(self.name(), p, "batch", 1, 1_000_000)?;
         budgets(p).map(|_| ())
@@ -141,13 +159,44 @@ impl Experiment for Random {
         let n = p.int("n") as usize;
         let m = game(n, seed, i)?;
         let t = std::time::Instant::now();
-        let (min, explored, bytes) = solver::min_stones_full(&m, SymmetryMode::None, MEMO_BYTES);
-        let mut out = vec![
-            Measure::num("min_stones", f64::from(min)),
-            Measure::num("explored", explored as f64),
-            Measure::num("solve_ms", t.elapsed().as_secs_f64() * 1e3),
-            Measure::num("memo_bytes", bytes as f64),
-        ];
+        let game_ms = p.int("game_ms");
+        let mut out;
+        let min = if game_ms == 0 {
+            let (min, explored, bytes) =
+                solver::min_stones_full(&m, SymmetryMode::None, MEMO_BYTES);
+            out = vec![
+                Measure::num("decided", 1.0),
+                Measure::num("min_stones", f64::from(min)),
+                Measure::num("explored", explored as f64),
+                Measure::num("solve_ms", t.elapsed().as_secs_f64() * 1e3),
+                Measure::num("memo_bytes", bytes as f64),
+            ];
+            min
+        } else {
+            let budget = Budget::time(std::time::Duration::from_millis(game_ms));
+            let (found, explored) = solver::min_stones_within(&m, MEMO_BYTES, &budget);
+            let ms = Measure::num("solve_ms", t.elapsed().as_secs_f64() * 1e3);
+            match found {
+                Ok(min) => {
+                    out = vec![
+                        Measure::num("decided", 1.0),
+                        Measure::num("min_stones", f64::from(min)),
+                        Measure::num("explored", explored as f64),
+                        ms,
+                    ];
+                    min
+                }
+                // Undecided: no minimum, no effort (both would bias the
+                // tables), only the bound; nothing else is measured.
+                Err(bound) => {
+                    return Ok(vec![
+                        Measure::num("decided", 0.0),
+                        Measure::num("bound_stones", f64::from(bound)),
+                        ms,
+                    ]);
+                }
+            }
+        };
         if min == 1 && i < p.int("survival_games") {
             // Survival: still solvable after l = 1..5 random operations.
             let mut rng = Rng::new(unit_seed(seed, i, 10));
@@ -216,14 +265,31 @@ impl Experiment for Random {
         let solvable = mins.iter().filter(|&&m| m == 1.0).count() as f64;
         let ratio = solvable / games.max(1.0);
         let se = (ratio * (1.0 - ratio) / games.max(1.0)).sqrt();
+        let bounds = d.values("bound_stones");
+        let undecided = bounds.len() as f64;
         let mut notes = vec![format!(
-            "n = {}: {} of {} boards solvable, ratio {:.4} ± {:.4} (standard error)",
+            "n = {}: {} of {} decided boards solvable, ratio {:.4} ± {:.4} (standard error); {} undecided",
             p.int("n"),
             solvable,
             games,
             ratio,
-            se
+            se,
+            undecided
         )];
+        if undecided > 0.0 {
+            let all = games + undecided;
+            notes.push(format!(
+                "{} of {} boards undecided within game_ms = {} ms (left out of the ratio; counting them all unsolvable gives {:.4}, all solvable {:.4}); their best bounds (fewest stones reached): {}–{} stones, median {}",
+                undecided,
+                all,
+                p.int("game_ms"),
+                solvable / all,
+                (solvable + undecided) / all,
+                fmt(quantile(&bounds, 0.0), 0),
+                fmt(quantile(&bounds, 1.0), 0),
+                fmt(median(&bounds), 0)
+            ));
+        }
         if p.int("n") == 6 {
             notes.push(
                 "Graf's Martello report: 98.35 % of 2 918 608 random 6×6 boards solvable; 87.5 % still solvable after five random moves; 98.8 % of first moves keep a solvable game solvable".into(),
@@ -592,5 +658,121 @@ impl Experiment for Sizes {
             log_y: false,
         };
         Report::new(vec![t], vec![plot], vec![])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params(game_ms: u64) -> Params {
+        let kv = [
+            "n=7".to_string(),
+            format!("game_ms={game_ms}"),
+            "survival_games=0".into(),
+            "first_move_games=0".into(),
+            "budget_games=0".into(),
+            "meta_games=0".into(),
+        ];
+        Params::parse(&Random, &kv).unwrap()
+    }
+
+    fn num(ms: &[Measure], name: &str) -> Option<f64> {
+        ms.iter().find(|m| m.name == name).and_then(|m| m.value)
+    }
+
+    /// With a 1 ms budget some 7×7 games of seed 1 stop undecided with a
+    /// bound (the fewest stones their search reached, never below the
+    /// exact minimum); without a budget the same games are all decided
+    /// and their minimum is the martello crate's, solved directly.
+    #[test]
+    fn a_game_over_its_budget_is_undecided_with_a_bound() {
+        let (tight, free) = (params(1), params(0));
+        let mut undecided = 0;
+        // Games of seed 1 the plain solver decides within about 30 ms on
+        // this machine (others take up to minutes); 5, 19 are unsolvable.
+        for i in [1, 2, 5, 7, 8, 12, 15, 19, 22, 25, 26] {
+            let m = game(7, 1, i).unwrap();
+            let want = solver::min_stones(&m, SymmetryMode::None, MEMO_BYTES).0;
+            let u = Random.unit(&free, 1, i).unwrap();
+            assert_eq!(num(&u, "decided"), Some(1.0), "game {i}");
+            assert_eq!(num(&u, "min_stones"), Some(f64::from(want)), "game {i}");
+            let u = Random.unit(&tight, 1, i).unwrap();
+            match num(&u, "decided") {
+                Some(1.0) => {
+                    assert_eq!(num(&u, "min_stones"), Some(f64::from(want)), "game {i}");
+                    assert_eq!(num(&u, "bound_stones"), None);
+                }
+                Some(0.0) => {
+                    undecided += 1;
+                    let b = num(&u, "bound_stones").expect("a bound");
+                    assert!(b >= f64::from(want) && b <= 49.0, "game {i}: {b}");
+                    assert_eq!(num(&u, "min_stones"), None);
+                    assert_eq!(num(&u, "explored"), None);
+                }
+                other => panic!("game {i}: decided = {other:?}"),
+            }
+        }
+        assert!(undecided > 0, "no 7×7 game ran over 1 ms");
+    }
+
+    /// The report's ratio is over decided games, and it counts the
+    /// undecided ones apart with their bounds.
+    #[test]
+    fn the_report_counts_undecided_games_apart() {
+        let unit = |ms: &[(&str, f64)]| -> crate::experiment::UnitData {
+            ms.iter()
+                .map(|(k, v)| (k.to_string(), (Some(*v), None)))
+                .collect()
+        };
+        let decided = |min: f64| unit(&[("decided", 1.0), ("min_stones", min), ("explored", 9.0)]);
+        let units = [
+            decided(1.0),
+            decided(1.0),
+            decided(3.0),
+            unit(&[("decided", 0.0), ("bound_stones", 7.0)]),
+        ]
+        .into_iter()
+        .enumerate()
+        .map(|(i, u)| (i as u64, (1.0, u)))
+        .collect();
+        let d = RunData {
+            id: 1,
+            experiment: "martello-random".into(),
+            params: params(5),
+            seed: 1,
+            units_total: 4,
+            units,
+        };
+        let r = Random.report(&d);
+        assert!(
+            r.notes[0].starts_with(
+                "n = 7: 2 of 3 decided boards solvable, ratio 0.6667 ± 0.2722 (standard error); 1 undecided"
+            ),
+            "{}",
+            r.notes[0]
+        );
+        assert!(
+            r.notes[1].starts_with("1 of 4 boards undecided within game_ms = 5 ms (left out of the ratio; counting them all unsolvable gives 0.5000, all solvable 0.7500); their best bounds (fewest stones reached): 7–7 stones"),
+            "{}",
+            r.notes[1]
+        );
+    }
+
+    /// The budgeted solve decides what the plain one does (n = 4…6, where
+    /// a generous budget always suffices).
+    #[test]
+    fn the_budgeted_solve_agrees_with_the_plain_one() {
+        for n in 4..=6 {
+            // Games of seed 1 the plain solver decides within about 30 ms on
+            // this machine (others take up to minutes); 5, 19 are unsolvable.
+            for i in [1, 2, 5, 7, 8, 12, 15, 19, 22, 25, 26] {
+                let m = game(n, 9, i).unwrap();
+                let want = solver::min_stones(&m, SymmetryMode::None, MEMO_BYTES).0;
+                let budget = Budget::time(std::time::Duration::from_secs(600));
+                let (got, _) = solver::min_stones_within(&m, MEMO_BYTES, &budget);
+                assert_eq!(got, Ok(want), "n = {n}, game {i}");
+            }
+        }
     }
 }
