@@ -260,8 +260,9 @@ pub struct CountPeg {
     #[arg(long, requires = "goal_only")]
     pub no_solutions: bool,
     /// Worker threads (1 to 1024; default: all cores, or RAYON_NUM_THREADS).
-    #[arg(long, value_name = "N")]
-    pub threads: Option<usize>,
+    #[arg(long, value_name = "N",
+          value_parser = clap::value_parser!(u64).range(1..=endgame_peg::api::MAX_THREADS as u64))]
+    pub threads: Option<u64>,
 }
 
 /// `endgame hint peg`.

@@ -113,15 +113,6 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
 /// `endgame count peg`. The report's time is the whole command's.
 pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     let started = std::time::Instant::now();
-    if let Some(n) = args
-        .threads
-        .filter(|&n| n == 0 || n > endgame_peg::MAX_THREADS)
-    {
-        bail!(
-            "--threads {n} out of range 1..={}",
-            endgame_peg::MAX_THREADS
-        );
-    }
     let (board, problem) = problem(&args.problem)?;
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
@@ -130,9 +121,10 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
         max_bytes,
         goal_only: args.goal_only,
         solutions: !args.no_solutions,
+        // Within usize: clap keeps it to 1..=MAX_THREADS.
+        threads: args.threads.map(|n| n as usize),
     };
-    let report = endgame_peg::with_threads(args.threads, || api::count(&problem, opts, &bar))
-        .map_err(anyhow::Error::msg)?;
+    let report = api::count(&problem, opts, &bar);
     bar.finish();
     let mut report = report?;
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;

@@ -684,7 +684,13 @@ pub struct CountOptions {
     pub goal_only: bool,
     /// Count the solutions (with `goal_only` off this is always done).
     pub solutions: bool,
+    /// Worker threads of the count (1 to [`MAX_THREADS`]); `None`: the
+    /// global pool (all cores, or `RAYON_NUM_THREADS`).
+    pub threads: Option<usize>,
 }
+
+/// Most worker threads [`CountOptions::threads`] accepts.
+pub const MAX_THREADS: usize = 1024;
 
 impl Default for CountOptions {
     fn default() -> Self {
@@ -692,6 +698,7 @@ impl Default for CountOptions {
             max_bytes: LayeredOptions::default().max_bytes,
             goal_only: false,
             solutions: true,
+            threads: None,
         }
     }
 }
@@ -703,7 +710,20 @@ pub fn count(
     opts: CountOptions,
     progress: &dyn Progress,
 ) -> Result<CountReport, PegError> {
-    with_problem!(problem, p => count_typed(p, opts, progress))
+    let Some(n) = opts.threads else {
+        return with_problem!(problem, p => count_typed(p, opts, progress));
+    };
+    if n == 0 || n > MAX_THREADS {
+        return Err(PegError::Budget(format!(
+            "threads {n} out of range 1..={MAX_THREADS}"
+        )));
+    }
+    // Every parallel step of the enumeration runs on this pool.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(n)
+        .build()
+        .map_err(|e| PegError::Budget(format!("cannot start {n} threads: {e}")))?;
+    pool.install(|| with_problem!(problem, p => count_typed(p, opts, progress)))
 }
 
 fn count_typed<B: Bits>(

@@ -1,7 +1,8 @@
 #!/bin/sh
 # End-to-end test of the web workbench: installs Chromium (apt-get, only if
 # missing) and playwright-core (npm ci), builds the endgame binary, runs
-# e2e.mjs. Screenshots land in crates/web/e2e/output/.
+# e2e.mjs (or the script named as the first argument, e.g.
+# screenshots.mjs). Screenshots land in crates/web/e2e/output/.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
@@ -23,4 +24,4 @@ if [ -z "${ENDGAME_BIN:-}" ]; then
   (cd "$root" && cargo build --release -p endgame)
   ENDGAME_BIN="$target/release/endgame"
 fi
-ENDGAME_BIN="$ENDGAME_BIN" node e2e.mjs
+ENDGAME_BIN="$ENDGAME_BIN" node "${1:-e2e.mjs}"
