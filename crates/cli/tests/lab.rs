@@ -2,15 +2,14 @@
 //! `ENDGAME_TEST_POSTGRES` is set), a run killed with SIGKILL and resumed,
 //! two processes sharing a run, reports and plots, and bad input.
 
+mod common;
+
 use assert_cmd::Command;
 use serde_json::Value;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
-
-static N: AtomicUsize = AtomicUsize::new(0);
 
 fn endgame() -> Command {
     Command::cargo_bin("endgame").expect("the endgame binary is built")
@@ -20,15 +19,41 @@ fn bin() -> PathBuf {
     assert_cmd::cargo::cargo_bin("endgame")
 }
 
-fn tmpdir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "endgame-lab-cli-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when the test drops it.
+fn tmpdir() -> tempfile::TempDir {
+    common::scratch("lab-cli")
+}
+
+/// A fresh PostgreSQL schema on the server of `ENDGAME_TEST_POSTGRES`.
+struct PgSchema {
+    /// A connection to the server.
+    c: endgame_lab::store::Store,
+    /// The schema's name.
+    schema: String,
+    /// The store URL that works in that schema.
+    db: String,
+}
+
+/// A fresh schema `PREFIX_pid` for `test`, or `None` after a notice on
+/// stderr when no server is given.
+fn postgres_schema(test: &str, prefix: &str) -> Option<PgSchema> {
+    let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
+        // Straight to the stderr stream: the test harness captures
+        // `eprintln!`, and this notice must be seen.
+        let _ = writeln!(
+            std::io::stderr(),
+            "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: `{test}` did NOT run.\n*** Start a server with `. crates/lab/ci/postgres.sh`.\n"
+        );
+        return None;
+    };
+    let schema = format!("{prefix}_{}", std::process::id());
+    let mut c = endgame_lab::store::Store::open_unchecked(&url).unwrap();
+    c.exec(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"), &[])
+        .unwrap();
+    c.exec(&format!("CREATE SCHEMA {schema}"), &[]).unwrap();
+    let sep = if url.contains('?') { '&' } else { '?' };
+    let db = format!("{url}{sep}options=-csearch_path%3D{schema}");
+    Some(PgSchema { c, schema, db })
 }
 
 fn json(args: &[&str]) -> Value {
@@ -97,7 +122,7 @@ fn list_names_every_experiment() {
 #[test]
 fn killed_with_sigkill_and_resumed() {
     let d = tmpdir();
-    let db = d.join("lab.db").display().to_string();
+    let db = d.path().join("lab.db").display().to_string();
     let args = [
         "lab",
         "run",
@@ -146,7 +171,7 @@ fn killed_with_sigkill_and_resumed() {
     let rows = json(&["lab", "export", "--db", &db, "--format", "json"]);
     assert_eq!(rows.as_array().unwrap().len(), 180);
     // Identical to an uninterrupted run, aggregates included.
-    let db2 = d.join("clean.db").display().to_string();
+    let db2 = d.path().join("clean.db").display().to_string();
     let mut clean = args.to_vec();
     let last = clean.len() - 1;
     clean[last] = &db2;
@@ -161,7 +186,7 @@ fn killed_with_sigkill_and_resumed() {
 #[test]
 fn peg_table_report_and_plots() {
     let d = tmpdir();
-    let db = d.join("lab.db").display().to_string();
+    let db = d.path().join("lab.db").display().to_string();
     let o = json(&[
         "lab",
         "run",
@@ -172,7 +197,7 @@ fn peg_table_report_and_plots() {
         "max_expansions=300000",
     ]);
     assert_eq!(o["run"]["units_done"], 12);
-    let plots = d.join("plots");
+    let plots = d.path().join("plots");
     let r = json(&[
         "lab",
         "report",
@@ -219,7 +244,7 @@ fn assert_user_error(args: &[&str], needle: &str) {
 #[test]
 fn bad_input_is_one_line_exit_2_and_writes_nothing() {
     let d = tmpdir();
-    let db = d.join("lab.db").display().to_string();
+    let db = d.path().join("lab.db").display().to_string();
     assert_user_error(&["lab", "run", "nope", "--db", &db], "unknown experiment");
     assert_user_error(
         &[
@@ -319,22 +344,11 @@ fn restore_schema(db: &str) {
 
 #[test]
 fn two_processes_share_a_run_on_postgres() {
-    let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
-        // Straight to the stderr stream: the test harness captures
-        // `eprintln!`, and this notice must be seen.
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: `two_processes_share_a_run_on_postgres` did NOT run.\n*** Start a server with `. crates/lab/ci/postgres.sh`.\n"
-        );
+    let Some(PgSchema { mut c, schema, db }) =
+        postgres_schema("two_processes_share_a_run_on_postgres", "cli_shared")
+    else {
         return;
     };
-    let schema = format!("cli_shared_{}", std::process::id());
-    let mut c = endgame_lab::store::Store::open_unchecked(&url).unwrap();
-    c.exec(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"), &[])
-        .unwrap();
-    c.exec(&format!("CREATE SCHEMA {schema}"), &[]).unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let db = format!("{url}{sep}options=-csearch_path%3D{schema}");
     let args = [
         "lab",
         "run",
@@ -568,31 +582,23 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
 #[test]
 fn two_workers_killed_three_times_on_sqlite_lose_nothing() {
     let d = tmpdir();
-    let db = d.join("lab.db").display().to_string();
-    let clean = d.join("clean.db").display().to_string();
+    let db = d.path().join("lab.db").display().to_string();
+    let clean = d.path().join("clean.db").display().to_string();
     two_workers_survive_three_kills(&db, &clean);
 }
 
 #[test]
 fn two_workers_killed_three_times_on_postgres_lose_nothing() {
-    let Ok(url) = std::env::var("ENDGAME_TEST_POSTGRES") else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "\n*** NOTICE: ENDGAME_TEST_POSTGRES is not set: `two_workers_killed_three_times_on_postgres_lose_nothing` did NOT run.\n*** Start a server with `. crates/lab/ci/postgres.sh`.\n"
-        );
+    let Some(PgSchema { mut c, schema, db }) = postgres_schema(
+        "two_workers_killed_three_times_on_postgres_lose_nothing",
+        "cli_kill3",
+    ) else {
         return;
     };
-    let schema = format!("cli_kill3_{}", std::process::id());
-    let mut c = endgame_lab::store::Store::open_unchecked(&url).unwrap();
-    c.exec(&format!("DROP SCHEMA IF EXISTS {schema} CASCADE"), &[])
-        .unwrap();
-    c.exec(&format!("CREATE SCHEMA {schema}"), &[]).unwrap();
-    let sep = if url.contains('?') { '&' } else { '?' };
-    let db = format!("{url}{sep}options=-csearch_path%3D{schema}");
     let d = tmpdir();
     // The uninterrupted reference run goes to SQLite: the same measures on
     // either backend.
-    let clean = d.join("clean.db").display().to_string();
+    let clean = d.path().join("clean.db").display().to_string();
     two_workers_survive_three_kills(&db, &clean);
     c.exec(&format!("DROP SCHEMA {schema} CASCADE"), &[])
         .unwrap();

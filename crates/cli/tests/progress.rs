@@ -132,12 +132,12 @@ fn battle_interval_is_wilsons() {
     assert!(hi - lo > 0.2, "[{lo}, {hi}]");
 }
 
-/// A fresh SQLite file for a `lab run`.
-fn lab_db(name: &str) -> String {
-    let d = std::env::temp_dir().join(format!("endgame-progress-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d.join("lab.db").display().to_string()
+/// A fresh SQLite file for a `lab run`, in a directory removed when the
+/// test drops it.
+fn lab_db(name: &str) -> (tempfile::TempDir, String) {
+    let d = common::scratch(&format!("progress-{name}"));
+    let db = d.path().join("lab.db").display().to_string();
+    (d, db)
 }
 
 /// A lab run of about 0.6 s: ten batches of four units of 15 ms each.
@@ -175,7 +175,7 @@ fn fraction(line: &str, what: &str) -> (u64, u64) {
 
 #[test]
 fn a_lab_run_reports_batches_units_rate_and_time_left() {
-    let db = lab_db("lines");
+    let (_dir, db) = lab_db("lines");
     let args = lab_run(&db);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let err = stderr_of(&args, Some(40));
@@ -211,7 +211,7 @@ fn a_lab_run_reports_batches_units_rate_and_time_left() {
 
 #[test]
 fn a_quiet_lab_run_prints_no_progress() {
-    let db = lab_db("quiet");
+    let (_dir, db) = lab_db("quiet");
     let mut args = lab_run(&db);
     args.push("--quiet".into());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
