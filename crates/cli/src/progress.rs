@@ -251,30 +251,12 @@ impl Tracker {
         }
     }
 
-    fn took(&self, secs: f64) {
-        if secs.is_nan() || secs <= 0.0 {
-            return;
-        }
+    /// Shows `secs` as the slowest unit of the phase so far.
+    fn show_slowest(&self, secs: f64) {
         match self {
             Tracker::Off => {}
-            Tracker::Terminal(bar) => {
-                // The prefix shows the slowest so far; parsed back to
-                // compare (a redraw per new maximum only).
-                let old = bar
-                    .prefix()
-                    .strip_prefix("slowest ")
-                    .and_then(|p| p.trim_end_matches(" s").parse::<f64>().ok())
-                    .unwrap_or(0.0);
-                if secs > old {
-                    bar.set_prefix(format!("slowest {}", seconds(secs)));
-                }
-            }
-            Tracker::Lines(lines) => {
-                lines
-                    .state
-                    .slowest
-                    .fetch_max(secs.to_bits(), Ordering::Relaxed);
-            }
+            Tracker::Terminal(bar) => bar.set_prefix(format!("slowest {}", seconds(secs))),
+            Tracker::Lines(lines) => lines.state.slowest.store(secs.to_bits(), Ordering::Relaxed),
         }
     }
 
@@ -299,7 +281,12 @@ impl Tracker {
 
 /// A progress bar that the work drives one phase at a time
 /// ([`Progress::phase`], [`Progress::advance`]).
-pub struct Bar(Tracker);
+pub struct Bar {
+    tracker: Tracker,
+    /// The slowest unit of the phase so far, seconds as `f64` bits
+    /// (positive `f64`s order like their bits).
+    slowest: AtomicU64,
+}
 
 impl Bar {
     /// A bar for `task` (what the command does, named in the plain lines).
@@ -319,26 +306,37 @@ impl Bar {
                 Tracker::Terminal(bar)
             }
         };
-        Bar(tracker)
+        Bar {
+            tracker,
+            slowest: AtomicU64::new(0),
+        }
     }
 
     /// Removes the bar from the terminal, or stops the plain lines.
     pub fn finish(&self) {
-        self.0.finish();
+        self.tracker.finish();
     }
 }
 
 impl Progress for Bar {
     fn phase(&self, name: &str, total: u64) {
-        self.0.phase(name, total);
+        self.slowest.store(0, Ordering::Relaxed);
+        self.tracker.phase(name, total);
     }
 
     fn advance(&self, n: u64) {
-        self.0.advance(n);
+        self.tracker.advance(n);
     }
 
-    fn took(&self, seconds: f64) {
-        self.0.took(seconds);
+    fn took(&self, secs: f64) {
+        if secs.is_nan() || secs <= 0.0 {
+            return;
+        }
+        // Redraw only on a new maximum.
+        let before = self.slowest.fetch_max(secs.to_bits(), Ordering::Relaxed);
+        if secs.to_bits() > before {
+            self.tracker.show_slowest(secs);
+        }
     }
 }
 
