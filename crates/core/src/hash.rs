@@ -1,70 +1,23 @@
-//! A fast, deterministic hasher for position keys (multiply-rotate, as in
-//! rustc's FxHash). Positions are already well-mixed bit patterns, and the
-//! default SipHash costs more than the rest of a DFS step.
+//! Hashers for position keys. Positions are already well-mixed bit
+//! patterns, and the default SipHash costs more than the rest of a DFS
+//! step.
+//!
+//! [`FxHasher`], [`FxHashMap`] and [`FxHashSet`] are the `rustc-hash`
+//! crate's (rustc's multiply-add hash, kept by the Rust project),
+//! re-exported under the names this crate has always used: a well-kept
+//! crate instead of the copy this module held. Measured against that copy
+//! on the English peg counts (the peg crate's README, benchmarks), it
+//! costs no more CPU. Its `finish` rotates the product so that both ends
+//! of the hash suit std's tables, but the top bits still ignore a key's
+//! high bits, so a table indexed by the top bits uses [`MumHasher`]
+//! instead (the layered engine's buckets).
+//!
+//! [`MumHasher`] stays ours: no crate offers its one multiplication per
+//! two words with both halves of the product folded (see its
+//! documentation), which the searchers' memo indexes by its top bits.
 
-use std::hash::{BuildHasherDefault, Hasher};
-
-/// Multiply-rotate hasher for small keys.
-#[derive(Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut buf = [0u8; 8];
-            buf[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(buf));
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_u128(&mut self, i: u128) {
-        self.add(i as u64);
-        self.add((i >> 64) as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // A final avalanche so the low bits (used by hash tables) depend on
-        // every input bit.
-        let mut h = self.hash;
-        h ^= h >> 33;
-        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^= h >> 33;
-        h
-    }
-}
-
-/// `HashMap` with [`FxHasher`].
-pub type FxHashMap<K, V> = std::collections::HashMap<K, V, BuildHasherDefault<FxHasher>>;
-/// `HashSet` with [`FxHasher`].
-pub type FxHashSet<K> = std::collections::HashSet<K, BuildHasherDefault<FxHasher>>;
+pub use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
+use std::hash::Hasher;
 
 /// Hasher for memo keys of a few machine words (the searchers' tables):
 /// each pair of words goes in with one 64×64 → 128-bit multiplication

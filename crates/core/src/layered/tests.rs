@@ -1,0 +1,118 @@
+//! Tests of the layers, the gather and the enumeration.
+
+use super::gather::gather;
+use super::layer::{bucket_of, hash_of, Layer, Sink};
+use std::collections::BTreeSet;
+
+/// A layer of `keys` partitioned into `nb` buckets, each sorted or
+/// reversed.
+fn layer_of(keys: &BTreeSet<u64>, nb: usize, sorted: bool) -> Layer<u64> {
+    let mut buckets = vec![Vec::new(); nb];
+    for &k in keys {
+        buckets[bucket_of(hash_of(&k), nb)].push(k);
+    }
+    if !sorted {
+        buckets.iter_mut().for_each(|b| b.reverse());
+    }
+    Layer::from_parts(buckets, sorted)
+}
+
+#[test]
+fn gather_keeps_exactly_the_members_in_every_route() {
+    // Each source names three items, with many duplicates.
+    let sources: Vec<u64> = (0..4000).collect();
+    let produce = |&x: &u64, sink: &mut Sink<u64, ()>| {
+        for m in [7, 13, 29] {
+            sink.push(x * m % 2003, ());
+        }
+    };
+    let all: BTreeSet<u64> = sources
+        .iter()
+        .flat_map(|x| [7, 13, 29].map(|m| x * m % 2003))
+        .collect();
+    let odd: BTreeSet<u64> = (0..3000).filter(|k| k % 2 == 1).collect();
+    let nb = 16;
+    let item = std::mem::size_of::<u64>();
+    let est = 3 * sources.len();
+    // Room for all the scatter buffers at once, or only for a fifth
+    // of them beside the runs: the sources are then taken in batches.
+    let roomy = est * item * 4;
+    let tight = (est as f64 * 0.2 * 1.5) as usize * item + est * item / 4;
+    for avail in [roomy, tight] {
+        for sort in [true, false] {
+            for within in [None, Some(true), Some(false)] {
+                let w = within.map(|s| layer_of(&odd, nb, s));
+                let g = gather::<u64, u64, (), u64>(
+                    &[&sources],
+                    &[],
+                    nb,
+                    est,
+                    0.2,
+                    avail,
+                    &produce,
+                    &|_, _| {},
+                    &|_, entries, out| {
+                        out.extend(entries.iter().map(|e| e.0));
+                        entries.len() as u64
+                    },
+                    w.as_ref(),
+                    sort,
+                )
+                .expect("fits");
+                let case = format!("avail {avail}, sort {sort}, within {within:?}");
+                let expected: BTreeSet<u64> = match within {
+                    Some(_) => all.intersection(&odd).copied().collect(),
+                    None => all.clone(),
+                };
+                let got: Vec<u64> = g.buckets.iter().flatten().copied().collect();
+                assert_eq!(got.len(), expected.len(), "{case}: no duplicates");
+                assert_eq!(
+                    got.iter().copied().collect::<BTreeSet<_>>(),
+                    expected,
+                    "{case}"
+                );
+                assert_eq!(g.distinct, all.len() as u64, "{case}");
+                assert_eq!(g.tally, expected.len() as u64, "{case}");
+                for (b, bucket) in g.buckets.iter().enumerate() {
+                    assert!(
+                        bucket.iter().all(|k| bucket_of(hash_of(k), nb) == b),
+                        "{case}: bucket {b}"
+                    );
+                    if g.sorted {
+                        assert!(bucket.is_sorted(), "{case}: bucket {b} sorted");
+                    }
+                }
+                // What the caller asked for, or the order of a sorted
+                // `within`, comes out sorted.
+                if sort && within != Some(false) || within == Some(true) {
+                    assert!(g.sorted, "{case}");
+                }
+                let layer = Layer::from_parts(g.buckets, g.sorted);
+                assert!(expected.iter().all(|k| layer.contains(k)), "{case}");
+                assert!(!layer.contains(&5000), "{case}");
+            }
+        }
+    }
+}
+
+/// Positions that differ only in their high holes spread over the buckets
+/// (see [`hash_of`]): 256 keys differing only in bits 40..48 reach 44 of
+/// 64 buckets, and in bits 100..108 of a `u128` all 64 (rustc-hash's
+/// FxHasher puts them in 1 and 4; a random hash would reach about 63).
+#[test]
+fn high_holes_spread_over_the_buckets() {
+    let nb = 64;
+    let spread = |hashes: Vec<u64>| {
+        let hit: BTreeSet<usize> = hashes.into_iter().map(|h| bucket_of(h, nb)).collect();
+        hit.len()
+    };
+    let base = 0b1011_0110_1101u64;
+    let wide = spread((0..256u64).map(|j| hash_of(&(base | j << 40))).collect());
+    assert!(wide >= 32, "{wide} buckets");
+    let high = spread(
+        (0..256u128)
+            .map(|j| hash_of(&(u128::from(base) | j << 100)))
+            .collect(),
+    );
+    assert!(high >= 32, "{high} buckets");
+}
