@@ -47,12 +47,12 @@
 //! its memory (a distance per state instead of a bit), so a move they
 //! decide keeps `remoteness: null` unless stage 1 proved a short end.
 
-use crate::board::{bit_index, bits_of};
+use crate::board::{bit_index, bits_of, can_win};
 use crate::game::{Move, NONE};
 use crate::mid;
 use crate::notation::{format_cell, parse_move, QUADRANTS};
 use crate::player::{by_name, StrongEval, StrongSearch};
-use crate::solve::{self, can_win, Solver};
+use crate::solve::{self, Solver};
 use crate::PentagoError;
 use endgame_core::alphabeta::{AlphaBeta, Limits, WIN};
 use endgame_core::analysis::{Analysis, Colour, Decided, Estimate, MoveAnalysis};

@@ -1,5 +1,7 @@
 //! Bitboards, quadrant rotations, the 32 lines of five and the 8 board
-//! symmetries, all as precomputed tables.
+//! symmetries, all as precomputed tables, and the tests on them of a five,
+//! of a four with its fifth cell open, and of a win this turn
+//! ([`can_win`]).
 //!
 //! Layout: one `u64` per colour, four 16-bit quadrant chunks in the order of
 //! the interchange notation (lower-left, upper-left, lower-right,
@@ -124,6 +126,27 @@ pub fn has_four_open(mine: u64, theirs: u64) -> bool {
         found |= (mine & l).count_ones() == 4 && theirs & l == 0;
     }
     found
+}
+
+/// Whether the mover (stones `mine`, opponent `theirs`, placement due,
+/// nobody has five) wins this turn: a placement making five, or a
+/// placement and a rotation after which only the mover has five.
+#[inline]
+pub fn can_win(mine: u64, theirs: u64) -> bool {
+    if has_four_open(mine, theirs) {
+        return true;
+    }
+    for r in 0..8u8 {
+        let t = rotate(theirs, r);
+        if has_five(t) {
+            continue;
+        }
+        let m = rotate(mine, r);
+        if has_five(m) || has_four_open(m, t) {
+            return true;
+        }
+    }
+    false
 }
 
 /// The image of cell `(x, y)` under symmetry `s` of the square.

@@ -1,8 +1,7 @@
 //! Evaluations: the board score of Pinton and de Carvalho's slides (runs
 //! of 2 to 5 in lines), and the line count of the `strong` player.
 
-use crate::board::{bit_index, LINES};
-use crate::solve::can_win;
+use crate::board::{bit_index, can_win, LINES};
 
 /// The slides' score of a run of `n` equal stones: `10^(3n)`.
 const fn run_score(n: usize) -> i64 {

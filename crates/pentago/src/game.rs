@@ -256,27 +256,3 @@ impl Symmetric for Pentago {
         }
     }
 }
-
-impl Pentago {
-    /// Plays `mv` after checking it, with an error naming the move.
-    pub fn play_checked(&self, pos: &Position, mv: Move) -> Result<Position, PentagoError> {
-        if self.is_legal(pos, mv) {
-            return Ok(self.play_unchecked(pos, mv));
-        }
-        let text = crate::notation::format_move(mv);
-        let why = if pos.outcome().is_some() {
-            "the game is over"
-        } else if pos.must_rotate && mv.cell != NONE {
-            "a rotation is due, not a placement"
-        } else if !pos.must_rotate && mv.cell == NONE {
-            "a placement is due"
-        } else if !pos.must_rotate && pos.empty() & (1u64 << (mv.cell & 63)) == 0 {
-            "the cell is occupied"
-        } else if mv.rot == NONE {
-            "the placement does not make five, so a rotation must follow"
-        } else {
-            "the placement makes five and wins at once, so no rotation follows"
-        };
-        Err(PentagoError::IllegalMove(format!("{text}: {why}")))
-    }
-}

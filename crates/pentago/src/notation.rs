@@ -1,5 +1,6 @@
 //! The interchange notation of positions (perfect-pentago.net), the human
-//! move notation, and the ASCII board.
+//! move notation, checked play whose error names the move in it
+//! ([`Pentago::play_checked`]), and the ASCII board.
 //!
 //! Moves: the cell `a1`…`f6` (file a–f left to right, rank 1–6 bottom to
 //! top), then the quadrant `ll`, `ul`, `lr`, `ur` (lower-left, upper-left,
@@ -10,7 +11,8 @@
 
 use crate::board::{bit_index, cell_of};
 use crate::error::PentagoError;
-use crate::game::{Move, Position, NONE};
+use crate::game::{Move, Pentago, Position, NONE};
+use endgame_core::Rules;
 
 /// Quadrant names in notation order.
 pub const QUADRANTS: [&str; 4] = ["ll", "ul", "lr", "ur"];
@@ -131,6 +133,31 @@ pub fn parse_move(text: &str) -> Result<Move, PentagoError> {
         _ => return Err(bad()),
     };
     Ok(mv)
+}
+
+impl Pentago {
+    /// Plays `mv` after checking it, with an error naming the move in the
+    /// move notation and saying why it is not legal.
+    pub fn play_checked(&self, pos: &Position, mv: Move) -> Result<Position, PentagoError> {
+        if self.is_legal(pos, mv) {
+            return Ok(self.play_unchecked(pos, mv));
+        }
+        let text = format_move(mv);
+        let why = if pos.outcome().is_some() {
+            "the game is over"
+        } else if pos.must_rotate() && mv.cell != NONE {
+            "a rotation is due, not a placement"
+        } else if !pos.must_rotate() && mv.cell == NONE {
+            "a placement is due"
+        } else if !pos.must_rotate() && pos.empty() & (1u64 << (mv.cell & 63)) == 0 {
+            "the cell is occupied"
+        } else if mv.rot == NONE {
+            "the placement does not make five, so a rotation must follow"
+        } else {
+            "the placement makes five and wins at once, so no rotation follows"
+        };
+        Err(PentagoError::IllegalMove(format!("{text}: {why}")))
+    }
 }
 
 /// The board in ASCII, top row (rank 6) first: `X` black, `O` white, `.`

@@ -14,8 +14,13 @@
 //! then, the retrograde solver of [`crate::mid`] takes over if its cost,
 //! known in advance, fits what is left: the alpha-beta is much faster on
 //! most positions, the retrograde solver bounds the worst case.
+//!
+//! One idea, over 800 lines: the exact solver ([`Solver`]) and the
+//! questions asked of it (a value, every child's, every move's, a best
+//! move, the moves that keep the value), each answered by the same
+//! alpha-beta with the same hand-over to the retrograde solver.
 
-use crate::board::{has_five, has_four_open, rotate, CELLS, LINES};
+use crate::board::{can_win, has_five, rotate, CELLS, LINES};
 use crate::game::{Move, Position, NONE};
 use crate::mid;
 use endgame_core::budget::Cancel;
@@ -87,38 +92,33 @@ pub struct Solver {
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
 /// solver's cost in nodes before the retrograde solver takes over (but
-/// at least [`MIN_AB_SHARE`]). An alpha-beta node costs about 0.45 µs, so
-/// `cost / 8192` nodes (21 000 at 18 stones; below the floor from 20
-/// stones) take about 10 ms against a retrograde solve of about 0.6 s at
-/// 18 stones. The share is kept small because the positions the
-/// alpha-beta does not finish within it pay it on top of the retrograde
-/// solve: the median of a set where more than half the positions need
-/// the retrograde solver is the share plus the retrograde time. The
-/// positions at 18 stones split sharply: of 40 random-game positions
-/// (`positions 18 40 11`, `mid_times ab 1`) 10 need at most 10 000
-/// nodes, 3 more 121 000–245 000, the other 27 more than 0.64 million; of
-/// 20 positions from games of the `seed` player
-/// (`positions 18 20 1 seed`, `mid_times ab 1.5`) 6 need at most 2 500
-/// nodes, the other 14 more than 0.66 million. The earlier `cost / 1024`
-/// (169 000 nodes, ~0.08 s) settled two more of the 40 and cost the other
-/// 28 about 0.07 s each.
+/// at least [`MIN_AB_SHARE`]): `cost / 8192` is 21 000 nodes at 18
+/// stones, below the floor from 20 stones, a small fraction of the
+/// retrograde solve's time. The share is kept small because the
+/// positions the alpha-beta does not finish within it pay it on top of
+/// the retrograde solve: the median of a set where more than half the
+/// positions need the retrograde solver is the share plus the retrograde
+/// time. And a larger share settles few more positions: at 18 stones
+/// they split sharply between those the alpha-beta settles in a few
+/// thousand nodes and those that need hundreds of thousands or more.
+/// The measurements behind the value (node counts of the 18-stone sets,
+/// the time of an alpha-beta node, the larger shares tried) are in the
+/// README's benchmark section.
 pub const AB_SHARE: u64 = 8192;
 
-/// The alpha-beta's first share is at least this many nodes (about 9 ms):
-/// from 22 stones `cost / AB_SHARE` is only a few thousand nodes, which
-/// sent most positions to the retrograde solver (35 ms at 22 stones)
-/// that the alpha-beta settles in 10 000 nodes (22-stone set from
-/// `seed` games: median 34 ms with `cost / 1024` alone).
+/// The alpha-beta's first share is at least this many nodes: from 22
+/// stones `cost / AB_SHARE` is only a few thousand nodes, and most
+/// positions there, which the alpha-beta settles in about 10 000 nodes,
+/// would go to the slower retrograde solver (the figures: the README's
+/// benchmark section).
 pub const MIN_AB_SHARE: u64 = 20_000;
 
-/// Predicted wall time per retrograde position (see [`mid::cost`]), on the
-/// slow side of what was measured, to decide whether the retrograde solver
-/// fits a time budget. Measured on the idle 2-core machine (2026-11-24,
-/// `mid_times auto` on the README's sets): 2.5 ns a position at 18 stones
-/// (0.43 s for 173 million), 3.0–3.3 ns at 20, 6–10 ns at 22 (fixed costs
-/// weigh more on small solves); 10 ns leaves room for a busy machine. (It
-/// was 50 ns before the retrograde solver became about three times
-/// faster, which kept it out of budgets it fitted.)
+/// Predicted wall time per retrograde position (see [`mid::cost`]), to
+/// decide whether the retrograde solver fits a time budget. On the slow
+/// side of what was measured (the README's benchmark section): fixed
+/// costs weigh more on small solves, and a busy machine is slower; but
+/// not far beyond it, since a prediction too high keeps the retrograde
+/// solver out of budgets it fits.
 pub const MID_NS_PER_POSITION: u64 = 10;
 
 /// Default table size: 2^22 slots of 16 bytes (64 MiB).
@@ -618,27 +618,6 @@ impl Solver {
         }
         best
     }
-}
-
-/// Whether the mover (stones `mine`, opponent `theirs`, placement due,
-/// nobody has five) wins this turn: a placement making five, or a
-/// placement and a rotation after which only the mover has five.
-#[inline]
-pub fn can_win(mine: u64, theirs: u64) -> bool {
-    if has_four_open(mine, theirs) {
-        return true;
-    }
-    for r in 0..8u8 {
-        let t = rotate(theirs, r);
-        if has_five(t) {
-            continue;
-        }
-        let m = rotate(mine, r);
-        if has_five(m) || has_four_open(m, t) {
-            return true;
-        }
-    }
-    false
 }
 
 /// Move ordering: lines still open for the mover of the child (the

@@ -12,7 +12,8 @@
 //! 15-stone rows by the alpha-beta within 5 s each) is ignored; run it
 //! with
 //! `cargo test --release -p endgame-pentago --test published -- --ignored --nocapture`
-//! (27 min 44 s at load 5–8.7 on 2 cores, peak 4.64 GB).
+//! (about half an hour on 2 cores and 4.6 GB at its peak; the dated run
+//! is in the README's benchmark section).
 
 use endgame_core::budget::Budget as CoreBudget;
 use endgame_core::conformance::tsv_rows;

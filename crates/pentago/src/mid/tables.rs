@@ -1,0 +1,197 @@
+//! The solver's lookup tables, built once per process, and what reads
+//! them: the fives of a stone set in all 256 rotation states from
+//! per-quadrant tables ([`fives`]), binomial coefficients, colex ranks and
+//! the subsets in colex order ([`rank`], [`subsets`]), and a byte-wise
+//! bit deposit.
+
+use super::state::{or, state_at, Half};
+use crate::board::{bits_of, rotate, LINES};
+use std::sync::OnceLock;
+
+/// One quadrant's share of one line: the quadrant and the cells of the
+/// line in it (9-bit quadrant content).
+struct Part {
+    quadrant: usize,
+    /// For each content of the quadrant, the 4-bit set of turns after
+    /// which the content covers the line's cells.
+    turns: Box<[u8; 512]>,
+}
+
+pub(super) struct Tables {
+    /// Per line, its 2 or 3 parts.
+    lines: Vec<Vec<Part>>,
+    /// `exp[p][q][m]`: the states of parity `p` whose turns of quadrant
+    /// `q` are in the 4-bit set `m`.
+    exp: [[[Half; 16]; 4]; 2],
+    /// Binomial coefficients.
+    pub(super) binom: [[u64; 40]; 40],
+    /// `deposit[m][v]`: the low bits of `v` placed on the set bits of the
+    /// byte `m` (a byte-wise software `pdep`).
+    pub(super) deposit: Vec<[u8; 256]>,
+    /// Colex rank of a mask's low 9 bits, with their count in bits 16..
+    rank_lo: [u32; 512],
+    /// `rank_hi[c][h]`: what the middle 9 bits `h` (bits 9..18) add to
+    /// the colex rank when `c` bits are set below them, with their count
+    /// in bits 24..
+    rank_hi: [[u32; 512]; 10],
+    /// `rank_top[c][t]`: what bits 18 and 19 (`t`) add when `c` bits are
+    /// set below them (roots of 19 and 20 empty cells; 0 for `t` = 0).
+    rank_top: [[u32; 4]; 19],
+}
+
+pub(super) fn tables() -> &'static Tables {
+    static T: OnceLock<Tables> = OnceLock::new();
+    T.get_or_init(|| {
+        let mut lines = Vec::new();
+        for &l in &LINES {
+            let mut parts = Vec::new();
+            for q in 0..4 {
+                let pat = ((l >> (16 * q)) & 0x1ff) as u16;
+                if pat == 0 {
+                    continue;
+                }
+                let mut turns = Box::new([0u8; 512]);
+                for (c, t) in turns.iter_mut().enumerate() {
+                    let mut v = c as u64;
+                    for j in 0..4 {
+                        if v as u16 & pat == pat {
+                            *t |= 1 << j;
+                        }
+                        v = rotate(v, 0);
+                    }
+                }
+                parts.push(Part { quadrant: q, turns });
+            }
+            lines.push(parts);
+        }
+        let mut exp = [[[[0u64; 2]; 16]; 4]; 2];
+        for (p, per_q) in exp.iter_mut().enumerate() {
+            for (q, per_m) in per_q.iter_mut().enumerate() {
+                for (m, set) in per_m.iter_mut().enumerate() {
+                    for bit in 0..128u32 {
+                        let r = state_at(p, bit);
+                        if m >> r[q] & 1 != 0 {
+                            set[(bit >> 6) as usize] |= 1 << (bit & 63);
+                        }
+                    }
+                }
+            }
+        }
+        let mut binom = [[0u64; 40]; 40];
+        for n in 0..40 {
+            binom[n][0] = 1;
+            for k in 1..=n {
+                binom[n][k] = binom[n - 1][k - 1] + binom[n - 1][k];
+            }
+        }
+        let mut deposit = vec![[0u8; 256]; 256];
+        for (m, row) in deposit.iter_mut().enumerate() {
+            for (v, out) in row.iter_mut().enumerate() {
+                let mut src = v;
+                for b in 0..8 {
+                    if m >> b & 1 != 0 {
+                        *out |= ((src & 1) << b) as u8;
+                        src >>= 1;
+                    }
+                }
+            }
+        }
+        let mut rank_lo = [0u32; 512];
+        let mut rank_hi = [[0u32; 512]; 10];
+        for m in 0..512usize {
+            let mut r = 0;
+            for (i, b) in bits_of(m as u64).enumerate() {
+                r += binom[b as usize][i + 1];
+            }
+            rank_lo[m] = r as u32 | (m.count_ones() << 16);
+            for (c, row) in rank_hi.iter_mut().enumerate() {
+                let mut r = 0;
+                for (i, b) in bits_of(m as u64).enumerate() {
+                    r += binom[9 + b as usize][c + i + 1];
+                }
+                row[m] = r as u32 | m.count_ones() << 24;
+            }
+        }
+        let mut rank_top = [[0u32; 4]; 19];
+        for (c, row) in rank_top.iter_mut().enumerate() {
+            for (m, out) in row.iter_mut().enumerate() {
+                let mut r = 0;
+                for (i, b) in bits_of(m as u64).enumerate() {
+                    r += binom[18 + b as usize][c + i + 1];
+                }
+                *out = r as u32;
+            }
+        }
+        Tables {
+            lines,
+            exp,
+            binom,
+            deposit,
+            rank_lo,
+            rank_hi,
+            rank_top,
+        }
+    })
+}
+
+/// The colex rank of a mask of up to 20 bits among the masks with as
+/// many bits set (the sum over its bits of C(position, index + 1)), from
+/// two 9-bit tables and one for bits 18 and 19, small enough to stay in
+/// the first-level cache.
+#[inline(always)]
+pub(super) fn rank(m: u32) -> usize {
+    let t = tables();
+    let lo = t.rank_lo[(m & 511) as usize];
+    let c = lo >> 16;
+    let hi = t.rank_hi[c as usize][(m >> 9) as usize & 511];
+    let top = t.rank_top[(c + (hi >> 24)) as usize][(m >> 18) as usize & 3];
+    ((lo & 0xffff) + (hi & 0xff_ffff) + top) as usize
+}
+
+/// The states (both parities) in which `stones` (in the quadrants' own
+/// frames) contain a five.
+pub fn fives(stones: u64) -> [Half; 2] {
+    let t = tables();
+    let content = [0, 1, 2, 3].map(|q| ((stones >> (16 * q)) & 0x1ff) as usize);
+    let mut out = [[0u64; 2]; 2];
+    'line: for parts in &t.lines {
+        let mut acc = [[!0u64; 2]; 2];
+        for part in parts {
+            let m = part.turns[content[part.quadrant]] as usize;
+            if m == 0 {
+                continue 'line;
+            }
+            for (a, per_q) in acc.iter_mut().zip(&t.exp) {
+                let e = &per_q[part.quadrant][m];
+                a[0] &= e[0];
+                a[1] &= e[1];
+            }
+        }
+        for (o, a) in out.iter_mut().zip(acc) {
+            *o = or(*o, a);
+        }
+    }
+    out
+}
+
+/// The subsets of `n` bits with `k` set, in colex order (so a subset's
+/// place in the list is its colex rank).
+pub(super) fn subsets(n: u32, k: u32) -> Vec<u32> {
+    let mut out = Vec::new();
+    if k > n {
+        return out;
+    }
+    if k == 0 {
+        out.push(0);
+        return out;
+    }
+    let mut s: u32 = (1 << k) - 1;
+    while s < 1 << n {
+        out.push(s);
+        // Gosper's hack: the next larger number with as many bits set.
+        let c = s & s.wrapping_neg();
+        let r = s + c;
+        s = (((r ^ s) >> 2) / c) | r;
+    }
+    out
+}
