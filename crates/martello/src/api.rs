@@ -33,7 +33,7 @@ use crate::solver::{children, Lazy4};
 use crate::study;
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
-use endgame_core::restarts::{Children, Memo, Objective, Rng, Searcher, INEXACT};
+use endgame_core::restarts::{Children, Memo, Rng, Searcher};
 use serde::{Deserialize, Serialize};
 use std::hash::Hash;
 use std::sync::Mutex;
@@ -113,41 +113,7 @@ pub fn analyze(m: &Martello, s: &State, budget: &Budget) -> MartelloAnalysis {
     Service::with_keep_bytes(0).analyze(m, s, budget)
 }
 
-/// What the searches minimise: the stone count, stopping at one stone,
-/// and below a state as soon as a line meets its floor: its
-/// [`Martello::floor`], or two stones if `goal` (a goal search's memo)
-/// proved one stone out of reach from it.
-#[derive(Clone, Copy)]
-pub struct Stones<'g, K> {
-    goal: Option<&'g Memo<K>>,
-    key: fn(&Martello, &State) -> K,
-}
-
-impl<K: Hash + Eq + Copy> Objective<Martello> for Stones<'_, K> {
-    #[inline(always)]
-    fn value(&self, _: &Martello, s: &State) -> u32 {
-        s.stones()
-    }
-    #[inline(always)]
-    fn stop_at(&self, _: &Martello) -> u32 {
-        1
-    }
-    fn by_score(&self) -> bool {
-        true
-    }
-    #[inline]
-    fn floor(&self, m: &Martello, s: &State) -> u32 {
-        let f = m.floor(s);
-        match self.goal {
-            // A goal search's entry above one stone: no goal below.
-            Some(g) if f == 1 => match g.get(&(self.key)(m, s)) {
-                Some(v) if v & !INEXACT > 1 => 2,
-                _ => 1,
-            },
-            _ => f,
-        }
-    }
-}
+pub use crate::solver::Stones;
 
 /// The memos of one board side: the goal search's and the exact one's.
 struct Kept<K> {

@@ -4,10 +4,12 @@
 
 use crate::state::{Martello, Op, Spots, State};
 use endgame_core::restarts::{
-    self, Children, LazyChild, MemoPool, RestartOptions, Schedule, Searcher,
+    self, Children, LazyChild, Memo, MemoPool, Objective, RestartOptions, Schedule, Searcher,
+    INEXACT,
 };
 use endgame_core::Rules;
 use serde::{Deserialize, Serialize};
+use std::hash::Hash;
 
 /// How much of the symmetry group the memo identifies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
@@ -294,45 +296,91 @@ pub fn min_stones_within(
     max_memo_bytes: usize,
     budget: &endgame_core::budget::Budget,
 ) -> (Result<u32, u32>, u64) {
-    struct Floored<'a>(&'a Martello);
-    impl restarts::Objective<Martello> for Floored<'_> {
-        fn value(&self, _: &Martello, s: &State) -> u32 {
-            s.stones()
-        }
-        fn stop_at(&self, _: &Martello) -> u32 {
-            1
-        }
-        fn by_score(&self) -> bool {
-            true
-        }
-        fn floor(&self, _: &Martello, s: &State) -> u32 {
-            self.0.floor(s)
+    if m.n() <= 6 {
+        within(m, Martello::key4, max_memo_bytes, budget)
+    } else {
+        within(m, Martello::key7, max_memo_bytes, budget)
+    }
+}
+
+/// [`min_stones_within`] with memo keys `key`.
+fn within<K: Hash + Eq + Copy>(
+    m: &Martello,
+    key: fn(&Martello, &State) -> K,
+    max_memo_bytes: usize,
+    budget: &endgame_core::budget::Budget,
+) -> (Result<u32, u32>, u64) {
+    let start = m.start();
+    let keyf = |s: &State| key(m, s);
+    let entries = entries_for::<K>(max_memo_bytes / 2);
+    let mut goal = Searcher::with_children(m, keyf, children, entries)
+        .goal_only()
+        .track_best(true)
+        .prefetch(true);
+    let v = goal.run_within(&start, budget, None);
+    let mut bound = goal.best_seen().map_or(start.stones(), |b| b.0);
+    let mut explored = goal.expansions;
+    match v {
+        Some(1) => return (Ok(1), explored),
+        None => return (Err(bound), explored),
+        Some(_) => drop(goal),
+    }
+    // The same objective as the analysis service's best-score search
+    // (floored by `Martello::floor`; no goal memo kept here).
+    let mut best = Searcher::with_children(m, keyf, children, entries)
+        .objective(Stones::new(None, key))
+        .track_best(true)
+        .prefetch(true);
+    let v = best.run_within(&start, budget, None);
+    explored += best.expansions;
+    bound = bound.min(best.best_seen().map_or(bound, |b| b.0));
+    (v.ok_or(bound), explored)
+}
+
+/// What the searches minimise: the stone count, stopping at one stone,
+/// and below a state as soon as a line meets its floor: its
+/// [`Martello::floor`], or two stones if `goal` (a goal search's memo)
+/// proved one stone out of reach from it.
+#[derive(Clone, Copy)]
+pub struct Stones<'g, K> {
+    /// A goal search's memo, if any.
+    pub(crate) goal: Option<&'g Memo<K>>,
+    /// The key of that memo.
+    pub(crate) key: fn(&Martello, &State) -> K,
+}
+
+impl<'g, K> Stones<'g, K> {
+    /// The objective floored by `goal` (a goal search's memo keyed by
+    /// `key`), or by [`Martello::floor`] alone.
+    pub fn new(goal: Option<&'g Memo<K>>, key: fn(&Martello, &State) -> K) -> Self {
+        Stones { goal, key }
+    }
+}
+
+impl<K: Hash + Eq + Copy> Objective<Martello> for Stones<'_, K> {
+    #[inline(always)]
+    fn value(&self, _: &Martello, s: &State) -> u32 {
+        s.stones()
+    }
+    #[inline(always)]
+    fn stop_at(&self, _: &Martello) -> u32 {
+        1
+    }
+    fn by_score(&self) -> bool {
+        true
+    }
+    #[inline]
+    fn floor(&self, m: &Martello, s: &State) -> u32 {
+        let f = m.floor(s);
+        match self.goal {
+            // A goal search's entry above one stone: no goal below.
+            Some(g) if f == 1 => match g.get(&(self.key)(m, s)) {
+                Some(v) if v & !INEXACT > 1 => 2,
+                _ => 1,
+            },
+            _ => f,
         }
     }
-    let start = m.start();
-    with_key!(m, SymmetryMode::None, |key, K| {
-        let entries = entries_for::<K>(max_memo_bytes / 2);
-        let mut goal = Searcher::with_children(m, key, children, entries)
-            .goal_only()
-            .track_best(true)
-            .prefetch(true);
-        let v = goal.run_within(&start, budget, None);
-        let mut bound = goal.best_seen().map_or(start.stones(), |b| b.0);
-        let mut explored = goal.expansions;
-        match v {
-            Some(1) => return (Ok(1), explored),
-            None => return (Err(bound), explored),
-            Some(_) => drop(goal),
-        }
-        let mut best = Searcher::with_children(m, key, children, entries)
-            .objective(Floored(m))
-            .track_best(true)
-            .prefetch(true);
-        let v = best.run_within(&start, budget, None);
-        explored += best.expansions;
-        bound = bound.min(best.best_seen().map_or(bound, |b| b.0));
-        (v.ok_or(bound), explored)
-    })
 }
 
 /// One operation of a hint.
