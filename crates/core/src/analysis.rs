@@ -118,6 +118,89 @@ impl Decided {
     }
 }
 
+/// How a study's answer was decided, one step finer than [`Decided`]:
+/// which search found the line, or which proof shows there is none.
+/// [`DecidedBy::decided`] maps it onto [`Decided`], so the studies, the
+/// lab and the analyses speak one vocabulary; a game crate decides it
+/// (from the test or search that answered, never from a reason's text)
+/// and everyone downstream reads the variant. Its JSON and display name
+/// is the words of [`DecidedBy::as_str`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DecidedBy {
+    /// Solvable: the genetic search found a line to the goal.
+    #[serde(rename = "search (genetic)")]
+    GeneticSearch,
+    /// Solvable: the depth-first search found a line to the goal.
+    #[serde(rename = "search (dfs)")]
+    DfsSearch,
+    /// Impossible: the start's position class is not the goal's (an
+    /// invariant no move changes).
+    #[serde(rename = "position class")]
+    PositionClass,
+    /// Impossible: a pagoda function is below what the goal needs, and no
+    /// move raises it.
+    #[serde(rename = "pagoda")]
+    Pagoda,
+    /// Impossible: an exhaustive search found no line to the goal.
+    #[serde(rename = "exhaustive search")]
+    ExhaustiveSearch,
+    /// Undecided: the budget ran out.
+    #[serde(rename = "budget")]
+    Budget,
+}
+
+impl DecidedBy {
+    /// Every variant, in declaration order.
+    pub const ALL: [DecidedBy; 6] = [
+        DecidedBy::GeneticSearch,
+        DecidedBy::DfsSearch,
+        DecidedBy::PositionClass,
+        DecidedBy::Pagoda,
+        DecidedBy::ExhaustiveSearch,
+        DecidedBy::Budget,
+    ];
+
+    /// Its name in words, as in JSON and in the lab's tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DecidedBy::GeneticSearch => "search (genetic)",
+            DecidedBy::DfsSearch => "search (dfs)",
+            DecidedBy::PositionClass => "position class",
+            DecidedBy::Pagoda => "pagoda",
+            DecidedBy::ExhaustiveSearch => "exhaustive search",
+            DecidedBy::Budget => "budget",
+        }
+    }
+
+    /// The coarse [`Decided`]: a line reaching the goal and a proof of
+    /// impossibility are both exact ([`Decided::Search`]); a spent budget
+    /// is [`Decided::Undecided`].
+    pub fn decided(self) -> Decided {
+        match self {
+            DecidedBy::Budget => Decided::Undecided,
+            _ => Decided::Search,
+        }
+    }
+
+    /// The solvability it stands for: `Some(true)` for a line found,
+    /// `Some(false)` for a proof of impossibility, `None` for the budget.
+    pub fn solvable(self) -> Option<bool> {
+        match self {
+            DecidedBy::GeneticSearch | DecidedBy::DfsSearch => Some(true),
+            DecidedBy::PositionClass | DecidedBy::Pagoda | DecidedBy::ExhaustiveSearch => {
+                Some(false)
+            }
+            DecidedBy::Budget => None,
+        }
+    }
+}
+
+impl std::fmt::Display for DecidedBy {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// `decided_by` in JSON with `decided` ([`Decided::exact`]) beside it
 /// (a flattened field); reading takes `decided_by` alone.
 mod decided_fields {
@@ -402,6 +485,21 @@ mod tests {
             best,
             best_proven: best.is_some(),
         }
+    }
+
+    #[test]
+    fn decided_by_names_round_trip_and_map_onto_decided() {
+        for d in DecidedBy::ALL {
+            let json = serde_json::to_string(&d).unwrap();
+            assert_eq!(json, format!("\"{}\"", d.as_str()));
+            assert_eq!(serde_json::from_str::<DecidedBy>(&json).unwrap(), d);
+            assert_eq!(d.to_string(), d.as_str());
+            // Exact exactly when it says solvable or not.
+            assert_eq!(d.decided().exact(), d.solvable().is_some(), "{d}");
+        }
+        assert_eq!(DecidedBy::Budget.decided(), Decided::Undecided);
+        assert_eq!(DecidedBy::Pagoda.solvable(), Some(false));
+        assert_eq!(DecidedBy::GeneticSearch.solvable(), Some(true));
     }
 
     #[test]

@@ -1,7 +1,14 @@
-//! What an experiment is: parameters with defaults and validation, a
-//! number of independent units of work, the measures of one unit (a pure
-//! function of the run seed, the unit index and the parameters), and a
-//! report built from the stored measures.
+//! What an experiment is: parameters with defaults and their allowed
+//! values, a number of independent units of work, the measures of one
+//! unit (a pure function of the run seed, the unit index and the
+//! parameters), and a report built from the stored measures.
+//!
+//! Parameters are declared, not checked by hand: a [`ParamSpec`] carries
+//! its range (integers), its words (one of a few) or its list rule (a
+//! comma-separated list, not empty, no empty or repeated entry, each entry
+//! valid), and [`Params::parse`] derives every check and its one-line
+//! error from it. [`Experiment::validate`] is left for what ties several
+//! parameters together.
 
 use crate::error::LabError;
 use crate::report::Report;
@@ -19,7 +26,42 @@ pub enum Kind {
     Text,
 }
 
-/// One parameter of an experiment.
+/// The values a parameter takes beyond its [`Kind`], checked by
+/// [`Params::parse`] with one error text for every experiment.
+#[derive(Clone, Copy, Debug)]
+pub enum Allowed {
+    /// Any value of its kind.
+    Any,
+    /// An integer in `min..=max`; `why`, when given, explains the lower
+    /// bound in the error.
+    Range {
+        /// The least value.
+        min: u64,
+        /// The largest value.
+        max: u64,
+        /// Why nothing below `min` works.
+        why: Option<&'static str>,
+    },
+    /// One of these words.
+    OneOf(&'static [&'static str]),
+    /// A text accepted by this check, which says what is wrong otherwise
+    /// (a board name the game crate must know).
+    Checked(fn(&str) -> Result<String, String>),
+    /// A comma-separated list: not empty, no empty entry (`a,,b` would
+    /// otherwise silently mean two), no entry twice, each entry accepted
+    /// by `entry`, which returns its canonical form (the one compared for
+    /// repeats) or what is wrong with it.
+    List {
+        /// What to give, for the error on an empty list (`built-in boards
+        /// such as english,french`).
+        example: &'static str,
+        /// Checks one (trimmed) entry.
+        entry: fn(&str) -> Result<String, String>,
+    },
+}
+
+/// One parameter of an experiment: name, kind, default, meaning, and the
+/// values it allows.
 #[derive(Clone, Debug)]
 pub struct ParamSpec {
     /// Its name (`--param name=value`).
@@ -30,23 +72,160 @@ pub struct ParamSpec {
     pub default: &'static str,
     /// What it means.
     pub help: &'static str,
+    /// The values it allows.
+    pub allowed: Allowed,
 }
 
 impl ParamSpec {
-    /// A parameter.
-    pub const fn new(
+    /// An integer parameter in `min..=max`.
+    pub const fn int(
         name: &'static str,
-        kind: Kind,
         default: &'static str,
+        min: u64,
+        max: u64,
         help: &'static str,
     ) -> ParamSpec {
         ParamSpec {
             name,
-            kind,
+            kind: Kind::Int,
             default,
             help,
+            allowed: Allowed::Range {
+                min,
+                max,
+                why: None,
+            },
         }
     }
+
+    /// `batch`, the units per committed batch, in `1..=max`.
+    pub const fn batch(default: &'static str, max: u64) -> ParamSpec {
+        ParamSpec::int("batch", default, 1, max, "units per committed batch")
+    }
+
+    /// A text parameter, any text.
+    pub const fn text(name: &'static str, default: &'static str, help: &'static str) -> ParamSpec {
+        ParamSpec {
+            name,
+            kind: Kind::Text,
+            default,
+            help,
+            allowed: Allowed::Any,
+        }
+    }
+
+    /// A text parameter that is one of `words`.
+    pub const fn one_of(
+        name: &'static str,
+        default: &'static str,
+        words: &'static [&'static str],
+        help: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            allowed: Allowed::OneOf(words),
+            ..ParamSpec::text(name, default, help)
+        }
+    }
+
+    /// A text parameter accepted by `check` (see [`Allowed::Checked`]).
+    pub const fn checked(
+        name: &'static str,
+        default: &'static str,
+        check: fn(&str) -> Result<String, String>,
+        help: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            allowed: Allowed::Checked(check),
+            ..ParamSpec::text(name, default, help)
+        }
+    }
+
+    /// A comma-separated list parameter (see [`Allowed::List`]).
+    pub const fn list(
+        name: &'static str,
+        default: &'static str,
+        example: &'static str,
+        entry: fn(&str) -> Result<String, String>,
+        help: &'static str,
+    ) -> ParamSpec {
+        ParamSpec {
+            allowed: Allowed::List { example, entry },
+            ..ParamSpec::text(name, default, help)
+        }
+    }
+
+    /// The same integer parameter, its lower bound explained by `why` in
+    /// the error.
+    pub const fn because(self, why: &'static str) -> ParamSpec {
+        let allowed = match self.allowed {
+            Allowed::Range { min, max, .. } => Allowed::Range {
+                min,
+                max,
+                why: Some(why),
+            },
+            other => other,
+        };
+        ParamSpec { allowed, ..self }
+    }
+
+    /// Checks a parsed value against [`ParamSpec::allowed`]: the error is
+    /// one line naming the experiment, the parameter and the value.
+    pub fn check(&self, exp: &str, v: &Json) -> Result<(), LabError> {
+        let name = self.name;
+        match self.allowed {
+            Allowed::Any => Ok(()),
+            Allowed::Range { min, max, why } => {
+                let x = v.as_u64().unwrap_or(0);
+                match why {
+                    _ if (min..=max).contains(&x) => Ok(()),
+                    Some(why) if x < min => Err(LabError::BadParam(format!(
+                        "{exp}: `{name}` must be at least {min}, got {x}: {why}"
+                    ))),
+                    _ => Err(LabError::BadParam(format!(
+                        "{exp}: `{name}` must be in {min}..={max}, got {x}"
+                    ))),
+                }
+            }
+            Allowed::OneOf(words) => {
+                let x = v.as_str().unwrap_or_default();
+                if words.contains(&x) {
+                    Ok(())
+                } else {
+                    Err(LabError::BadParam(format!(
+                        "{exp}: `{name}` must be one of {}, got `{x}`",
+                        words.join(", ")
+                    )))
+                }
+            }
+            Allowed::Checked(check) => check(v.as_str().unwrap_or_default())
+                .map(|_| ())
+                .map_err(|why| LabError::BadParam(format!("{exp}: `{name}`: {why}"))),
+            Allowed::List { example, entry } => {
+                let text = v.as_str().unwrap_or_default();
+                let bad = |why: String| LabError::BadParam(format!("{exp}: `{name}`: {why}"));
+                if text.trim().is_empty() {
+                    return Err(bad(format!("the list is empty; give {example}")));
+                }
+                let mut seen: Vec<String> = Vec::new();
+                for item in list_entries(text) {
+                    if item.is_empty() {
+                        return Err(bad(format!("an empty entry in `{text}`")));
+                    }
+                    let canonical = entry(item).map_err(bad)?;
+                    if seen.contains(&canonical) {
+                        return Err(bad(format!("`{canonical}` is given twice in `{text}`")));
+                    }
+                    seen.push(canonical);
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The trimmed entries of a comma-separated list.
+fn list_entries(text: &str) -> impl Iterator<Item = &str> {
+    text.split(',').map(str::trim)
 }
 
 /// Parameter values, every parameter present (defaults filled in), sorted
@@ -74,15 +253,22 @@ impl Params {
             .to_string()
     }
 
+    /// A list parameter's entries, trimmed (validated at parse time: none
+    /// empty, none repeated).
+    pub fn list(&self, name: &str) -> Vec<String> {
+        list_entries(&self.text(name)).map(str::to_string).collect()
+    }
+
     /// The canonical JSON text (sorted keys, no spaces).
     pub fn canonical(&self) -> String {
         serde_json::to_string(&self.0).expect("JSON of plain values")
     }
 
     /// Parses `k=v` pairs against an experiment's parameters, then checks
-    /// them all ([`Experiment::validate`]): a name given twice, an unknown
-    /// name, a malformed value or one out of range is an error before any
-    /// work starts.
+    /// them all, each against its [`ParamSpec::allowed`] in the order the
+    /// experiment declares them, then together ([`Experiment::validate`]):
+    /// a name given twice, an unknown name, a malformed value or one not
+    /// allowed is an error before any work starts.
     pub fn parse(exp: &dyn Experiment, pairs: &[String]) -> Result<Params, LabError> {
         let specs = exp.params();
         let mut map = BTreeMap::new();
@@ -109,6 +295,9 @@ impl Params {
                 )));
             }
             map.insert(spec.name.to_string(), value(exp, spec, v.trim())?);
+        }
+        for s in &specs {
+            s.check(exp.name(), &map[s.name])?;
         }
         let p = Params(map);
         exp.validate(&p)?;
@@ -235,7 +424,8 @@ pub trait Experiment: Sync {
     fn description(&self) -> &'static str;
     /// Its parameters.
     fn params(&self) -> Vec<ParamSpec>;
-    /// Checks parameter values beyond their kind.
+    /// Checks what ties parameters together (each one's own values are
+    /// declared in its [`ParamSpec`] and checked before this).
     fn validate(&self, _p: &Params) -> Result<(), LabError> {
         Ok(())
     }
@@ -269,28 +459,4 @@ pub fn unit_seed(seed: u64, index: u64, stream: u64) -> u64 {
         z ^= z >> 31;
     }
     z
-}
-
-/// Checks that a text parameter is one of `allowed`.
-pub fn one_of(exp: &str, name: &str, v: &str, allowed: &[&str]) -> Result<(), LabError> {
-    if allowed.contains(&v) {
-        Ok(())
-    } else {
-        Err(LabError::BadParam(format!(
-            "{exp}: `{name}` must be one of {}, got `{v}`",
-            allowed.join(", ")
-        )))
-    }
-}
-
-/// Checks that an integer parameter lies in `lo..=hi`.
-pub fn in_range(exp: &str, p: &Params, name: &str, lo: u64, hi: u64) -> Result<(), LabError> {
-    let v = p.int(name);
-    if (lo..=hi).contains(&v) {
-        Ok(())
-    } else {
-        Err(LabError::BadParam(format!(
-            "{exp}: `{name}` must be in {lo}..={hi}, got {v}"
-        )))
-    }
 }

@@ -4,7 +4,7 @@
 //! decide), is a one-line error; and a run of millions of batches starts
 //! at once.
 
-use endgame_lab::experiment::Params;
+use endgame_lab::experiment::{Allowed, Params};
 use endgame_lab::runner::{self, RunOptions, BATCH_ROWS_AT_ONCE};
 use endgame_lab::store::{Store, Val};
 use endgame_lab::{registry, LabError};
@@ -58,7 +58,7 @@ fn martello_budgets_must_be_a_list_of_distinct_positive_numbers() {
     refused(
         "martello-random",
         &["budgets=100,100"],
-        "100 is given twice",
+        "`100` is given twice in `100,100`",
     );
     let p = parse("martello-random", &["budgets= 100 , 2500"]).unwrap();
     assert_eq!(p.text("budgets"), "100 , 2500");
@@ -124,6 +124,55 @@ fn sizes_of_zero_or_below_are_refused() {
             &format!("`{name}` must be a non-negative integer, got `-1`"),
         );
     }
+}
+
+/// Every experiment's defaults pass its own declarations, and every
+/// declared integer range is enforced by the parser, one value past
+/// either end refused with a one-line error that names the parameter and
+/// the bound.
+#[test]
+fn declared_ranges_are_the_checks() {
+    let mut ranges = 0;
+    for e in registry::all() {
+        assert!(Params::parse(e, &[]).is_ok(), "{} defaults", e.name());
+        for s in e.params() {
+            let Allowed::Range { min, max, why } = s.allowed else {
+                continue;
+            };
+            ranges += 1;
+            let (exp, name) = (e.name(), s.name);
+            if min > 0 {
+                let below = format!("{name}={}", min - 1);
+                let needle = match why {
+                    Some(_) => format!("`{name}` must be at least {min}, got {}", min - 1),
+                    None => format!("`{name}` must be in {min}..={max}, got {}", min - 1),
+                };
+                refused(exp, &[&below], &needle);
+            }
+            if max < u64::MAX {
+                let above = format!("{name}={}", max + 1);
+                refused(
+                    exp,
+                    &[&above],
+                    &format!("`{name}` must be in {min}..={max}, got {}", max + 1),
+                );
+            }
+        }
+    }
+    assert!(ranges >= 30, "{ranges} declared ranges");
+}
+
+/// A declared word list: anything else is refused, naming the words.
+#[test]
+fn declared_words_are_the_checks() {
+    refused(
+        "pentago-battle",
+        &["black=nobody"],
+        "`black` must be one of",
+    );
+    let board = "`board`: board `nowhere`";
+    refused("peg-search-table", &["board=nowhere"], board);
+    refused("peg-single-vacancy", &["board=nowhere"], board);
 }
 
 #[test]

@@ -2,6 +2,13 @@
 //! budget experiment of section 4), reproducible for a seed whatever the
 //! thread count: game `i` of size `n` gets its own derived seed, games run
 //! in parallel with rayon and are aggregated in index order.
+//!
+//! The measures of one game ([`random_game`], [`survival`],
+//! [`first_moves`], [`budget_successes`], [`schedule_solve`]) and the rows
+//! built from many ([`RandomStartRow::of`], [`BudgetRow::of`],
+//! [`SizeRow::of`], [`Distribution::of`], [`ratio`]) are public: [`run`]
+//! uses them for `endgame study martello`, and the lab's Martello
+//! experiments call them per stored game, so both measure alike.
 
 use crate::board::{Board, MartelloError};
 use crate::solver::{self, SymmetryMode};
@@ -156,7 +163,7 @@ impl Distribution {
 }
 
 /// Share still solvable after `ops` random operations.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct RandomStartRow {
     /// Random operations played first.
     pub ops: u32,
@@ -168,8 +175,31 @@ pub struct RandomStartRow {
     pub share: f64,
 }
 
+impl RandomStartRow {
+    /// The rows `ops` = 0 … 5 of solvable games, each given by its
+    /// [`survival`] (after 1 … 5 operations; solvable with none).
+    pub fn of(games: &[[bool; 5]]) -> Vec<RandomStartRow> {
+        let g = games.len() as u64;
+        (0..=5)
+            .map(|l| {
+                let k = if l == 0 {
+                    g
+                } else {
+                    games.iter().filter(|o| o[l - 1]).count() as u64
+                };
+                RandomStartRow {
+                    ops: l as u32,
+                    games: g,
+                    still_solvable: k,
+                    share: ratio(k, g).0,
+                }
+            })
+            .collect()
+    }
+}
+
 /// One budget of the budget experiment.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BudgetRow {
     /// Expansions allowed per run.
     pub budget: u64,
@@ -187,8 +217,37 @@ pub struct BudgetRow {
     pub expected_effort: f64,
 }
 
+impl BudgetRow {
+    /// The row of `budget` from each game's successful runs among `tries`
+    /// ([`budget_successes`]) and the expansions of its exact solve.
+    pub fn of(budget: u64, tries: u32, games: &[(u32, u64)]) -> BudgetRow {
+        let tries = u64::from(tries.max(1));
+        let g = games.len() as u64;
+        let successes: u64 = games.iter().map(|&(k, _)| u64::from(k)).sum();
+        let some = games.iter().filter(|&&(k, _)| k > 0).count() as u64;
+        let effort: f64 = games
+            .iter()
+            .map(|&(k, explored)| {
+                if k > 0 {
+                    budget as f64 * tries as f64 / f64::from(k)
+                } else {
+                    (budget * tries + explored) as f64
+                }
+            })
+            .sum();
+        BudgetRow {
+            budget,
+            runs: g * tries,
+            successes,
+            success_rate: ratio(successes, g * tries).0,
+            solved_by_some_run: ratio(some, g).0,
+            expected_effort: effort / g.max(1) as f64,
+        }
+    }
+}
+
 /// Solvable share for one board size.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct SizeRow {
     /// Board side.
     pub n: usize,
@@ -202,6 +261,25 @@ pub struct SizeRow {
     pub std_error: f64,
     /// Fewest and most stones left.
     pub min_stones_range: (u32, u32),
+}
+
+impl SizeRow {
+    /// The row of size `n` from the minimum stone counts of its games.
+    pub fn of(n: usize, mins: &[u32]) -> SizeRow {
+        let k = mins.iter().filter(|&&m| m == 1).count() as u64;
+        let (p, se) = ratio(k, mins.len() as u64);
+        SizeRow {
+            n,
+            games: mins.len() as u64,
+            solvable: k,
+            ratio: p,
+            std_error: se,
+            min_stones_range: (
+                mins.iter().copied().min().unwrap_or(0),
+                mins.iter().copied().max().unwrap_or(0),
+            ),
+        }
+    }
 }
 
 /// Mean effort of the plain solver and the meta-solvers on the same games.
@@ -274,7 +352,9 @@ pub struct StudyReport {
     pub meta: Option<MetaRow>,
 }
 
-fn board(n: usize, seed: u64, i: u64) -> Result<Martello, MartelloError> {
+/// Game `i` of size `n` in a study seeded with `seed`: the random board
+/// of [`game_seed`].
+pub fn random_game(n: usize, seed: u64, i: u64) -> Result<Martello, MartelloError> {
     let b = Board::random(n, game_seed(seed, n, i))?;
     Martello::new(n, State::from_board(&b))
 }
@@ -288,11 +368,11 @@ pub fn solve_games(
     opts: &StudyOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
-    board(n, seed, 0)?;
+    random_game(n, seed, 0)?;
     let results = (0..games)
         .into_par_iter()
         .map(|i| {
-            let m = board(n, seed, i).expect("size checked");
+            let m = random_game(n, seed, i).expect("size checked");
             let t = Instant::now();
             let s = POOL.with(|pool| {
                 let opts = solve_options(opts, &opts.main_schedule, n, i);
@@ -330,17 +410,35 @@ fn solve_options(
     n: usize,
     i: u64,
 ) -> solver::SolveOptions {
+    schedule_options(
+        schedule,
+        game_seed(opts.seed ^ 0x3E7A, n, i),
+        opts.symmetry,
+        opts.max_memo_bytes,
+    )
+}
+
+/// The exact solver's options with restart `schedule` seeded `seed`, goal
+/// first, no expansion limit.
+fn schedule_options(
+    schedule: &Schedule,
+    seed: u64,
+    symmetry: SymmetryMode,
+    max_memo_bytes: usize,
+) -> solver::SolveOptions {
     solver::SolveOptions {
-        symmetry: opts.symmetry,
-        max_memo_bytes: opts.max_memo_bytes,
+        symmetry,
+        max_memo_bytes,
         schedule: schedule.clone(),
-        seed: game_seed(opts.seed ^ 0x3E7A, n, i),
+        seed,
         max_expansions: None,
         goal_first: true,
     }
 }
 
-fn ratio(k: u64, g: u64) -> (f64, f64) {
+/// The share `k / g` and its standard error (binomial), `(0, 0)` for no
+/// games.
+pub fn ratio(k: u64, g: u64) -> (f64, f64) {
     if g == 0 {
         return (0.0, 0.0);
     }
@@ -384,28 +482,22 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
         .take(opts.random_start_games as usize)
         .collect();
     progress.phase("random starts", rs.len() as u64);
-    let rs_out: Vec<([bool; 6], u64, u64)> = rs
+    let rs_out: Vec<([bool; 5], (u64, u64))> = rs
         .par_iter()
         .map(|&i| {
-            let m = board(n, seed, i).expect("size checked");
-            let out = random_starts(&m, game_seed(seed ^ 0x5EED, n, i), opts);
+            let m = random_game(n, seed, i).expect("size checked");
+            let rng_seed = game_seed(seed ^ 0x5EED, n, i);
+            let out = (
+                survival(&m, rng_seed, opts.symmetry, opts.max_memo_bytes),
+                first_moves(&m, opts.max_memo_bytes),
+            );
             progress.advance(1);
             out
         })
         .collect();
-    let random_start = (0..6)
-        .map(|l| {
-            let k = rs_out.iter().filter(|o| o.0[l]).count() as u64;
-            RandomStartRow {
-                ops: l as u32,
-                games: rs_out.len() as u64,
-                still_solvable: k,
-                share: ratio(k, rs_out.len() as u64).0,
-            }
-        })
-        .collect();
-    let first_moves: u64 = rs_out.iter().map(|o| o.1).sum();
-    let good_first_moves: u64 = rs_out.iter().map(|o| o.2).sum();
+    let random_start = RandomStartRow::of(&rs_out.iter().map(|o| o.0).collect::<Vec<_>>());
+    let first_moves: u64 = rs_out.iter().map(|o| o.1 .0).sum();
+    let good_first_moves: u64 = rs_out.iter().map(|o| o.1 .1).sum();
 
     // Budget experiment.
     let bg: Vec<&GameResult> = results
@@ -417,46 +509,30 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
     let per_game: Vec<Vec<u32>> = bg
         .par_iter()
         .map(|r| {
-            let m = board(n, seed, r.index).expect("size checked");
+            let m = random_game(n, seed, r.index).expect("size checked");
             let v = opts
                 .budgets
                 .iter()
                 .map(|&b| {
-                    budget_successes(&m, b, opts.budget_tries, game_seed(seed ^ b, n, r.index))
+                    let seed = game_seed(seed ^ b, n, r.index);
+                    budget_successes(&m, b, opts.budget_tries, seed, true)
                 })
                 .collect();
             progress.advance(1);
             v
         })
         .collect();
-    let tries = u64::from(opts.budget_tries.max(1));
     let budget = opts
         .budgets
         .iter()
         .enumerate()
         .map(|(j, &b)| {
-            let successes: u64 = per_game.iter().map(|v| u64::from(v[j])).sum();
-            let some = per_game.iter().filter(|v| v[j] > 0).count() as u64;
-            let effort: f64 = per_game
+            let games: Vec<(u32, u64)> = per_game
                 .iter()
                 .zip(&bg)
-                .map(|(v, r)| {
-                    if v[j] > 0 {
-                        b as f64 * tries as f64 / f64::from(v[j])
-                    } else {
-                        (b * tries + r.explored) as f64
-                    }
-                })
-                .sum();
-            let g = bg.len().max(1) as f64;
-            BudgetRow {
-                budget: b,
-                runs: bg.len() as u64 * tries,
-                successes,
-                success_rate: ratio(successes, bg.len() as u64 * tries).0,
-                solved_by_some_run: ratio(some, bg.len() as u64).0,
-                expected_effort: effort / g,
-            }
+                .map(|(v, r)| (v[j], r.explored))
+                .collect();
+            BudgetRow::of(b, opts.budget_tries, &games)
         })
         .collect();
 
@@ -470,19 +546,8 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
             } else {
                 solve_games(sn, opts.size_games, seed, opts, progress)?
             };
-            let k = rs.iter().filter(|r| r.min_stones == 1).count() as u64;
-            let (p, se) = ratio(k, rs.len() as u64);
-            sizes.push(SizeRow {
-                n: sn,
-                games: rs.len() as u64,
-                solvable: k,
-                ratio: p,
-                std_error: se,
-                min_stones_range: (
-                    rs.iter().map(|r| r.min_stones).min().unwrap_or(0),
-                    rs.iter().map(|r| r.min_stones).max().unwrap_or(0),
-                ),
-            });
+            let mins: Vec<u32> = rs.iter().map(|r| r.min_stones).collect();
+            sizes.push(SizeRow::of(sn, &mins));
         }
     }
 
@@ -493,10 +558,10 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
         let out: Vec<(u64, u64, u64, bool)> = mg
             .par_iter()
             .map(|r| {
-                let m = board(n, seed, r.index).expect("size checked");
+                let m = random_game(n, seed, r.index).expect("size checked");
+                let solve_seed = game_seed(opts.seed ^ 0x3E7A, n, r.index);
                 let run = |s: &Schedule| {
-                    let s = solver::solve(&m, &solve_options(opts, s, n, r.index));
-                    (s.explored, s.min_stones)
+                    schedule_solve(&m, s, solve_seed, opts.symmetry, opts.max_memo_bytes)
                 };
                 let (p, vp) = run(&Schedule::plain());
                 let (a, va) = run(&Schedule::seed());
@@ -566,30 +631,39 @@ pub fn format_schedule(s: &Schedule) -> String {
         .join(",")
 }
 
-/// For a solvable game: whether it is still solvable after l = 0 … 5
-/// uniformly random operations (one random line, prefixes of it), the
-/// number of first operations and how many keep it solvable.
-fn random_starts(m: &Martello, seed: u64, opts: &StudyOptions) -> ([bool; 6], u64, u64) {
+/// Whether a game is still solvable after l = 1 … 5 uniformly random
+/// operations (one random line from the start, drawn with a generator
+/// seeded `seed`, and its prefixes), each decided by the exact solver.
+pub fn survival(
+    m: &Martello,
+    seed: u64,
+    symmetry: SymmetryMode,
+    max_memo_bytes: usize,
+) -> [bool; 5] {
     let mut rng = Rng::new(seed);
-    let mut ok = [false; 6];
+    let mut ok = [false; 5];
     let mut s = m.start();
-    for (l, slot) in ok.iter_mut().enumerate() {
-        if l > 0 {
-            let kids = m.children(&s);
-            if !kids.is_empty() {
-                s = kids[rng.below(kids.len())].1;
-            }
+    for slot in ok.iter_mut() {
+        let kids = m.children(&s);
+        if !kids.is_empty() {
+            s = kids[rng.below(kids.len())].1;
         }
         let pm = Martello::new(m.n(), s).expect("same size");
-        *slot = solver::min_stones(&pm, opts.symmetry, opts.max_memo_bytes).0 == 1;
+        *slot = solver::min_stones(&pm, symmetry, max_memo_bytes).0 == 1;
     }
+    ok
+}
+
+/// The operations from the start of a game and how many of them keep it
+/// solvable: `(first moves, good ones)`. A goal-only search (pruned), one
+/// memo for all the children, within `max_memo_bytes` (a full memo
+/// replaces entries, see `restarts::Memo::replace_hashed`), so every
+/// answer is exact.
+pub fn first_moves(m: &Martello, max_memo_bytes: usize) -> (u64, u64) {
     let start = m.start();
     let kids = m.children(&start);
-    // Goal-only search (pruned), one memo for all the children, within
-    // the game's memo budget (a full memo replaces entries, see
-    // `restarts::Memo::replace_hashed`).
     let key = |p: &State| m.key7(p);
-    let entries = solver::entries_for::<[u64; 7]>(opts.max_memo_bytes);
+    let entries = solver::entries_for::<[u64; 7]>(max_memo_bytes);
     let mut s = Searcher::with_children(m, key, solver::children, entries)
         .goal_only()
         .prefetch(true);
@@ -597,24 +671,49 @@ fn random_starts(m: &Martello, seed: u64, opts: &StudyOptions) -> ([bool; 6], u6
         .iter()
         .filter(|(_, c)| s.run(c, None, None) == Some(1))
         .count() as u64;
-    (ok, kids.len() as u64, good)
+    (kids.len() as u64, good)
 }
 
 /// Successful runs among `tries` independent randomised runs of at most
-/// `budget` expansions each (fresh memo every run, as in the source; our
-/// goal-only search with its pruning).
-fn budget_successes(m: &Martello, budget: u64, tries: u32, seed: u64) -> u32 {
+/// `budget` expansions each, the runs' generators drawn from one seeded
+/// `seed`, a fresh memo every run (as in the source). `goal_only` chooses
+/// the search: our goal-only search with its pruning (`endgame study
+/// martello`), or the plain best-score search of Graf's experiment (the
+/// lab's `martello-random`); the pruned one succeeds far more often
+/// within the same budget.
+pub fn budget_successes(m: &Martello, budget: u64, tries: u32, seed: u64, goal_only: bool) -> u32 {
     let mut rng = Rng::new(seed);
     let start = m.start();
     (0..tries)
         .filter(|_| {
             let key = |p: &State| m.key7(p);
-            let mut s = Searcher::with_children(m, key, solver::children, usize::MAX)
-                .goal_only()
-                .prefetch(true);
+            // At most `budget` entries, one per expansion.
+            let s = Searcher::with_children(m, key, solver::children, budget as usize);
+            let mut s = if goal_only {
+                s.goal_only().prefetch(true)
+            } else {
+                s
+            };
             s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
         })
         .count() as u32
+}
+
+/// The exact solver with restart `schedule` (its runs seeded `seed`, goal
+/// first): `(states expanded, minimum stones)`. The meta-solver experiment
+/// runs it with the plain schedule, Graf's and ours on the same game.
+pub fn schedule_solve(
+    m: &Martello,
+    schedule: &Schedule,
+    seed: u64,
+    symmetry: SymmetryMode,
+    max_memo_bytes: usize,
+) -> (u64, u32) {
+    let s = solver::solve(
+        m,
+        &schedule_options(schedule, seed, symmetry, max_memo_bytes),
+    );
+    (s.explored, s.min_stones)
 }
 
 #[cfg(test)]

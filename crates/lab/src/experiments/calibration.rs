@@ -3,9 +3,7 @@
 //! resume and sharing tests can be timed without solving anything.
 
 use crate::error::LabError;
-use crate::experiment::{
-    in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
-};
+use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData};
 use crate::report::{fmt, mean, Plot, Report, Table};
 
 /// The calibration experiment.
@@ -23,15 +21,10 @@ impl Experiment for Calibration {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new("units", Kind::Int, "100", "units in the run"),
-            ParamSpec::new("batch", Kind::Int, "10", "units per committed batch"),
-            ParamSpec::new("sleep_ms", Kind::Int, "0", "sleep per unit (ms)"),
+            ParamSpec::int("units", "100", 1, 10_000_000, "units in the run"),
+            ParamSpec::batch("10", 1_000_000),
+            ParamSpec::int("sleep_ms", "0", 0, 60_000, "sleep per unit (ms)"),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        in_range(self.name(), p, "units", 1, 10_000_000)?;
-        in_range(self.name(), p, "batch", 1, 1_000_000)?;
-        in_range(self.name(), p, "sleep_ms", 0, 60_000)
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("units")

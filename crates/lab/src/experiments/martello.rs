@@ -5,8 +5,13 @@
 //! against the plain solver; and the solvable ratio per board size.
 //!
 //! Game `i` of size `n` is the board `endgame_martello::study` uses
-//! (`game_seed(seed, n, i)`), so the lab and `endgame study martello`
-//! draw the same boards for the same seed.
+//! (`random_game(n, seed, i)`), so the lab and `endgame study martello`
+//! draw the same boards for the same seed; each game's measures are the
+//! study's own functions (survival, first moves, budget runs, the
+//! meta-solvers), and the report's rows are the study's rows
+//! (`RandomStartRow`, `BudgetRow`, `SizeRow`, `Distribution`) built from
+//! the stored measures. Only the seeds differ: the lab draws each unit's
+//! from (run seed, unit, stream).
 //!
 //! `game_ms` bounds each game's exact search by wall-clock time: a game
 //! that runs out is stored as undecided (`decided = 0`, with
@@ -16,15 +21,12 @@
 //! the machine and its load.
 
 use crate::error::LabError;
-use crate::experiment::{
-    in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
-};
+use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData};
 use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
 use endgame_core::budget::Budget;
-use endgame_core::restarts::{Rng, Schedule, Searcher};
-use endgame_core::Rules;
-use endgame_martello::study::{better_schedule, game_seed};
-use endgame_martello::{solver, Board, Martello, State, SymmetryMode};
+use endgame_core::restarts::Schedule;
+use endgame_martello::study::{self, better_schedule, BudgetRow, Distribution, SizeRow};
+use endgame_martello::{solver, Martello, SymmetryMode};
 use std::collections::BTreeMap;
 
 const MEMO_BYTES: usize = 1 << 30;
@@ -36,50 +38,25 @@ const MAX_GAME_MS: u64 = 3_600_000;
 const SOURCE_RATIO: [f64; 6] = [1.0, 1.0, 0.99596, 0.99767, 0.99393, 0.98349];
 
 fn game(n: usize, seed: u64, i: u64) -> Result<Martello, LabError> {
-    let b = Board::random(n, game_seed(seed, n, i)).map_err(|e| LabError::Unit(e.to_string()))?;
-    Martello::new(n, State::from_board(&b)).map_err(|e| LabError::Unit(e.to_string()))
+    study::random_game(n, seed, i).map_err(|e| LabError::Unit(e.to_string()))
 }
 
-/// The expansion budgets of the budget experiment: a comma-separated
-/// list of distinct positive integers, at least one (each budget is a
-/// column of the table and a measure of every unit).
-fn budgets(p: &Params) -> Result<Vec<u64>, LabError> {
-    let text = p.text("budgets");
-    let bad = |why: String| LabError::BadParam(format!("martello-random: `budgets`: {why}"));
-    if text.trim().is_empty() {
-        return Err(bad(
-            "the list is empty; give expansion budgets such as 100,1000,10000".into(),
-        ));
+/// One expansion budget of the budget experiment, a positive integer (each
+/// budget is a column of the table and a measure of every unit).
+fn budget_entry(s: &str) -> Result<String, String> {
+    match s.parse::<u64>() {
+        Ok(b) if b > 0 => Ok(b.to_string()),
+        _ => Err(format!("`{s}` is not a positive number of expansions")),
     }
-    let mut out: Vec<u64> = Vec::new();
-    for s in text.split(',').map(str::trim) {
-        let b = match s.parse::<u64>() {
-            Ok(b) if b > 0 => b,
-            _ if s.is_empty() => return Err(bad(format!("an empty entry in `{text}`"))),
-            _ => return Err(bad(format!("`{s}` is not a positive number of expansions"))),
-        };
-        if out.contains(&b) {
-            return Err(bad(format!("{b} is given twice")));
-        }
-        out.push(b);
-    }
-    Ok(out)
 }
 
-/// Successful runs among `tries` randomised runs of at most `budget`
-/// expansions each, a fresh memo per run (the budget experiment of Graf's
-/// report).
-fn budget_successes(m: &Martello, budget: u64, tries: u64, seed: u64) -> u64 {
-    let mut rng = Rng::new(seed);
-    let start = m.start();
-    (0..tries)
-        .filter(|_| {
-            let key = |p: &State| m.key7(p);
-            // At most `budget` entries: one per expansion.
-            let mut s = Searcher::with_children(m, key, solver::children, budget as usize);
-            s.run(&start, Some(budget), Some(Rng::new(rng.next_u64()))) == Some(1)
-        })
-        .count() as u64
+/// The expansion budgets (validated: distinct positive integers, at least
+/// one).
+fn budgets(p: &Params) -> Vec<u64> {
+    p.list("budgets")
+        .iter()
+        .filter_map(|s| s.parse().ok())
+        .collect()
 }
 
 /// The random-board study.
@@ -96,61 +73,62 @@ impl Experiment for Random {
         "random n×n boards: solvability, minimum stones, effort (solvable vs not), random-start survival, budget success table, meta-solver vs plain — the study of Graf's Martello report"
     }
     fn params(&self) -> Vec<ParamSpec> {
+        // The first boards of each side experiment: at most all of them.
+        const GAMES: u64 = 100_000_000;
         vec![
-            ParamSpec::new("n", Kind::Int, "6", "board side"),
-            ParamSpec::new("games", Kind::Int, "1000", "random boards"),
-            ParamSpec::new(
+            ParamSpec::int("n", "6", 1, 7, "board side"),
+            ParamSpec::int("games", "1000", 1, GAMES, "random boards"),
+            ParamSpec::int(
                 "survival_games",
-                Kind::Int,
                 "200",
+                0,
+                GAMES,
                 "first boards, if solvable, given 0..5 random operations",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "first_move_games",
-                Kind::Int,
                 "20",
+                0,
+                GAMES,
                 "first boards, if solvable, whose first operations are all solved (costly)",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "budget_games",
-                Kind::Int,
                 "60",
+                0,
+                GAMES,
                 "first boards, if solvable, in the budget experiment",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "budget_tries",
-                Kind::Int,
                 "10",
+                1,
+                10_000,
                 "randomised runs per board and budget",
             ),
-            ParamSpec::new(
+            ParamSpec::list(
                 "budgets",
-                Kind::Text,
                 "100,250,500,1000,2500,5000,10000",
+                "expansion budgets such as 100,1000,10000",
+                budget_entry,
                 "expansion budgets",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "meta_games",
-                Kind::Int,
                 "200",
+                0,
+                GAMES,
                 "first boards solved by the meta-solvers too",
             ),
-            ParamSpec::new("batch", Kind::Int, "50", "units per committed batch"),
-            ParamSpec::new(
+            ParamSpec::batch("50", 1_000_000),
+            ParamSpec::int(
                 "game_ms",
-                Kind::Int,
                 "0",
+                0,
+                MAX_GAME_MS,
                 "wall-clock budget of each game's exact search in ms (0: none); a game over it is recorded as undecided with its best bound",
             ),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        in_range(self.name(), p, "n", 1, 7)?;
-        in_range(self.name(), p, "games", 1, 100_000_000)?;
-        in_range(self.name(), p, "game_ms", 0, MAX_GAME_MS)?;
-        in_range(self.name(), p, "budget_tries", 1, 10_000)?;
-        in_range(self.name(), p, "batch", 1, 1_000_000)?;
-        budgets(p).map(|_| ())
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("games")
@@ -199,15 +177,8 @@ impl Experiment for Random {
         };
         if min == 1 && i < p.int("survival_games") {
             // Survival: still solvable after l = 1..5 random operations.
-            let mut rng = Rng::new(unit_seed(seed, i, 10));
-            let mut s = m.start();
-            for l in 1..=5 {
-                let kids = m.children(&s);
-                if !kids.is_empty() {
-                    s = kids[rng.below(kids.len())].1;
-                }
-                let pm = Martello::new(n, s).map_err(|e| LabError::Unit(e.to_string()))?;
-                let ok = solver::min_stones(&pm, SymmetryMode::None, MEMO_BYTES).0 == 1;
+            let ok = study::survival(&m, unit_seed(seed, i, 10), SymmetryMode::None, MEMO_BYTES);
+            for (l, ok) in (1..).zip(ok) {
                 out.push(Measure::num(
                     &format!("survive_{l}"),
                     f64::from(u8::from(ok)),
@@ -216,36 +187,28 @@ impl Experiment for Random {
         }
         if min == 1 && i < p.int("first_move_games") {
             // Good first moves: operations from the start that keep the
-            // game solvable (one memo shared by the children).
-            let start = m.start();
-            let kids = m.children(&start);
-            let key = |p: &State| m.key7(p);
-            // Bounded like the solve's memo: a full one stops inserting.
-            let entries = solver::entries_for::<[u64; 7]>(MEMO_BYTES);
-            let mut search = Searcher::with_children(&m, key, solver::children, entries);
-            let good = kids
-                .iter()
-                .filter(|(_, c)| search.run(c, None, None) == Some(1))
-                .count();
-            out.push(Measure::num("first_moves", kids.len() as f64));
+            // game solvable.
+            let (kids, good) = study::first_moves(&m, MEMO_BYTES);
+            out.push(Measure::num("first_moves", kids as f64));
             out.push(Measure::num("good_first_moves", good as f64));
         }
         if min == 1 && i < p.int("budget_games") {
-            for b in budgets(p)? {
-                let k = budget_successes(&m, b, p.int("budget_tries"), unit_seed(seed ^ b, i, 11));
-                out.push(Measure::num(&format!("budget_{b}"), k as f64));
+            let tries = p.int("budget_tries") as u32;
+            for b in budgets(p) {
+                // Graf's plain search, not the study's goal-only one.
+                let k = study::budget_successes(&m, b, tries, unit_seed(seed ^ b, i, 11), false);
+                out.push(Measure::num(&format!("budget_{b}"), f64::from(k)));
             }
         }
         if i < p.int("meta_games") {
             let run = |s: Schedule| {
-                let o = solver::SolveOptions {
-                    schedule: s,
-                    seed: unit_seed(seed, i, 12),
-                    goal_first: true,
-                    ..solver::SolveOptions::default()
-                };
-                let r = solver::solve(&m, &o);
-                (r.explored, r.min_stones)
+                study::schedule_solve(
+                    &m,
+                    &s,
+                    unit_seed(seed, i, 12),
+                    SymmetryMode::None,
+                    MEMO_BYTES,
+                )
             };
             let (a, va) = run(Schedule::seed());
             let (b, vb) = run(better_schedule());
@@ -263,8 +226,7 @@ impl Experiment for Random {
         let mins = d.values("min_stones");
         let games = mins.len() as f64;
         let solvable = mins.iter().filter(|&&m| m == 1.0).count() as f64;
-        let ratio = solvable / games.max(1.0);
-        let se = (ratio * (1.0 - ratio) / games.max(1.0)).sqrt();
+        let (ratio, se) = study::ratio(solvable as u64, games as u64);
         let bounds = d.values("bound_stones");
         let undecided = bounds.len() as f64;
         let mut notes = vec![format!(
@@ -322,14 +284,17 @@ impl Experiment for Random {
         };
         let (es, eu) = (split(true), split(false));
         for (name, v) in [("solvable", &es), ("unsolvable", &eu)] {
+            let e = Distribution::of(v.iter().map(|&x| x as u64).collect());
+            // An empty class has no mean or quantiles ("-").
+            let q = |x: u64| fmt(if e.count == 0 { f64::NAN } else { x as f64 }, 0);
             te.row(vec![
                 name.into(),
-                v.len().to_string(),
-                fmt(mean(v), 1),
-                fmt(median(v), 0),
-                fmt(quantile(v, 0.9), 0),
-                fmt(quantile(v, 0.99), 0),
-                fmt(quantile(v, 1.0), 0),
+                e.count.to_string(),
+                fmt(if e.count == 0 { f64::NAN } else { e.mean }, 1),
+                q(e.median),
+                q(e.p90),
+                q(e.p99),
+                q(e.max),
             ]);
         }
         // Survival.
@@ -344,26 +309,23 @@ impl Experiment for Random {
             .filter(|(_, m)| m.contains_key("survive_1"))
             .collect();
         if !surv_units.is_empty() {
-            ts.row(vec![
-                "0".into(),
-                surv_units.len().to_string(),
-                surv_units.len().to_string(),
-                "100.0%".into(),
-            ]);
-            curve.push((0.0, 100.0));
-            for l in 1..=5 {
-                let k = surv_units
-                    .iter()
-                    .filter(|(_, m)| RunData::num(m, &format!("survive_{l}")) == Some(1.0))
-                    .count();
-                let share = 100.0 * k as f64 / surv_units.len() as f64;
+            let survived: Vec<[bool; 5]> = surv_units
+                .iter()
+                .map(|(_, m)| {
+                    std::array::from_fn(|l| {
+                        RunData::num(m, &format!("survive_{}", l + 1)) == Some(1.0)
+                    })
+                })
+                .collect();
+            for r in study::RandomStartRow::of(&survived) {
+                let share = 100.0 * r.share;
                 ts.row(vec![
-                    l.to_string(),
-                    surv_units.len().to_string(),
-                    k.to_string(),
+                    r.ops.to_string(),
+                    r.games.to_string(),
+                    r.still_solvable.to_string(),
                     format!("{share:.1}%"),
                 ]);
-                curve.push((l as f64, share));
+                curve.push((f64::from(r.ops), share));
             }
         }
         let (fm, gm): (f64, f64) = (
@@ -377,7 +339,7 @@ impl Experiment for Random {
             ));
         }
         // Budgets.
-        let bs = budgets(p).unwrap_or_default();
+        let bs = budgets(p);
         let tries = p.int("budget_tries") as f64;
         let mut tb = Table::new(
             "Budget experiment (solvable boards, randomised runs with a fresh memo)",
@@ -408,30 +370,18 @@ impl Experiment for Random {
                     )
                 })
                 .collect();
-            let succ: f64 = ks.iter().map(|k| k.0).sum();
-            let some = ks.iter().filter(|k| k.0 > 0.0).count() as f64;
-            let g = ks.len().max(1) as f64;
             // Expected expansions to the first success of independent runs;
             // boards never solved count their failed runs plus the exact
             // solver's effort.
-            let effort: f64 = ks
-                .iter()
-                .map(|&(k, ex)| {
-                    if k > 0.0 {
-                        b as f64 * tries / k
-                    } else {
-                        b as f64 * tries + ex
-                    }
-                })
-                .sum::<f64>()
-                / g;
+            let games: Vec<(u32, u64)> = ks.iter().map(|&(k, ex)| (k as u32, ex as u64)).collect();
+            let r = BudgetRow::of(b, p.int("budget_tries") as u32, &games);
             tb.row(vec![
                 b.to_string(),
                 ks.len().to_string(),
-                fmt(g * tries, 0),
-                format!("{:.1}%", 100.0 * succ / (g * tries)),
-                format!("{:.1}%", 100.0 * some / g),
-                fmt(effort, 0),
+                r.runs.to_string(),
+                format!("{:.1}%", 100.0 * r.success_rate),
+                format!("{:.1}%", 100.0 * r.solved_by_some_run),
+                fmt(r.expected_effort, 0),
             ]);
             heat_rows.push((b, ks));
         }
@@ -564,15 +514,10 @@ impl Experiment for Sizes {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new("max_n", Kind::Int, "6", "largest board side"),
-            ParamSpec::new("games", Kind::Int, "300", "random boards per size"),
-            ParamSpec::new("batch", Kind::Int, "100", "units per committed batch"),
+            ParamSpec::int("max_n", "6", 1, 7, "largest board side"),
+            ParamSpec::int("games", "300", 1, 10_000_000, "random boards per size"),
+            ParamSpec::batch("100", 1_000_000),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        in_range(self.name(), p, "max_n", 1, 7)?;
-        in_range(self.name(), p, "games", 1, 10_000_000)?;
-        in_range(self.name(), p, "batch", 1, 1_000_000)
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("max_n") * p.int("games")
@@ -610,27 +555,38 @@ impl Experiment for Sizes {
                 .values()
                 .filter(|(_, m)| RunData::num(m, "n") == Some(n as f64))
                 .collect();
-            let mins: Vec<f64> = us
+            let mins: Vec<u32> = us
                 .iter()
                 .filter_map(|(_, m)| RunData::num(m, "min_stones"))
+                .map(|x| x as u32)
                 .collect();
             let ex: Vec<f64> = us
                 .iter()
                 .filter_map(|(_, m)| RunData::num(m, "explored"))
                 .collect();
-            let k = mins.iter().filter(|&&x| x == 1.0).count() as f64;
-            let g = mins.len().max(1) as f64;
-            let r = k / g;
+            let row = SizeRow::of(n as usize, &mins);
+            let r = row.ratio;
+            // No boards: no range ("-–-").
+            let stones = |x: u32| {
+                fmt(
+                    if mins.is_empty() {
+                        f64::NAN
+                    } else {
+                        f64::from(x)
+                    },
+                    0,
+                )
+            };
             t.row(vec![
                 n.to_string(),
-                mins.len().to_string(),
-                fmt(k, 0),
+                row.games.to_string(),
+                row.solvable.to_string(),
                 format!("{r:.4}"),
-                format!("{:.4}", (r * (1.0 - r) / g).sqrt()),
+                format!("{:.4}", row.std_error),
                 format!(
                     "{}–{}",
-                    fmt(quantile(&mins, 0.0), 0),
-                    fmt(quantile(&mins, 1.0), 0)
+                    stones(row.min_stones_range.0),
+                    stones(row.min_stones_range.1)
                 ),
                 fmt(mean(&ex), 1),
                 SOURCE_RATIO

@@ -4,25 +4,26 @@
 //! the single-vacancy survey. Both sources: `docs/peg.md`.
 
 use crate::error::LabError;
-use crate::experiment::{
-    in_range, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
-};
+use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData};
 use crate::report::{fmt, mean, median, Plot, Report, Table};
 use endgame_core::astar::{self, AstarOptions};
 use endgame_core::dfs::{self, DfsOptions};
 use endgame_core::genetic::{self, GeneticOptions};
 use endgame_core::Rules;
-use endgame_peg::api::{self, Budget, Finish, Method, Spec};
+use endgame_peg::api::{self, Budget, Spec};
 use endgame_peg::bits::Bits;
-use endgame_peg::{heuristics, Board, Pruning};
+use endgame_peg::{heuristics, study, Board, Pruning};
 use std::time::Instant;
 
 fn unit_err(e: impl std::fmt::Display) -> LabError {
     LabError::Unit(e.to_string())
 }
 
-fn check_board(exp: &str, name: &str) -> Result<Board, LabError> {
-    Board::named(name, false).map_err(|e| LabError::BadParam(format!("{exp}: board `{name}`: {e}")))
+/// A built-in board's name, else what is wrong with it.
+fn board_name(name: &str) -> Result<String, String> {
+    Board::named(name, false)
+        .map(|_| name.to_string())
+        .map_err(|e| format!("board `{name}`: {e}"))
 }
 
 /// The search methods of the table, in its order.
@@ -54,25 +55,21 @@ impl Experiment for SearchTable {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new(
+            ParamSpec::checked(
                 "board",
-                Kind::Text,
                 "english",
+                board_name,
                 "built-in board (its classic problem)",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "max_expansions",
-                Kind::Int,
                 "20000000",
+                1,
+                10_000_000_000,
                 "expansion budget per search",
             ),
-            ParamSpec::new("batch", Kind::Int, "1", "units per committed batch"),
+            ParamSpec::batch("1", 12),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        check_board(self.name(), &p.text("board"))?;
-        in_range(self.name(), p, "max_expansions", 1, 10_000_000_000)?;
-        in_range(self.name(), p, "batch", 1, 12)
     }
     fn units(&self, _p: &Params) -> u64 {
         (METHODS.len() * TECHNIQUES.len()) as u64
@@ -237,34 +234,7 @@ fn threshold(holes: usize) -> u32 {
 }
 
 fn boards(p: &Params) -> Vec<String> {
-    p.text("boards")
-        .split(',')
-        .map(|s| s.trim().to_string())
-        .collect()
-}
-
-/// Checks the `boards` list: not empty, no empty entry (`english,,french`
-/// would otherwise silently mean two boards), no board twice, every board
-/// built in.
-fn check_boards(exp: &str, p: &Params) -> Result<(), LabError> {
-    let text = p.text("boards");
-    let bad = |why: String| LabError::BadParam(format!("{exp}: `boards`: {why}"));
-    if text.trim().is_empty() {
-        return Err(bad(
-            "the list is empty; give built-in boards such as english,french".into(),
-        ));
-    }
-    let list = boards(p);
-    for (i, name) in list.iter().enumerate() {
-        if name.is_empty() {
-            return Err(bad(format!("an empty entry in `{text}`")));
-        }
-        if list[..i].contains(name) {
-            return Err(bad(format!("`{name}` is given twice in `{text}`")));
-        }
-        check_board(exp, name)?;
-    }
-    Ok(())
+    p.list("boards")
 }
 
 impl Experiment for Genetic {
@@ -279,41 +249,37 @@ impl Experiment for Genetic {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new(
+            ParamSpec::list(
                 "boards",
-                Kind::Text,
                 "english",
+                "built-in boards such as english,french",
+                board_name,
                 "comma-separated built-in boards",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "runs",
-                Kind::Int,
                 "167",
+                1,
+                100_000,
                 "independent searches per board (the Glausers' experiment: 167)",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "restarts",
-                Kind::Int,
                 "1",
+                1,
+                10_000,
                 "fresh populations before a search gives up",
             ),
-            ParamSpec::new("population", Kind::Int, "30", "candidates per population"),
-            ParamSpec::new(
+            ParamSpec::int("population", "30", 2, 10_000, "candidates per population"),
+            ParamSpec::int(
                 "offspring",
-                Kind::Int,
                 "250",
+                0,
+                1_000_000,
                 "offspring per population (the Glausers' experiment: 250)",
             ),
-            ParamSpec::new("batch", Kind::Int, "10", "units per committed batch"),
+            ParamSpec::batch("10", 100_000),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        check_boards(self.name(), p)?;
-        in_range(self.name(), p, "runs", 1, 100_000)?;
-        in_range(self.name(), p, "restarts", 1, 10_000)?;
-        in_range(self.name(), p, "population", 2, 10_000)?;
-        in_range(self.name(), p, "offspring", 0, 1_000_000)?;
-        in_range(self.name(), p, "batch", 1, 100_000)
     }
     fn units(&self, p: &Params) -> u64 {
         boards(p).len() as u64 * p.int("runs")
@@ -519,71 +485,31 @@ impl Experiment for SingleVacancy {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new("board", Kind::Text, "english", "built-in board"),
-            ParamSpec::new(
+            ParamSpec::checked("board", "english", board_name, "built-in board"),
+            ParamSpec::int(
                 "max_expansions",
-                Kind::Int,
                 "2000000",
+                1,
+                10_000_000_000,
                 "expansion budget per problem",
             ),
-            ParamSpec::new("batch", Kind::Int, "4", "units per committed batch"),
+            ParamSpec::batch("4", 1_000),
         ]
     }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        check_board(self.name(), &p.text("board"))?;
-        in_range(self.name(), p, "max_expansions", 1, 10_000_000_000)?;
-        in_range(self.name(), p, "batch", 1, 1_000)
-    }
     fn units(&self, p: &Params) -> u64 {
-        Board::named(&p.text("board"), false).map_or(0, |b| 2 * b.holes() as u64)
+        Board::named(&p.text("board"), false).map_or(0, |b| study::single_vacancy_problems(&b))
     }
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
-        let board = check_board(self.name(), &p.text("board"))?;
-        let hole = board.hole_name((index / 2) as usize).to_string();
-        let finish = if index.is_multiple_of(2) {
-            Finish::Any
-        } else {
-            Finish::Hole(hole.clone())
-        };
-        let spec = Spec {
-            vacate: Some(vec![hole.clone()]),
-            finish: finish.clone(),
-            ..Spec::named(&p.text("board"))
-        };
         let budget = Budget {
             max_expansions: p.int("max_expansions"),
             seed: unit_seed(seed, index, 3),
             ..Budget::default()
         };
-        let t = Instant::now();
-        let problem = api::build(&spec).map_err(unit_err)?;
-        // As the study does: the genetic search finds most solutions fast;
-        // DFS decides the rest.
-        let g = api::solve_goal_only(&problem, Method::Genetic, &budget);
-        let (r, by) = if g.solvable == Some(true) {
-            (g, "search (genetic)")
-        } else {
-            let mut r = api::solve_goal_only(&problem, Method::Dfs, &budget);
-            r.expansions += g.expansions;
-            (r, "search (dfs)")
-        };
-        let decided_by = match (&r.solvable, &r.reason) {
-            (Some(true), _) => by,
-            (Some(false), Some(x)) if x.starts_with("position class") => "position class",
-            (Some(false), Some(x)) if x.starts_with("pagoda") => "pagoda",
-            (Some(false), _) => "exhaustive search",
-            (None, _) => "budget",
-        };
+        let r = study::single_vacancy_problem(&p.text("board"), false, index, &budget)
+            .map_err(unit_err)?;
         Ok(vec![
-            Measure::text("vacate", hole.as_str()),
-            Measure::text(
-                "finish",
-                if index.is_multiple_of(2) {
-                    "any".to_string()
-                } else {
-                    hole
-                },
-            ),
+            Measure::text("vacate", r.vacate),
+            Measure::text("finish", r.finish),
             Measure {
                 name: "solvable".into(),
                 value: r.solvable.map(|s| f64::from(u8::from(s))),
@@ -593,9 +519,9 @@ impl Experiment for SingleVacancy {
                     None => "undecided".into(),
                 }),
             },
-            Measure::text("decided_by", decided_by),
+            Measure::text("decided_by", r.decided_by.as_str()),
             Measure::num("expansions", r.expansions as f64),
-            Measure::num("time_ms", t.elapsed().as_secs_f64() * 1e3),
+            Measure::num("time_ms", r.time_ms),
         ])
     }
     fn report(&self, d: &RunData) -> Report {

@@ -4,9 +4,7 @@
 //! positions of 18–22 stones.
 
 use crate::error::LabError;
-use crate::experiment::{
-    in_range, one_of, unit_seed, Experiment, Kind, Measure, ParamSpec, Params, RunData,
-};
+use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData};
 use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
 use endgame_core::battle::{battle, BattleConfig};
 use endgame_core::player::MoveLimits;
@@ -19,6 +17,7 @@ use endgame_pentago::{Pentago, Position};
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
 /// The slides' battle: Black ("your" AI, as the slides address their
@@ -45,48 +44,46 @@ impl Experiment for Battle {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new(
+            ParamSpec::one_of(
                 "black",
-                Kind::Text,
                 "strong",
+                &NAMES,
                 "Black's player (random, seed = the slides' AI, strong)",
             ),
-            ParamSpec::new("white", Kind::Text, "seed", "White's player"),
-            ParamSpec::new("games", Kind::Int, "20", "games (the slides played 500)"),
-            ParamSpec::new(
+            ParamSpec::one_of("white", "seed", &NAMES, "White's player"),
+            ParamSpec::int("games", "20", 1, 100_000, "games (the slides played 500)"),
+            ParamSpec::int(
                 "move_nodes",
-                Kind::Int,
                 "20000",
+                0,
+                u64::MAX,
                 "node budget per decision (0: none; reproducible)",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "move_ms",
-                Kind::Int,
                 "0",
+                0,
+                600_000,
                 "time per decision in ms (0: none; not reproducible)",
             ),
-            ParamSpec::new(
+            ParamSpec::int(
                 "opening_plies",
-                Kind::Int,
                 "2",
+                0,
+                20,
                 "random plies at the start of each game",
             ),
-            ParamSpec::new("batch", Kind::Int, "2", "units per committed batch"),
+            ParamSpec::batch("2", 100_000),
         ]
     }
     fn validate(&self, p: &Params) -> Result<(), LabError> {
-        one_of(self.name(), "black", &p.text("black"), &NAMES)?;
-        one_of(self.name(), "white", &p.text("white"), &NAMES)?;
-        in_range(self.name(), p, "games", 1, 100_000)?;
-        in_range(self.name(), p, "move_ms", 0, 600_000)?;
         if p.int("move_nodes") == 0 && p.int("move_ms") == 0 {
             return Err(LabError::BadParam(format!(
                 "{}: `move_nodes` and `move_ms` are both 0, so nothing bounds a decision; give a node budget or a time",
                 self.name(),
             )));
         }
-        in_range(self.name(), p, "opening_plies", 0, 20)?;
-        in_range(self.name(), p, "batch", 1, 100_000)
+        Ok(())
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("games")
@@ -284,48 +281,44 @@ impl Experiment for SolverSpeed {
         "the exact solver on random positions of min_stones…max_stones stones: nodes, time, values"
     }
     fn params(&self) -> Vec<ParamSpec> {
-        vec![
-            ParamSpec::new("positions", Kind::Int, "40", "random positions"),
-            ParamSpec::new("min_stones", Kind::Int, "18", "fewest stones"),
-            ParamSpec::new("max_stones", Kind::Int, "22", "most stones"),
-            ParamSpec::new(
-                "max_nodes",
-                Kind::Int,
-                "5000000",
-                "node budget per position",
-            ),
-            ParamSpec::new(
-                "table_bits",
-                Kind::Int,
-                "20",
-                "log2 of the solver's table slots (16 bytes each)",
-            ),
-            ParamSpec::new("batch", Kind::Int, "4", "units per committed batch"),
-        ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        in_range(self.name(), p, "positions", 1, 1_000_000)?;
         // Before LATE_STONES stones only the alpha-beta can answer, with
         // no bound on its work: a random position of 0 stones spent the
         // whole node budget (5 million nodes, seconds each) and came back
         // unknown. From there the retrograde solver bounds the worst case.
+        static WHY: LazyLock<String> = LazyLock::new(|| {
+            format!("the exact solver is bounded from {LATE_STONES} stones (at most {MAX_EMPTY} empty cells, its retrograde solver's reach); earlier positions spend the whole node budget and stay unknown")
+        });
+        let late = LATE_STONES as u64;
+        vec![
+            ParamSpec::int("positions", "40", 1, 1_000_000, "random positions"),
+            ParamSpec::int("min_stones", "18", late, 35, "fewest stones").because(&WHY),
+            ParamSpec::int("max_stones", "22", late, 35, "most stones"),
+            ParamSpec::int(
+                "max_nodes",
+                "5000000",
+                1,
+                u64::MAX >> 2,
+                "node budget per position",
+            ),
+            ParamSpec::int(
+                "table_bits",
+                "20",
+                10,
+                26,
+                "log2 of the solver's table slots (16 bytes each)",
+            ),
+            ParamSpec::batch("4", 100_000),
+        ]
+    }
+    fn validate(&self, p: &Params) -> Result<(), LabError> {
         let (min, max) = (p.int("min_stones"), p.int("max_stones"));
-        if min < u64::from(LATE_STONES) {
-            return Err(LabError::BadParam(format!(
-                "{}: `min_stones` must be at least {LATE_STONES}, got {min}: the exact solver is bounded from {LATE_STONES} stones (at most {MAX_EMPTY} empty cells, its retrograde solver's reach); earlier positions spend the whole node budget and stay unknown",
-                self.name(),
-            )));
-        }
-        in_range(self.name(), p, "min_stones", u64::from(LATE_STONES), 35)?;
-        if max < min || max > 35 {
+        if max < min {
             return Err(LabError::BadParam(format!(
                 "{}: `max_stones` must be in min_stones..=35 ({min}..=35), got {max}",
                 self.name(),
             )));
         }
-        in_range(self.name(), p, "max_nodes", 1, u64::MAX >> 2)?;
-        in_range(self.name(), p, "table_bits", 10, 26)?;
-        in_range(self.name(), p, "batch", 1, 100_000)
+        Ok(())
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("positions")

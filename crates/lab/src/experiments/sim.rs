@@ -4,7 +4,7 @@
 //! (`docs/sim.md`).
 
 use crate::error::LabError;
-use crate::experiment::{in_range, Experiment, Kind, Measure, ParamSpec, Params, RunData};
+use crate::experiment::{Experiment, Measure, ParamSpec, Params, RunData};
 use crate::report::{fmt, Plot, Report, Table};
 use endgame_core::Rules;
 use endgame_sim::solve::{self, KeyKind};
@@ -40,13 +40,9 @@ impl Experiment for WeakRounds {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::new("n", Kind::Int, "6", "points (K_n)"),
-            ParamSpec::new("misere", Kind::Int, "0", "1: misère rules"),
+            ParamSpec::int("n", "6", 3, 6, "points (K_n)"),
+            ParamSpec::int("misere", "0", 0, 1, "1: misère rules"),
         ]
-    }
-    fn validate(&self, p: &Params) -> Result<(), LabError> {
-        in_range(self.name(), p, "n", 3, 6)?;
-        in_range(self.name(), p, "misere", 0, 1)
     }
     fn units(&self, _p: &Params) -> u64 {
         KEYS.len() as u64
