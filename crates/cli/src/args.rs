@@ -4,10 +4,12 @@
 use crate::battle::{BattlePentago, BattleSim};
 use crate::cache::CacheArgs;
 use crate::lab::LabArgs;
+use crate::limits::parse_size;
 use crate::martello::{HintMartello, SolveMartello, StudyMartello};
-use crate::pentago::{HintPentago, PlayPentago, SolvePentago};
+use crate::pentago::{HintPentago, SolvePentago};
+use crate::play::{PlayPentago, PlaySim};
 use crate::serve::ServeArgs;
-use crate::sim::{CountSim, HintSim, PlaySim, SolveSim};
+use crate::sim::{CountSim, HintSim, SolveSim};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Solve, count and analyse puzzles and games.
@@ -130,6 +132,18 @@ pub struct StudyPeg {
     /// Most positions expanded per problem before it is reported undecided.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_expansions: Option<u64>,
+    /// Time limit of the whole study (`600s`): the problems not decided by
+    /// then are undecided, and the exit status is 3.
+    #[arg(long, value_name = "TIME", default_value = "600s",
+          value_parser = crate::limits::parse_duration)]
+    pub time: std::time::Duration,
+    /// No time limit (the expansion and memory limits still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    /// Memory budget of each problem's memo (`512M`, `2G`): a full memo
+    /// replaces old positions instead of growing.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub max_memory: u64,
 }
 
 /// Games `solve` knows.
@@ -234,11 +248,16 @@ pub struct SolvePeg {
     pub max_expansions: Option<u64>,
     /// Time limit (`2s`, `500ms`; default: 60s). The search stops itself
     /// there, undecided, and the exit status is 3.
-    #[arg(long, value_parser = crate::battle::parse_duration, conflicts_with = "no_limit")]
+    #[arg(long, value_parser = crate::limits::parse_duration, conflicts_with = "no_limit")]
     pub time: Option<std::time::Duration>,
-    /// No time limit (the node limit still holds).
+    /// No time limit (the node and memory limits still hold).
     #[arg(long)]
     pub no_limit: bool,
+    /// Memory budget of the search's memo (`512M`, `2G`): a full memo
+    /// replaces old positions instead of growing, so the search goes on
+    /// within it.
+    #[arg(long, value_name = "SIZE", default_value = "2G", value_parser = parse_size)]
+    pub max_memory: u64,
 }
 
 /// `endgame count peg`.
@@ -263,6 +282,27 @@ pub struct CountPeg {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=endgame_peg::api::MAX_THREADS as u64))]
     pub threads: Option<u64>,
+    /// Also the exact probability that uniformly random legal play from
+    /// the start reaches the goal.
+    #[arg(long)]
+    pub random_success: bool,
+    /// Also the canonical paths: distinct sequences of positions up to
+    /// symmetry from the start to the goal, consecutive ones joined by a
+    /// jump.
+    #[arg(long)]
+    pub canonical_paths: bool,
+    /// Also the move sets: solutions that make the same jumps the same
+    /// number of times count once.
+    #[arg(long)]
+    pub move_sets: bool,
+    /// Time limit (`600s`): past it the count stops, says so, and the
+    /// exit status is 3 (as when the memory budget runs out).
+    #[arg(long, value_name = "TIME", default_value = "600s",
+          value_parser = crate::limits::parse_duration)]
+    pub time: std::time::Duration,
+    /// No time limit (the memory budget still holds).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
 }
 
 /// `endgame hint peg`.
@@ -280,8 +320,14 @@ pub struct HintPeg {
     pub max_expansions: Option<u64>,
     /// Time for the whole hint (`2s`, `500ms`; default: the analysis
     /// service's, 5s); moves not decided by then are undecided.
-    #[arg(long, value_parser = crate::battle::parse_duration)]
+    #[arg(long, value_parser = crate::limits::parse_duration)]
     pub time: Option<std::time::Duration>,
+    /// No time limit (the node and memory limits still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    /// Memory budget of the searches' memos and tables (`512M`, `2G`).
+    #[arg(long, value_name = "SIZE", default_value = "1G", value_parser = parse_size)]
+    pub max_memory: u64,
 }
 
 /// `--method` values.
@@ -297,38 +343,6 @@ pub enum MethodArg {
     Genetic,
 }
 
-/// Parses a byte size: a number with an optional binary unit K, M, G or T
-/// (`512M`, `8G`, `1.5G`; a trailing `B` or `iB` is allowed).
-pub fn parse_size(s: &str) -> Result<u64, String> {
-    let t = s.trim();
-    let t = t
-        .strip_suffix("iB")
-        .or_else(|| t.strip_suffix("ib"))
-        .or_else(|| t.strip_suffix(['B', 'b']).filter(|r| !r.is_empty()))
-        .unwrap_or(t);
-    let (num, shift) = match t.chars().last().map(|c| c.to_ascii_uppercase()) {
-        Some('K') => (&t[..t.len() - 1], 10),
-        Some('M') => (&t[..t.len() - 1], 20),
-        Some('G') => (&t[..t.len() - 1], 30),
-        Some('T') => (&t[..t.len() - 1], 40),
-        _ => (t, 0),
-    };
-    let value: f64 = num
-        .trim()
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-        .ok_or_else(|| format!("'{s}' is not a size (write e.g. 512M or 8G)"))?;
-    let bytes = value * (1u64 << shift) as f64;
-    if bytes < 1.0 {
-        return Err("the memory budget must be at least one byte".into());
-    }
-    if bytes >= u64::MAX as f64 {
-        return Err(format!("'{s}' is too large"));
-    }
-    Ok(bytes as u64)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -337,23 +351,5 @@ mod tests {
     #[test]
     fn grammar_is_consistent() {
         Cli::command().debug_assert();
-    }
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("8G"), Ok(8 << 30));
-        assert_eq!(parse_size("8g"), Ok(8 << 30));
-        assert_eq!(parse_size("8GiB"), Ok(8 << 30));
-        assert_eq!(parse_size("1.5K"), Ok(1536));
-        assert_eq!(parse_size("100"), Ok(100));
-        assert_eq!(parse_size("100B"), Ok(100));
-        assert!(parse_size("0").is_err());
-        assert!(parse_size("0G").is_err());
-        assert!(parse_size("G").is_err());
-        assert!(parse_size("-1G").is_err());
-        assert!(parse_size("lots").is_err());
-        assert!(parse_size("99999999999T").is_err());
-        assert!(parse_size("").is_err());
     }
 }

@@ -4,6 +4,7 @@
 //! results (the layout of the 500-game battle in Pinton and de Carvalho's
 //! slides "Programming Pentago with Matlab", see `docs/pentago.md`).
 
+use crate::limits::parse_duration;
 use crate::output::{duration, Output};
 use crate::progress::Bar;
 use anyhow::{bail, Result};
@@ -14,6 +15,7 @@ use endgame_core::layered::Progress;
 use endgame_core::player::{MoveLimits, Player};
 use endgame_core::Game;
 use std::fmt::Write;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 /// The options every `battle` shares.
@@ -37,6 +39,13 @@ pub struct BattleCommon {
     /// players do not replay one game).
     #[arg(long, default_value_t = 2)]
     pub opening: usize,
+    /// Time limit of the whole battle (`600s`): past it the battle stops,
+    /// reports the games played, and the exit status is 3.
+    #[arg(long, value_name = "TIME", default_value = "3600s", value_parser = parse_duration)]
+    pub time: Duration,
+    /// No time limit for the whole battle (the per-move limits still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
 }
 
 /// The Pentago players (`endgame_pentago::api::PLAYER_NAMES`), described.
@@ -138,26 +147,6 @@ pub struct BattleSim {
     pub common: BattleCommon,
 }
 
-/// Parses `100ms`, `2s`, `0.5s` or a bare number of milliseconds.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let t = s.trim();
-    let (num, scale) = if let Some(n) = t.strip_suffix("ms") {
-        (n, 1e-3)
-    } else if let Some(n) = t.strip_suffix('s') {
-        (n, 1.0)
-    } else {
-        (t, 1e-3)
-    };
-    match num.trim().parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 && v * scale < 1e6 => {
-            Ok(Duration::from_secs_f64(v * scale))
-        }
-        _ => Err(format!(
-            "bad duration {s:?}: expected e.g. 100ms, 1s or 0.5s"
-        )),
-    }
-}
-
 /// `endgame battle pentago`.
 pub fn pentago(args: &BattlePentago, out: Output) -> Result<String> {
     use endgame_pentago::api;
@@ -228,9 +217,29 @@ fn run<G: Game>(
         },
         max_plies: 0,
     };
+    let started = std::time::Instant::now();
     let bar = Bar::new(out.progress_mode(), sides.task);
     bar.phase("games", args.games as u64);
+    // The battle has no deadline of its own: the watchdog ends it there.
+    let played = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let seen = played.clone();
+    let games = args.games as u64;
+    let _watchdog = (!args.no_limit).then(|| {
+        crate::limits::Watchdog::arm_with(
+            started,
+            args.time,
+            out,
+            sides.task.to_string(),
+            Box::new(move || {
+                vec![
+                    ("games_played", seen.load(Ordering::Relaxed).into()),
+                    ("games", games.into()),
+                ]
+            }),
+        )
+    });
     let report = battle(game, a.as_mut(), b.as_mut(), &config, format, |_| {
+        played.fetch_add(1, Ordering::Relaxed);
         bar.advance(1)
     });
     bar.finish();
@@ -299,16 +308,6 @@ fn text(r: &BattleReport, sides: Sides) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn durations_parse() {
-        assert_eq!(parse_duration("100ms"), Ok(Duration::from_millis(100)));
-        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
-        assert_eq!(parse_duration("0.5s"), Ok(Duration::from_millis(500)));
-        assert_eq!(parse_duration("250"), Ok(Duration::from_millis(250)));
-        assert!(parse_duration("-1s").is_err());
-        assert!(parse_duration("fast").is_err());
-    }
 
     /// The described players are exactly the games' own.
     #[test]

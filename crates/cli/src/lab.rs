@@ -63,6 +63,16 @@ pub struct RunArgs {
     /// Commit at most this many batches, then stop (resume later).
     #[arg(long)]
     pub batches: Option<u64>,
+    /// Time limit of this process's share of the run (`600s`): past it
+    /// the run stops, the batches committed so far are kept (`lab run`
+    /// again resumes), the batch in progress is not stored, and the exit
+    /// status is 3.
+    #[arg(long, value_name = "TIME", default_value = "3600s",
+          value_parser = crate::limits::parse_duration)]
+    pub time: std::time::Duration,
+    /// No time limit.
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -186,8 +196,30 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
     if a.seed > i64::MAX as u64 {
         bail!("--seed must be at most {}", i64::MAX);
     }
+    let started = std::time::Instant::now();
     let mut st = Store::open(&a.db.db)?;
     let shown = RunProgressView::new(out, exp.name());
+    // Units stored and in all, as the last progress report said.
+    let stored = std::sync::Arc::new(std::sync::Mutex::new((0u64, 0u64)));
+    let seen = stored.clone();
+    // The runner has no deadline of its own: the watchdog ends the run,
+    // and the store's transactions keep what was committed.
+    let _watchdog = (!a.no_limit).then(|| {
+        crate::limits::Watchdog::arm_with(
+            started,
+            a.time,
+            out,
+            format!("lab run {}", exp.name()),
+            Box::new(move || {
+                let (done, total) = *seen.lock().unwrap_or_else(|e| e.into_inner());
+                vec![
+                    ("units_done", done.into()),
+                    ("units", total.into()),
+                    ("resume", "run the same `endgame lab run` again".into()),
+                ]
+            }),
+        )
+    });
     let outcome = runner::run_with_progress(
         &mut st,
         exp,
@@ -197,7 +229,10 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
             threads: a.threads,
             max_batches: a.batches,
         },
-        &mut |p| shown.update(p),
+        &mut |p| {
+            *stored.lock().unwrap_or_else(|e| e.into_inner()) = (p.units_done, p.units_total);
+            shown.update(p)
+        },
     )?;
     shown.finish();
     out.render(&outcome, |o| {

@@ -10,10 +10,12 @@ mod battle;
 mod cache;
 mod human;
 mod lab;
+mod limits;
 mod martello;
 mod output;
 mod peg;
 mod pentago;
+mod play;
 mod progress;
 mod serve;
 mod sim;
@@ -83,10 +85,10 @@ fn main() -> ExitCode {
         } => pentago::hint(a, out),
         Command::Play {
             game: PlayGame::Pentago(a),
-        } => pentago::play(a, out),
+        } => play::pentago(a, out),
         Command::Play {
             game: PlayGame::Sim(a),
-        } => sim::play(a, out),
+        } => play::sim(a, out),
         Command::Battle {
             game: BattleGame::Pentago(a),
         } => battle::pentago(a, out),

@@ -2,7 +2,7 @@
 //! report rendered as text or JSON. `hint` is the analysis service's
 //! answer (`endgame_martello::api`), the same the web gives.
 
-use crate::battle::parse_duration;
+use crate::limits::parse_duration;
 use crate::output::{duration, Output, Timed};
 use crate::progress::{Bar, Spinner};
 use anyhow::{anyhow, bail, Result};
@@ -90,9 +90,8 @@ pub struct SolveMartello {
     /// No time limit (the memo's memory budget still holds).
     #[arg(long)]
     pub no_limit: bool,
-    /// Memory budget of the memos, MiB (default: the solver's, 1536).
-    #[arg(long)]
-    pub memo_mb: Option<usize>,
+    #[command(flatten)]
+    pub memory: Memory<1536>,
     /// Skip the pruned search for a one-stone line: one exact search.
     #[arg(long)]
     pub no_goal_first: bool,
@@ -115,9 +114,36 @@ pub struct HintMartello {
     /// Time limit (`2s`, `500ms`; default: the service's, as on the web).
     #[arg(long, value_parser = parse_duration)]
     pub time: Option<Duration>,
-    /// Memory budget of the memos, MiB (default: the service's, 512).
-    #[arg(long)]
+    /// No time limit (the state and memory budgets still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    #[command(flatten)]
+    pub memory: Memory<512>,
+}
+
+/// `--max-memory` of the Martello commands, default `MIB` MiB; the
+/// old spelling `--memo-mb N` (MiB) is still read, hidden.
+#[derive(Debug, Args)]
+pub struct Memory<const MIB: usize> {
+    /// Memory budget of the memos (`512M`, `2G`; default: 1.5G for a
+    /// solve and for each game of a study, 512M for a hint). The memo
+    /// never grows past it: when full it keeps the most useful entries.
+    #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_size)]
+    pub max_memory: Option<u64>,
+    /// The memory budget in MiB (the old spelling of `--max-memory`).
+    #[arg(long, hide = true, conflicts_with = "max_memory")]
     pub memo_mb: Option<usize>,
+}
+
+impl<const MIB: usize> Memory<MIB> {
+    /// The budget in bytes.
+    fn bytes(&self) -> Result<usize> {
+        match (self.max_memory, self.memo_mb) {
+            (Some(b), _) => crate::limits::bytes(b),
+            (None, Some(mb)) => memo_bytes(mb),
+            (None, None) => Ok(MIB << 20),
+        }
+    }
 }
 
 /// `endgame study martello`.
@@ -157,9 +183,15 @@ pub struct StudyMartello {
     /// meta-solver, `seed`), e.g. `1x100,1x200,1x400`.
     #[arg(long)]
     pub schedule: Option<String>,
-    /// Memory budget of each game's memo, MiB.
-    #[arg(long, default_value_t = 1536)]
-    pub memo_mb: usize,
+    #[command(flatten)]
+    pub memory: Memory<1536>,
+    /// Time limit of the whole study (`600s`): past it the study stops,
+    /// says so, and the exit status is 3.
+    #[arg(long, value_name = "TIME", default_value = "3600s", value_parser = parse_duration)]
+    pub time: Duration,
+    /// No time limit (each game's memory budget still holds).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
     /// Restart schedule of the solver of every game: `plain`, `seed`
     /// (Graf's), `better` (default) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "better")]
@@ -195,9 +227,7 @@ pub fn solve(args: &SolveMartello, out: Output) -> Result<String> {
     if !args.no_limit {
         budget = budget.with_time(args.time.unwrap_or(DEFAULT_SOLVE_TIME));
     }
-    if let Some(mb) = args.memo_mb {
-        budget = budget.with_memory(memo_bytes(mb)?);
-    }
+    budget = budget.with_memory(args.memory.bytes()?);
     let spinner = Spinner::start(
         out.progress_mode(),
         &format!("solve martello {}×{}", b.n(), b.n()),
@@ -252,10 +282,11 @@ fn solve_text(r: &SolveReport) -> String {
 pub fn hint(args: &HintMartello, out: Output) -> Result<String> {
     let b = args.board.board()?;
     let (m, s) = api::from_board(&b)?;
-    let mut budget = Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
-        .with_nodes(args.budget.unwrap_or(api::DEFAULT_NODES));
-    if let Some(mb) = args.memo_mb {
-        budget = budget.with_memory(memo_bytes(mb)?);
+    let mut budget = Budget::unlimited()
+        .with_nodes(args.budget.unwrap_or(api::DEFAULT_NODES))
+        .with_memory(args.memory.bytes()?);
+    if !args.no_limit {
+        budget = budget.with_time(args.time.unwrap_or(api::DEFAULT_TIME));
     }
     let spinner = Spinner::start(
         out.progress_mode(),
@@ -338,7 +369,7 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
     }
     let mut opts = StudyOptions::new(args.n, args.games, args.seed);
     opts.symmetry = args.symmetry.into();
-    opts.max_memo_bytes = memo_bytes(args.memo_mb)?;
+    opts.max_memo_bytes = args.memory.bytes()?;
     opts.budget_tries = args.budget_tries;
     if let Some(v) = args.random_start_games {
         opts.random_start_games = v;
@@ -360,6 +391,15 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
         out.progress_mode(),
         &format!("study martello {}×{}", args.n, args.n),
     );
+    // The study has no deadline of its own: the watchdog ends it there.
+    let _watchdog = (!args.no_limit).then(|| {
+        crate::limits::Watchdog::arm(
+            started,
+            args.time,
+            out,
+            format!("study martello {}×{}", args.n, args.n),
+        )
+    });
     let report = api::run_study(&opts, threads, &bar);
     bar.finish();
     out.render(&Timed::since(report?, started), study_text)

@@ -67,6 +67,18 @@ pub fn finished(text: String, complete: bool) -> Result<String> {
     }
 }
 
+/// A report and whether it is complete, for reports that do not say it
+/// themselves: in JSON the report's own fields, then `complete` (`false`
+/// when the budget ran out before the answer).
+#[derive(Debug, Serialize)]
+pub struct Completed<R> {
+    /// The report.
+    #[serde(flatten)]
+    pub report: R,
+    /// Whether the answer is complete.
+    pub complete: bool,
+}
+
 /// A report with the wall time of the whole command, for commands whose
 /// report times only part of the work (the solve without its audit, the
 /// main experiment without the others). In JSON the report's own fields

@@ -11,6 +11,7 @@ pub use endgame_peg::api::BoardInfo;
 use endgame_peg::api::{
     self, AnyProblem, Board, BoardSource, Budget, Finish, Method, Pruning, Spec,
 };
+use endgame_peg::counts;
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
@@ -57,6 +58,7 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     )?;
     let budget = Budget {
         seed: args.seed,
+        max_memo_entries: memo_entries(&problem, args.max_memory)?,
         ..Budget::from(&limits)
     };
     let spinner = Spinner::start(
@@ -66,8 +68,27 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     let mut report = api::solve(&problem, method(args.method), &budget);
     spinner.finish();
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
-    let complete = report.solvable.is_some();
-    crate::output::finished(out.render(&report, |r| human::solve(&board, r))?, complete)
+    let report = crate::output::Completed {
+        complete: report.solvable.is_some(),
+        report,
+    };
+    crate::output::finished(
+        out.render(&report, |r| human::solve(&board, &r.report))?,
+        report.complete,
+    )
+}
+
+/// The memo entries `--max-memory` allows the search of `problem`: its
+/// memo slots hold a position (64 or 128 bits) and a value.
+fn memo_entries(problem: &AnyProblem, max_memory: u64) -> Result<usize> {
+    let slot = match problem {
+        AnyProblem::Small(_) => std::mem::size_of::<(u64, u32)>(),
+        AnyProblem::Large(_) => std::mem::size_of::<(u128, u32)>(),
+    };
+    match endgame_core::memory::memo_entries_within(crate::limits::bytes(max_memory)?, slot) {
+        0 => bail!("--max-memory {max_memory}: too small for the search's memo (give at least 1M)"),
+        n => Ok(n),
+    }
 }
 
 /// The report of `endgame study peg`.
@@ -83,14 +104,32 @@ pub struct StudyReport {
     pub impossible: usize,
     /// Undecided within the budget.
     pub undecided: usize,
+    /// Whether every problem was decided (`false`: a budget ran out).
+    pub complete: bool,
     /// Wall time of the whole study, milliseconds.
     pub time_ms: f64,
 }
 
 /// `endgame study peg`.
 pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
-    let budget = budget(args.max_expansions);
     let t0 = std::time::Instant::now();
+    let slot = std::mem::size_of::<(u128, u32)>();
+    let budget = Budget {
+        deadline: (!args.no_limit).then(|| t0 + args.time),
+        // Sized for the larger boards' memo slots: within the budget on
+        // every board.
+        max_memo_entries: match endgame_core::memory::memo_entries_within(
+            crate::limits::bytes(args.max_memory)?,
+            slot,
+        ) {
+            0 => bail!(
+                "--max-memory {}: too small for a memo (give at least 1M)",
+                args.max_memory
+            ),
+            n => n,
+        },
+        ..budget(args.max_expansions)
+    };
     let mut rows = Vec::new();
     let spinner = Spinner::start(out.progress_mode(), "study peg");
     for (i, b) in args.boards.iter().enumerate() {
@@ -104,10 +143,50 @@ pub fn study(args: &StudyPeg, out: Output) -> Result<String> {
         solvable: count(Some(true)),
         impossible: count(Some(false)),
         undecided: count(None),
+        complete: count(None) == 0,
         rows,
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
     };
-    out.render(&report, human::study)
+    crate::output::finished(out.render(&report, study_text)?, report.complete)
+}
+
+/// The single-vacancy study as a table, one line per problem.
+fn study_text(r: &StudyReport) -> String {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{:<9} {:<6} {:<6} {:<11} {:<18} {:>12} {:>10}\n",
+        "board", "vacate", "finish", "result", "decided by", "expansions", "time"
+    ));
+    for row in &r.rows {
+        let result = match row.solvable {
+            Some(true) => "solvable",
+            Some(false) => "impossible",
+            None => "undecided",
+        };
+        out.push_str(&format!(
+            "{:<9} {:<6} {:<6} {:<11} {:<18} {:>12} {:>8.1}ms\n",
+            row.board, row.vacate, row.finish, result, row.decided_by, row.expansions, row.time_ms
+        ));
+    }
+    out.push_str(&format!(
+        "\n{} problems: {} solvable, {} impossible, {} undecided, in {:.1} s\n",
+        r.problems,
+        r.solvable,
+        r.impossible,
+        r.undecided,
+        r.time_ms / 1e3
+    ));
+    out
+}
+
+/// The report of a command stopped by its budget before it knew anything
+/// worth printing.
+#[derive(Debug, Serialize)]
+struct Incomplete {
+    /// Always `false`.
+    complete: bool,
+    /// Which budget ran out, in words.
+    reason: String,
 }
 
 /// `endgame count peg`. The report's time is the whole command's.
@@ -124,11 +203,130 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
         // Within usize: clap keeps it to 1..=MAX_THREADS.
         threads: args.threads.map(|n| n as usize),
     };
+    // The layered count has no deadline of its own: the watchdog ends
+    // it there.
+    let _watchdog = (!args.no_limit).then(|| {
+        crate::limits::Watchdog::arm(
+            started,
+            args.time,
+            out,
+            format!("count peg {}", board.name()),
+        )
+    });
     let report = api::count(&problem, opts, &bar);
     bar.finish();
-    let mut report = report?;
+    let mut report = match report {
+        // The memory budget ran out: a budget, not bad input.
+        Err(endgame_peg::PegError::Budget(why)) if why.starts_with("count stopped") => {
+            let incomplete = Incomplete {
+                complete: false,
+                reason: why,
+            };
+            let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
+            return crate::output::finished(text, false);
+        }
+        r => r?,
+    };
+    let extra = if args.random_success || args.canonical_paths || args.move_sets {
+        let extra_opts = counts::ExtraOptions {
+            random_success: args.random_success,
+            canonical_paths: args.canonical_paths,
+            move_sets: args.move_sets,
+            max_bytes,
+            threads: args.threads.map(|n| n as usize),
+        };
+        let bar = Bar::new(
+            out.progress_mode(),
+            &format!("count peg {}: more counts", board.name()),
+        );
+        let extra = counts::extra(&problem, &extra_opts, &bar);
+        bar.finish();
+        match extra {
+            // A memory budget ran out: a budget, not bad input.
+            Err(endgame_peg::PegError::Budget(why)) => {
+                let incomplete = Incomplete {
+                    complete: false,
+                    reason: why,
+                };
+                let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
+                return crate::output::finished(text, false);
+            }
+            r => Some(r?),
+        }
+    } else {
+        None
+    };
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
-    out.render(&report, |r| human::count(&board, r))
+    let report = CountPegReport { report, extra };
+    out.render(&report, |r| {
+        let text = human::count(&board, &r.report);
+        match &r.extra {
+            Some(extra) => with_extra_counts(&text, extra),
+            None => text,
+        }
+    })
+}
+
+/// The report of `endgame count peg`: the count's, and the counts asked
+/// for by `--random-success`, `--canonical-paths` and `--move-sets`
+/// (`endgame_peg::counts`).
+#[derive(Debug, Serialize)]
+struct CountPegReport {
+    #[serde(flatten)]
+    report: api::CountReport,
+    #[serde(flatten)]
+    extra: Option<counts::Extra>,
+}
+
+/// The count's text with the extra counts after its `solutions` line.
+fn with_extra_counts(text: &str, extra: &counts::Extra) -> String {
+    let field = |label: &str, value: String| format!("{label:13}{value}\n");
+    let mut lines = String::new();
+    if let Some(p) = &extra.random_success {
+        lines.push_str(&field(
+            "random play",
+            format!("reaches the goal with probability {:.6e}", p.float),
+        ));
+        lines.push_str(&field("", format!("= {}", p.exact)));
+    }
+    if let Some(n) = &extra.canonical_paths {
+        lines.push_str(&field(
+            "paths",
+            format!("{} sequences of positions up to symmetry", group_digits(n)),
+        ));
+    }
+    if let (Some(raw), Some(reduced)) = (extra.move_sets, extra.move_sets_reduced) {
+        lines.push_str(&field(
+            "move sets",
+            format!(
+                "{} ({} up to symmetry)",
+                group_digits(&raw.to_string()),
+                group_digits(&reduced.to_string())
+            ),
+        ));
+    }
+    match text.find("\nsolutions ") {
+        Some(at) => {
+            let end = text[at + 1..]
+                .find('\n')
+                .map_or(text.len(), |e| at + 1 + e + 1);
+            format!("{}{lines}{}", &text[..end], &text[end..])
+        }
+        None => format!("{text}{lines}"),
+    }
+}
+
+/// Digits grouped by thousands: `1234567` → `1,234,567`.
+fn group_digits(digits: &str) -> String {
+    let n = digits.len();
+    let mut out = String::with_capacity(n + n / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (n - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `endgame hint peg`: the analysis service's answer, as is with
@@ -136,8 +334,12 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
 /// the service's default, as on the web.
 pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
-    let budget = endgame_core::budget::Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
-        .with_nodes(args.max_expansions.unwrap_or(api::DEFAULT_NODES));
+    let mut budget = endgame_core::budget::Budget::unlimited()
+        .with_nodes(args.max_expansions.unwrap_or(api::DEFAULT_NODES))
+        .with_memory(crate::limits::bytes(args.max_memory)?);
+    if !args.no_limit {
+        budget = budget.with_time(args.time.unwrap_or(api::DEFAULT_TIME));
+    }
     let spinner = Spinner::start(out.progress_mode(), "hint peg: weighing every move");
     let service = api::Service::new();
     let report = service.analyze_with(&problem, args.count_limit, &budget);

@@ -2,10 +2,10 @@
 //! crate's service (`endgame_pentago::api`, which the web uses too); this
 //! file only reads the arguments and prints the reports.
 
-use crate::battle::parse_duration;
+use crate::limits::parse_duration;
 use crate::output::Output;
 use crate::progress::Spinner;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use endgame_core::analysis::Decided;
 use endgame_core::Value;
@@ -29,6 +29,42 @@ pub struct SolvePentago {
     /// Node limit.
     #[arg(long)]
     pub max_nodes: Option<u64>,
+    /// No time limit, also before 16 stones (the memory budget still
+    /// holds).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    #[command(flatten)]
+    pub memory: Memory,
+}
+
+/// `--max-memory` of the Pentago commands.
+#[derive(Debug, Args)]
+pub struct Memory {
+    /// Memory budget (`512M`, `6G`): the exact retrograde solver takes a
+    /// position only when the memory it plans for (before allocating)
+    /// fits in this budget less the alpha-beta table (64 MiB); others are
+    /// searched by alpha-beta. At least 80M.
+    #[arg(long, value_name = "SIZE", default_value = "6G", value_parser = crate::limits::parse_size)]
+    pub max_memory: u64,
+}
+
+/// Bytes of the alpha-beta search's table ([`api::TABLE_BITS`]).
+const TABLE_BYTES: u64 = 16 << api::TABLE_BITS;
+
+impl Memory {
+    /// Applies the budget: the retrograde solver's limit (process-wide,
+    /// read before every solve) is the budget less the alpha-beta table.
+    /// Returns the budget in bytes.
+    fn apply(&self) -> Result<usize> {
+        if self.max_memory < TABLE_BYTES + (16 << 20) {
+            bail!(
+                "--max-memory {}: too small, the alpha-beta table alone takes 64 MiB (give at least 80M)",
+                self.max_memory
+            );
+        }
+        endgame_pentago::mid::set_memory_limit(self.max_memory - TABLE_BYTES);
+        crate::limits::bytes(self.max_memory)
+    }
 }
 
 /// `endgame hint pentago`.
@@ -44,35 +80,29 @@ pub struct HintPentago {
     /// 18 stones in a hint, is bounded by the time alone).
     #[arg(long)]
     pub max_nodes: Option<u64>,
-}
-
-/// `endgame play pentago`.
-#[derive(Debug, Args)]
-pub struct PlayPentago {
-    /// Who plays black: `human` (moves read from stdin) or an AI
-    /// (`random`, `seed` = the AI of Pinton and de Carvalho's slides,
-    /// `strong`; see `endgame battle pentago --help`).
-    #[arg(long, default_value = "human")]
-    pub black: String,
-    /// Who plays white.
-    #[arg(long, default_value = "strong")]
-    pub white: String,
-    /// Time per AI move (`100ms`, `1s`).
-    #[arg(long, value_parser = parse_duration, default_value = "1s")]
-    pub time_per_move: Duration,
-    /// Seed of the AIs' generators.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Start from this position instead of the empty board.
-    #[arg(long)]
-    pub position: Option<String>,
+    /// No time limit (the node and memory limits still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    #[command(flatten)]
+    pub memory: Memory,
 }
 
 /// `endgame solve pentago`: the service's solve (`api::solve`), printed
 /// as is with `--json`.
 pub fn solve(args: &SolvePentago, out: Output) -> Result<String> {
     let pos = api::parse(&args.position)?;
-    let budget = api::solve_budget(&pos, args.time, args.max_nodes);
+    let memory = args.memory.apply()?;
+    let mut budget = api::solve_budget(&pos, args.time, args.max_nodes);
+    if args.no_limit {
+        budget.deadline = None;
+    }
+    // The large alpha-beta table only when it fits (else the usual one).
+    if budget
+        .memory
+        .is_some_and(|m| m as u64 + (16 << 20) > memory as u64)
+    {
+        budget.memory = None;
+    }
     let spinner = Spinner::start(out.progress_mode(), "solve pentago");
     let report = api::solve(&pos, &budget);
     spinner.finish();
@@ -125,7 +155,11 @@ fn solve_text(pos: &Position, r: &api::SolveReport) -> String {
 /// (`endgame_pentago::api`), printed as is with `--json`.
 pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
     let pos = api::parse(&args.position)?;
-    let budget = api::hint_budget(args.time, args.max_nodes);
+    args.memory.apply()?;
+    let mut budget = api::hint_budget(args.time, args.max_nodes);
+    if args.no_limit {
+        budget.deadline = None;
+    }
     let spinner = Spinner::start(out.progress_mode(), "hint pentago: weighing every move");
     let analysis = api::analyze(&pos, &budget);
     spinner.finish();
@@ -203,11 +237,6 @@ fn hint_text(pos: &Position, a: &api::PentagoAnalysis) -> String {
     }
     let _ = writeln!(s, "time         {:.1} ms", a.time_ms);
     s
-}
-
-/// `endgame play pentago`: the terminal play loop (`crate::human`).
-pub fn play(args: &PlayPentago, out: Output) -> Result<String> {
-    crate::human::play_pentago(args, out)
 }
 
 fn indent(text: &str) -> String {

@@ -1,7 +1,7 @@
 //! `endgame … sim`: Sim (Cassis) on K_n. Arguments to an `endgame_sim`
 //! call, the report rendered as text or JSON.
 
-use crate::battle::parse_duration;
+use crate::limits::parse_duration;
 use crate::output::{duration, Output, Timed};
 use crate::progress::Spinner;
 use anyhow::{anyhow, bail, Result};
@@ -26,6 +26,8 @@ pub struct SolveSim {
     /// Completing your own triangle wins instead of losing.
     #[arg(long)]
     pub misere: bool,
+    #[command(flatten)]
+    pub limits: crate::limits::Long,
 }
 
 /// `endgame hint sim`.
@@ -43,6 +45,14 @@ pub struct HintSim {
     /// Positions the exact search may expand (default: the service's).
     #[arg(long)]
     pub max_nodes: Option<u64>,
+    /// No time limit (the node and memory limits still hold).
+    #[arg(long, conflicts_with = "time")]
+    pub no_limit: bool,
+    /// Memory budget of the exact search's table, e.g. 256M or 2G
+    /// (default: 512M). The search stops before its table would outgrow
+    /// it.
+    #[arg(long, value_name = "SIZE", value_parser = crate::limits::parse_size)]
+    pub max_memory: Option<u64>,
 }
 
 /// `endgame count sim`.
@@ -63,6 +73,8 @@ pub struct CountSim {
     /// symmetry for n ≤ 6), and report the positions each stored per round.
     #[arg(long)]
     pub weak: bool,
+    #[command(flatten)]
+    pub limits: crate::limits::Count,
 }
 
 /// The game and position the arguments describe.
@@ -93,16 +105,19 @@ fn game_and_position(
     }
 }
 
-/// `endgame solve sim`: the exact solve of the API (no budget).
+/// `endgame solve sim`: the exact solve of the API within the command's
+/// budget (`--time`, `--max-memory`); past it the value is `unknown` and
+/// the exit status 3.
 pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
     let (sim, pos) = game_and_position(args.position.as_deref(), args.n, args.misere)?;
+    let budget = args.limits.budget()?;
     let spinner = Spinner::start(
         out.progress_mode(),
         &format!("solve sim: solving K{}", sim.n()),
     );
-    let report = api::solve(&sim, &pos);
+    let report = api::solve_within(&sim, &pos, &budget);
     spinner.finish();
-    out.render(&report, |r| {
+    let text = out.render(&report, |r| {
         let mut s = format!(
             "Sim on K{}{}: {} ({} to move)\n",
             r.n,
@@ -111,11 +126,15 @@ pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
             r.to_move
         );
         let _ = writeln!(s, "value: {}{}", r.value, remoteness_text(r.remoteness));
-        match &r.best_move {
-            Some(m) => {
+        match (&r.best_move, r.complete) {
+            (Some(m), _) => {
                 let _ = writeln!(s, "best move: {m} -> {}", r.after.as_deref().unwrap_or(""));
             }
-            None => s.push_str("the game is over\n"),
+            (None, true) => s.push_str("the game is over\n"),
+            (None, false) => {}
+        }
+        if let Some(why) = &r.reason {
+            let _ = writeln!(s, "undecided: {why}");
         }
         let _ = writeln!(
             s,
@@ -123,20 +142,30 @@ pub fn solve(args: &SolveSim, out: Output) -> Result<String> {
             r.positions_solved, r.time_ms
         );
         s
-    })
+    })?;
+    crate::output::finished(text, report.complete)
 }
 
 fn remoteness_text(r: Option<u32>) -> String {
     r.map(|r| format!(" in {r}")).unwrap_or_default()
 }
 
+/// Default memory budget of `endgame hint sim`'s exact search.
+const HINT_MEMORY: u64 = 512 << 20;
+
 /// `endgame hint sim`: the analysis service's answer (from a solved
 /// table in the cache directory when one is there; `hint` never builds
 /// one, `endgame cache build` does), printed as is with `--json`.
 pub fn hint(args: &HintSim, out: Output) -> Result<String> {
     let (sim, pos) = api::parse(&args.position, args.misere)?;
-    let budget = Budget::time(args.time.unwrap_or(api::DEFAULT_TIME))
-        .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES));
+    let mut budget = Budget::unlimited()
+        .with_nodes(args.max_nodes.unwrap_or(api::DEFAULT_NODES))
+        .with_memory(crate::limits::bytes(
+            args.max_memory.unwrap_or(HINT_MEMORY),
+        )?);
+    if !args.no_limit {
+        budget = budget.with_time(args.time.unwrap_or(api::DEFAULT_TIME));
+    }
     let service = api::Service::new(Some(endgame_core::cache::dir(None)));
     let spinner = Spinner::start(out.progress_mode(), "hint sim: weighing every move");
     let a = service.analyze(&sim, &pos, &budget);
@@ -198,14 +227,29 @@ pub fn count(args: &CountSim, out: Output) -> Result<String> {
         out.progress_mode(),
         &format!("count sim: solving every position of K{}", sim.n()),
     );
-    let report = api::count(&sim, args.check, args.weak);
+    let budget = args.limits.budget()?;
+    let report = api::count_within(&sim, args.check, args.weak, &budget);
     spinner.finish();
     let report = report.map_err(|e| anyhow!(e))?;
-    out.render(&Timed::since(report, started), count_text)
+    let complete = report.complete;
+    crate::output::finished(
+        out.render(&Timed::since(report, started), count_text)?,
+        complete,
+    )
 }
 
 fn count_text(t: &Timed<CountReport>) -> String {
     let r = &t.report;
+    if !r.complete && r.per_move.is_empty() {
+        return format!(
+            "Sim on K{}{}: undecided, {}\n{} positions up to isomorphism solved in {}\n",
+            r.n,
+            if r.misere { " (misère)" } else { "" },
+            r.reason.as_deref().unwrap_or("the budget ran out"),
+            r.positions,
+            duration(t.total_ms)
+        );
+    }
     let mut s = format!(
         "Sim on K{}{}: red (first) {}{}\n",
         r.n,
@@ -263,6 +307,9 @@ fn count_text(t: &Timed<CountReport>) -> String {
             .map(|b| format!("{:.1} MB", b as f64 / 1e6))
             .unwrap_or_else(|| "unknown".into())
     );
+    if let Some(why) = &r.reason {
+        let _ = writeln!(s, "incomplete: {why}");
+    }
     let _ = writeln!(
         s,
         "whole command {}{}",
@@ -275,33 +322,4 @@ fn count_text(t: &Timed<CountReport>) -> String {
         }
     );
     s
-}
-
-/// `endgame play sim`.
-#[derive(Debug, Args)]
-pub struct PlaySim {
-    /// Who plays red (first): `human` (moves read from stdin, e.g. `ac`)
-    /// or an AI (`perfect`, `random`, `avoid`, `search`).
-    #[arg(long, default_value = "human")]
-    pub red: String,
-    /// Who plays blue.
-    #[arg(long, default_value = "perfect")]
-    pub blue: String,
-    /// Number of points (3 to 8) when no position is given.
-    #[arg(long)]
-    pub n: Option<usize>,
-    /// Completing your own triangle wins instead of losing.
-    #[arg(long)]
-    pub misere: bool,
-    /// Start from this position instead of the empty board.
-    #[arg(long)]
-    pub position: Option<String>,
-    /// Seed of the AIs' generators.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-/// `endgame play sim`: the terminal play loop (`crate::human`).
-pub fn play(args: &PlaySim, out: Output) -> Result<String> {
-    crate::human::play_sim(args, out)
 }

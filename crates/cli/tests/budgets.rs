@@ -2,7 +2,8 @@
 //! within the budget + 10 % (+ a start-up allowance) of wall time, with its
 //! peak resident memory (the child's own `ru_maxrss`, from `wait4`) within
 //! its memory budget + 10 % (+ the process's own base), and reports an
-//! incomplete answer with exit status 3 and `"complete": false`.
+//! incomplete answer with exit status 3 and `"complete": false`. One test
+//! (at least) per game and one for the lab, each a few seconds.
 //!
 //! Allowances: [`START_UP`] covers starting the binary, parsing and
 //! printing the report (about 10 ms measured alone) with room for a loaded
@@ -96,18 +97,32 @@ fn martello_n8_stops_at_its_time_and_memo_budgets() {
         "1",
         "--time",
         "2s",
-        "--memo-mb",
-        "128",
+        "--max-memory",
+        "128M",
     ];
     let r = run(&args);
     assert_eq!(r.code, 3, "{}", r.report);
     assert_eq!(r.report["complete"], false, "{}", r.report);
     within_time(&args, &r, Duration::from_secs(2));
-    let limit = 128.0 * 1.1 + BASE_MB;
+    within_memory(&args, &r, 128.0);
+}
+
+fn within_memory(args: &[&str], r: &Ran, budget_mb: f64) {
+    let limit = budget_mb * 1.1 + BASE_MB;
     assert!(
         r.peak_mb <= limit,
-        "peak {:.0} MiB > {limit:.0} MiB",
+        "endgame {args:?}: peak {:.0} MiB > {limit:.0} MiB",
         r.peak_mb
+    );
+}
+
+/// The incomplete report of a budget that ran out.
+fn incomplete(args: &[&str], r: &Ran) {
+    assert_eq!(r.code, 3, "endgame {args:?}: {}", r.report);
+    assert_eq!(
+        r.report["complete"], false,
+        "endgame {args:?}: {}",
+        r.report
     );
 }
 
@@ -135,4 +150,133 @@ fn peg_custom_26x4_board_stops_at_its_time_budget() {
     within_time(&args, &r, Duration::from_secs(2));
     let incomplete = r.report["complete"] == false;
     assert_eq!(r.code, if incomplete { 3 } else { 0 }, "{}", r.report);
+}
+
+/// Pentago with 16 stones (the worked position of docs/pentago.md): the
+/// exact retrograde solver would plan 2.7 GiB, more than the budget, so
+/// it is refused before it allocates (the reason says so) and the
+/// alpha-beta search works within the time.
+#[test]
+fn pentago_16_stones_stays_within_its_memory_budget() {
+    let args = [
+        "solve",
+        "pentago",
+        "205481007622539795m",
+        "--time",
+        "3s",
+        "--max-memory",
+        "256M",
+    ];
+    let r = run(&args);
+    let reason = r.report["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("over the memory limit"), "{}", r.report);
+    let complete = r.report["complete"] == true;
+    assert_eq!(r.code, if complete { 0 } else { 3 }, "{}", r.report);
+    within_time(&args, &r, Duration::from_secs(3));
+    within_memory(&args, &r, 256.0);
+}
+
+/// The empty Pentago board with a small memory budget: the alpha-beta
+/// table fits it, the value stays unknown.
+#[test]
+fn pentago_empty_board_stays_within_a_small_memory_budget() {
+    let args = [
+        "solve",
+        "pentago",
+        "0",
+        "--time",
+        "2s",
+        "--max-memory",
+        "96M",
+    ];
+    let r = run(&args);
+    incomplete(&args, &r);
+    within_time(&args, &r, Duration::from_secs(2));
+    within_memory(&args, &r, 96.0);
+}
+
+/// Sim on K8 from the empty board: 17.5 M positions to solve (about two
+/// minutes); 2 s of it is incomplete.
+#[test]
+fn sim_k8_solve_stops_at_its_time_budget() {
+    let args = ["solve", "sim", "--n", "8", "--time", "2s"];
+    let r = run(&args);
+    incomplete(&args, &r);
+    assert_eq!(r.report["value"], "unknown", "{}", r.report);
+    assert!(r.report["positions_solved"].as_u64().unwrap() > 0);
+    within_time(&args, &r, Duration::from_secs(2));
+}
+
+/// The K8 count's table needs about 0.6 GB; with 16 MiB its search stops
+/// before the table would outgrow the budget, well before the time limit.
+#[test]
+fn sim_k8_count_stops_at_its_memory_budget() {
+    let args = [
+        "count",
+        "sim",
+        "--n",
+        "8",
+        "--max-memory",
+        "16M",
+        "--time",
+        "20s",
+    ];
+    let r = run(&args);
+    incomplete(&args, &r);
+    let reason = r.report["reason"].as_str().unwrap_or_default();
+    assert!(reason.contains("memory budget"), "{}", r.report);
+    within_memory(&args, &r, 16.0);
+    assert!(r.wall < Duration::from_secs(20), "{:?}", r.wall);
+}
+
+/// Peg solitaire on the French board without pruning: the memoised
+/// search has far more positions than 32 MiB of memo holds (its memo
+/// replaces old entries instead of growing) and runs out of time.
+#[test]
+fn peg_french_without_pruning_stays_within_its_budgets() {
+    let args = [
+        "solve",
+        "peg",
+        "--board",
+        "french",
+        "--no-classes",
+        "--no-pagoda",
+        "--time",
+        "3s",
+        "--max-memory",
+        "32M",
+    ];
+    let r = run(&args);
+    incomplete(&args, &r);
+    within_time(&args, &r, Duration::from_secs(3));
+    within_memory(&args, &r, 32.0);
+}
+
+/// A lab run of Martello games on 7×7 boards (hard ones take minutes and
+/// gigabytes each): its time limit ends the run; what was committed is
+/// kept and the report says how far it got.
+#[test]
+fn lab_run_stops_at_its_time_budget() {
+    let dir = tempfile::tempdir().expect("a scratch directory");
+    let db = dir.path().join("lab.db");
+    let db = db.to_str().expect("UTF-8 path");
+    let args = [
+        "lab",
+        "run",
+        "martello-random",
+        "--param",
+        "n=7",
+        "--param",
+        "games=4",
+        "--param",
+        "batch=1",
+        "--db",
+        db,
+        "--time",
+        "2s",
+    ];
+    let r = run(&args);
+    incomplete(&args, &r);
+    assert!(r.report["units_done"].as_u64().is_some(), "{}", r.report);
+    within_time(&args, &r, Duration::from_secs(2));
 }

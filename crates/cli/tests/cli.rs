@@ -316,10 +316,30 @@ fn usage_errors_are_one_line_too() {
     user_error(&["count", "peg", "--board", "triangle", "--finish", ","]);
 }
 
+/// A memory budget that runs out is a budget, not bad input: the report
+/// says why and the exit status is 3.
 #[test]
-fn memory_budget_exceeded_is_an_error_not_a_panic() {
-    let e = user_error(&["count", "peg", "--board", "triangle", "--max-memory", "64"]);
-    assert!(e.contains("memory"), "{e}");
+fn memory_budget_exceeded_is_status_3_not_a_panic() {
+    let out = endgame()
+        .args([
+            "--json",
+            "count",
+            "peg",
+            "--board",
+            "triangle",
+            "--max-memory",
+            "64",
+        ])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(3), "{out:?}");
+    let r: Value = serde_json::from_slice(&out.stdout).expect("a JSON report");
+    assert_eq!(r["complete"], false, "{r}");
+    assert!(
+        r["reason"].as_str().unwrap_or_default().contains("memory"),
+        "{r}"
+    );
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
 }
 
 #[test]

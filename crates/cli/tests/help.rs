@@ -123,3 +123,43 @@ fn help_cites_no_internal_documents() {
         }
     }
 }
+
+/// Every command that can run long shows its budget flags in `--help`:
+/// the time limit (with its default, or the words naming it), the way to
+/// lift it, and the memory budget.
+#[test]
+fn every_long_command_shows_its_budget() {
+    for (command, time, memory) in [
+        (&["solve", "peg"][..], "default: 60s", "[default: 2G]"),
+        (&["hint", "peg"], "5s", "[default: 1G]"),
+        (&["count", "peg"], "[default: 600s]", "[default: 3.5G]"),
+        (&["study", "peg"], "[default: 600s]", "[default: 2G]"),
+        (&["solve", "martello"], "default: 60s", "1.5G"),
+        (&["hint", "martello"], "the service's", "512M"),
+        (&["study", "martello"], "[default: 3600s]", "1.5G"),
+        (&["solve", "sim"], "[default: 60s]", "[default: 1G]"),
+        (&["count", "sim"], "[default: 600s]", "[default: 2G]"),
+        (&["hint", "sim"], "the service's", "512M"),
+        (&["solve", "pentago"], "10 s before", "[default: 6G]"),
+        (&["hint", "pentago"], "default 2 s", "[default: 6G]"),
+    ] {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let h = text(&args).split_whitespace().collect::<Vec<_>>().join(" ");
+        for word in ["--time", "--no-limit", "--max-memory <SIZE>", time, memory] {
+            assert!(h.contains(word), "{command:?} --help lacks {word:?}:\n{h}");
+        }
+    }
+    for command in [
+        &["battle", "sim"][..],
+        &["battle", "pentago"],
+        &["lab", "run"],
+    ] {
+        let mut args = command.to_vec();
+        args.push("--help");
+        let h = text(&args).split_whitespace().collect::<Vec<_>>().join(" ");
+        for word in ["--time <TIME>", "[default: 3600s]", "--no-limit"] {
+            assert!(h.contains(word), "{command:?} --help lacks {word:?}:\n{h}");
+        }
+    }
+}

@@ -85,8 +85,8 @@ fn bad_hint_input_is_one_line_and_exit_2() {
 
 /// Asserts that `endgame --json solve peg ARGS --max-expansions NODES` and
 /// the web's `GET /api/peg/solve?QUERY&nodes=NODES` give the same report,
-/// timings, the process's peak memory and the web's budget aside;
-/// returns it.
+/// timings, the process's peak memory, the web's budget and the command
+/// line's `complete` aside; returns it.
 fn same_solve(args: &[&str], query: &str, nodes: u64) -> Value {
     let strip = |v: Value| {
         let mut v = without_timing(v);
@@ -101,7 +101,15 @@ fn same_solve(args: &[&str], query: &str, nodes: u64) -> Value {
         .chain(args.iter().copied())
         .chain(["--max-expansions", &n])
         .collect();
-    let cli = strip(common::solve_json(&cli_args));
+    let mut cli = strip(common::solve_json(&cli_args));
+    // The command line says whether the answer is complete (its exit
+    // status depends on it); the web's report has the same answer.
+    let complete = cli
+        .as_object_mut()
+        .expect("a report")
+        .remove("complete")
+        .expect("the command line's report says whether it is complete");
+    assert_eq!(complete, !cli["solvable"].is_null(), "{cli}");
     let web = web_json(&format!("/api/peg/solve?{query}&nodes={nodes}"));
     assert_eq!(web["budget"]["nodes"], nodes);
     let web = strip(web);

@@ -20,6 +20,48 @@ pub fn hash_table_bytes(entries: usize, entry_bytes: usize) -> usize {
     buckets * (entry_bytes + 1)
 }
 
+/// The most entries of `entry_bytes` each a `std` hash table (SwissTable)
+/// may hold so that growing to hold them never takes more than `bytes`:
+/// its last growth, to a power-of-two bucket count `b` at 7/8 load, holds
+/// the old table (`b / 2` buckets) and the new one at once, one control
+/// byte per bucket. A search that adds at most one entry per node and
+/// stops at this many nodes keeps its table within `bytes`: the budget is
+/// enforced before the allocation, not noticed after it. 0 when not even
+/// the smallest table fits.
+pub fn hash_table_entries_within(bytes: usize, entry_bytes: usize) -> usize {
+    let per_bucket = entry_bytes + 1;
+    // The growth into `b` buckets peaks at 3b/2 buckets.
+    let most_buckets = bytes / per_bucket / 3 * 2;
+    if most_buckets < 8 {
+        return 0;
+    }
+    let b = if most_buckets.is_power_of_two() {
+        most_buckets
+    } else {
+        most_buckets.next_power_of_two() / 2
+    };
+    b / 8 * 7
+}
+
+/// The most entries of `slot_bytes` each the searchers' memo
+/// (`restarts::Memo`: open addressing, a power-of-two capacity at most 3/4
+/// full, one tag byte per slot, the tables it grew out of kept for reuse,
+/// so up to twice its capacity in all) may hold within `bytes`. A searcher
+/// given this as its entry limit replaces old entries instead of growing
+/// past it. 0 when not even the smallest table fits.
+pub fn memo_entries_within(bytes: usize, slot_bytes: usize) -> usize {
+    let most_slots = bytes / (slot_bytes + 1) / 2;
+    if most_slots < 16 {
+        return 0;
+    }
+    let cap = if most_slots.is_power_of_two() {
+        most_slots
+    } else {
+        most_slots.next_power_of_two() / 2
+    };
+    cap / 4 * 3
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -30,6 +72,37 @@ mod tests {
             let peak = peak_rss_bytes().expect("VmHWM readable on Linux");
             assert!(peak > 100_000, "peak {peak} bytes is implausibly small");
         }
+    }
+
+    #[test]
+    fn entries_within_a_budget_fit_it_growth_included() {
+        for bytes in [1_000usize, 100_000, 1 << 20, 3 << 20, 100 << 20, 1 << 30] {
+            let e = hash_table_entries_within(bytes, 16);
+            assert!(e > 0, "{bytes}");
+            // A real table grown to `e` entries: its buckets (and the half
+            // as many of the table it grew from) fit.
+            let mut t: std::collections::HashMap<u64, u32> = Default::default();
+            for k in 0..e as u64 {
+                t.insert(k, 0);
+            }
+            let buckets = t.capacity() * 8 / 7;
+            assert!(buckets.is_power_of_two(), "{buckets}");
+            assert_eq!(std::mem::size_of::<(u64, u32)>(), 16);
+            assert!(buckets * 3 / 2 * 17 <= bytes, "{bytes}: {e} entries");
+            // And the budget is not wasted: twice as many would not fit.
+            assert!(hash_table_bytes(2 * e + 16, 16) * 3 / 2 > bytes, "{bytes}");
+        }
+        assert_eq!(hash_table_entries_within(50, 16), 0);
+    }
+
+    #[test]
+    fn memo_entries_fill_a_power_of_two_at_three_quarters() {
+        // 1 GiB of 17-byte slots, twice over: 2^24 slots, 3/4 of them.
+        assert_eq!(memo_entries_within(1 << 30, 16), (1 << 24) / 4 * 3);
+        let e = memo_entries_within(100 << 20, 16);
+        let cap = (e * 4 / 3).next_power_of_two();
+        assert!(2 * cap * 17 <= 100 << 20 && 4 * cap * 17 > 100 << 20);
+        assert_eq!(memo_entries_within(100, 16), 0);
     }
 
     #[test]

@@ -17,9 +17,9 @@ use crate::table::{self, Solved};
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, NoDetail};
 use endgame_core::budget::Budget;
 use endgame_core::cache::{self, BuildReport, CacheError, TableInfo, TableState, Tables};
-use endgame_core::memory::{hash_table_bytes, peak_rss_bytes};
+use endgame_core::memory::{hash_table_bytes, hash_table_entries_within, peak_rss_bytes};
 use endgame_core::player::{MoveLimits, Player};
-use endgame_core::strong::{self, LayerCounts, WeakSolution};
+use endgame_core::strong::{self, Keyed, LayerCounts, WeakSolution};
 use endgame_core::{Game, Notation, Outcome, Rules, Value};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
@@ -131,10 +131,63 @@ pub struct SolveReport {
     pub best_move: Option<String>,
     /// The position after the best move.
     pub after: Option<String>,
-    /// Positions up to isomorphism solved to answer.
+    /// Positions up to isomorphism solved to answer (when the budget ran
+    /// out: solved before it did).
     pub positions_solved: usize,
+    /// Whether the value is known: `false` when the budget ran out first
+    /// (the value is then `unknown`, with no best move).
+    pub complete: bool,
+    /// Why the answer is incomplete, in words (`null` when complete).
+    pub reason: Option<String>,
     /// Wall time in milliseconds.
     pub time_ms: f64,
+}
+
+/// Bytes of one entry of the exact search's table (a canonical position
+/// and its packed outcome).
+const ENTRY_BYTES: usize = std::mem::size_of::<(SimPos, strong::Packed)>();
+
+/// `budget` with its node limit lowered so that a table already holding
+/// `held` entries, gaining at most one per node, stays within the
+/// budget's memory (see [`hash_table_entries_within`]); unchanged without
+/// a memory limit.
+fn within_memory(budget: &Budget, held: usize) -> Budget {
+    let mut b = budget.clone();
+    if let Some(m) = budget.memory {
+        let room = hash_table_entries_within(m, ENTRY_BYTES).saturating_sub(held) as u64;
+        b.nodes = Some(b.nodes.map_or(room, |n| n.min(room)));
+    }
+    b
+}
+
+/// What stopped a search of `nodes` nodes within `budget` (as given,
+/// before [`within_memory`]), in words.
+fn stopped_by(budget: &Budget, nodes: u64, started: Instant) -> String {
+    let memory_cap = budget
+        .memory
+        .map(|m| hash_table_entries_within(m, ENTRY_BYTES) as u64);
+    if budget.cancelled() {
+        "the search was cancelled".into()
+    } else if let Some(cap) =
+        memory_cap.filter(|&c| nodes >= c && budget.nodes.is_none_or(|n| c <= n))
+    {
+        format!(
+            "the memory budget ({}) is full: {cap} positions",
+            mib(budget.memory.unwrap_or(0))
+        )
+    } else if let Some(n) = budget.nodes.filter(|&n| nodes >= n) {
+        format!("the node budget ran out after {n} positions")
+    } else {
+        format!(
+            "the time budget ran out after {} ({nodes} positions)",
+            seconds(started.elapsed())
+        )
+    }
+}
+
+/// Bytes as MiB for a reason.
+fn mib(bytes: usize) -> String {
+    format!("{:.0} MiB", bytes as f64 / f64::from(1 << 20))
 }
 
 /// `red` or `blue`: who moves in `pos`.
@@ -149,21 +202,40 @@ fn to_move(pos: &SimPos) -> &'static str {
 /// Solves `pos` exactly, without a budget (solving what it needs into a
 /// fresh table): its value, remoteness and perfect move.
 pub fn solve(sim: &Sim, pos: &SimPos) -> SolveReport {
+    solve_within(sim, pos, &Budget::unlimited())
+}
+
+/// [`solve`] within `budget`: its deadline, node limit and cancel token
+/// stop the search, and its memory bounds the table *before* it grows
+/// (the node limit is lowered so the table never outgrows the memory; see
+/// [`hash_table_entries_within`]). When the budget runs out first the
+/// report says `complete: false`, the value is `unknown`, and
+/// `positions_solved` is what was solved by then.
+pub fn solve_within(sim: &Sim, pos: &SimPos, budget: &Budget) -> SolveReport {
     let t0 = Instant::now();
     let mut table = crate::solve::Table::default();
-    let o = crate::solve::outcome(sim, &mut table, pos);
-    let best = crate::solve::best_move(sim, &mut table, pos);
+    let capped = within_memory(budget, 0);
+    let mut nodes = 0u64;
+    let solved = match sim.outcome(pos) {
+        Some(v) => Some(table::terminal(v)),
+        None => strong::solve_lazily_within(sim, &mut table, pos, &capped, &mut nodes),
+    };
+    // The children of a solved position are in the table: the best move
+    // needs no new search.
+    let best = solved.and_then(|_| crate::solve::best_move(sim, &mut table, pos));
     SolveReport {
         n: sim.n(),
         misere: sim.misere(),
         position: sim.format_position(pos),
         to_move: to_move(pos),
         finished: sim.outcome(pos).is_some(),
-        value: o.value,
-        remoteness: o.remoteness,
+        value: solved.map_or(Value::Unknown, |o| o.value),
+        remoteness: solved.and_then(|o| o.remoteness),
         best_move: best.map(|(m, _)| sim.format_move(m)),
         after: best.map(|(m, _)| sim.format_position(&sim.play_unchecked(pos, m))),
         positions_solved: table.len(),
+        complete: solved.is_some(),
+        reason: solved.is_none().then(|| stopped_by(budget, nodes, t0)),
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
     }
 }
@@ -218,6 +290,12 @@ pub struct CountReport {
     pub consistent: Option<bool>,
     /// Weak solves of the start (when asked for).
     pub weak: Vec<WeakRow>,
+    /// Whether everything asked for was done: `false` when the budget ran
+    /// out first (the value is then `unknown`, the counts empty, and
+    /// `positions` the positions solved by then).
+    pub complete: bool,
+    /// Why the count is incomplete, in words (`null` when complete).
+    pub reason: Option<String>,
     /// Strong solve wall time in milliseconds.
     pub time_ms: f64,
     /// Bytes the table of solved positions occupies (estimate).
@@ -233,25 +311,104 @@ pub struct CountReport {
 /// degree-sorted key of erik's Cassis article (and without any symmetry
 /// for n ≤ 6). `Err`: the audit failed, in words.
 pub fn count(sim: &Sim, check: bool, weak: bool) -> Result<CountReport, String> {
+    count_within(sim, check, weak, &Budget::unlimited())
+}
+
+/// [`count`] within `budget`. The strong solve checks the deadline, node
+/// limit and cancel token itself, and its table is bounded by the
+/// budget's memory before it grows (as in [`solve_within`]); the audit
+/// and each weak solve start only while the budget lasts. When it runs
+/// out the report says `complete: false` with the reason, and what was
+/// done by then: the positions solved, or the whole count without the
+/// weak solves not started.
+pub fn count_within(
+    sim: &Sim,
+    check: bool,
+    weak: bool,
+    budget: &Budget,
+) -> Result<CountReport, String> {
     let t0 = Instant::now();
-    let sol = crate::solve::strong(sim);
+    let mut table = crate::solve::Table::default();
+    let mut nodes = 0u64;
+    let start = sim.start();
+    let root = strong::solve_lazily_within(
+        sim,
+        &mut table,
+        &start,
+        &within_memory(budget, 0),
+        &mut nodes,
+    );
     let time_ms = t0.elapsed().as_secs_f64() * 1e3;
-    let root = sol.get(&sol.root).expect("the root is solved");
-    let consistent = if check {
+    let table_bytes = hash_table_bytes(table.len(), ENTRY_BYTES) as u64;
+    let Some(root) = root else {
+        return Ok(CountReport {
+            n: sim.n(),
+            misere: sim.misere(),
+            value: Value::Unknown,
+            remoteness: None,
+            per_move: Vec::new(),
+            positions: table.len() as u64,
+            terminals: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+            consistent: None,
+            weak: Vec::new(),
+            complete: false,
+            reason: Some(stopped_by(budget, nodes, t0)),
+            time_ms,
+            table_bytes,
+            peak_rss_bytes: peak_rss_bytes(),
+        });
+    };
+    let mut layers: Vec<LayerCounts> = Vec::new();
+    let mut total = LayerCounts::default();
+    for (k, p) in &table {
+        let m = k.coloured() as usize;
+        if layers.len() <= m {
+            layers.resize(m + 1, LayerCounts::default());
+        }
+        let terminal = sim.outcome(k).is_some() as u64;
+        for c in [&mut layers[m], &mut total] {
+            c.positions += 1;
+            c.terminals += terminal;
+            match p.outcome().value {
+                Value::Win => c.wins += 1,
+                Value::Loss => c.losses += 1,
+                _ => c.draws += 1,
+            }
+        }
+    }
+    let sol = strong::StrongSolution {
+        root: sim.canonical_key(&start),
+        table,
+        layers,
+        total,
+    };
+    let mut reason = None;
+    let consistent = if !check {
+        None
+    } else if budget.stop() {
+        reason = Some("the budget ran out before the audit".to_string());
+        None
+    } else {
         strong::check_consistency(sim, &sol)
             .map_err(|e| format!("the solved table is inconsistent: {e}"))?;
         Some(true)
-    } else {
-        None
     };
     let mut weak_rows = Vec::new();
     if weak {
-        let start = sim.start();
         let mut keys = vec![KeyKind::Exact, KeyKind::DegreeSorted];
         if sim.n() <= 6 {
             keys.push(KeyKind::Raw);
         }
         for key in keys {
+            if budget.stop() {
+                reason.get_or_insert_with(|| {
+                    format!("the budget ran out before the weak solve with the {key:?} key")
+                });
+                break;
+            }
             let t = Instant::now();
             let solution = crate::solve::weak(sim, &start, key);
             weak_rows.push(WeakRow {
@@ -282,11 +439,10 @@ pub fn count(sim: &Sim, check: bool, weak: bool) -> Result<CountReport, String> 
         draws: sol.total.draws,
         consistent,
         weak: weak_rows,
+        complete: reason.is_none(),
+        reason,
         time_ms,
-        table_bytes: hash_table_bytes(
-            sol.table.len(),
-            std::mem::size_of::<(SimPos, strong::Packed)>(),
-        ) as u64,
+        table_bytes,
         peak_rss_bytes: peak_rss_bytes(),
     })
 }
@@ -448,16 +604,33 @@ impl Service {
         if lazy.len() > LAZY_MAX_ENTRIES {
             *lazy = Default::default();
         }
+        // The table grows by at most one entry a node: capping the nodes
+        // keeps it within the budget's memory before it grows.
+        if budget
+            .memory
+            .is_some_and(|m| lazy.len() >= hash_table_entries_within(m, ENTRY_BYTES))
+        {
+            *lazy = Default::default();
+        }
+        let capped = within_memory(budget, lazy.len());
         let mut nodes = 0u64;
         // Finished positions are the rules' to decide, budget or not.
         let mut a = from_oracle(sim, pos, Decided::Search, |p| {
             sim.outcome(p)
                 .map(table::terminal)
-                .or_else(|| strong::solve_lazily_within(sim, &mut lazy, p, budget, &mut nodes))
+                .or_else(|| strong::solve_lazily_within(sim, &mut lazy, p, &capped, &mut nodes))
         });
         if a.moves.iter().any(|m| m.colour == Colour::Blue) || a.value == Some(Value::Unknown) {
             let limit = if budget.cancelled() {
                 "the analysis was cancelled".to_string()
+            } else if budget.memory.is_some()
+                && capped.nodes.is_some_and(|n| nodes >= n)
+                && budget.nodes.is_none_or(|n| nodes < n)
+            {
+                format!(
+                    "the exact search's table filled the memory budget ({})",
+                    mib(budget.memory.unwrap_or(0))
+                )
             } else if budget.nodes.is_some_and(|n| nodes >= n) {
                 format!(
                     "the exact search did not finish within {} nodes",

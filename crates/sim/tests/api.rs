@@ -382,3 +382,65 @@ fn a_build_reports_its_progress_then_ready() {
     assert!(seen.windows(2).all(|w| w[0] <= w[1]), "{seen:?}");
     eprintln!("progress seen: {:?}", &seen[..seen.len().min(10)]);
 }
+
+/// `solve_within` and `count_within` with room to spare give what the
+/// unbudgeted core strong solve gives (an independent path: it counts its
+/// own table); with a small memory budget they stop before the table
+/// outgrows it and say so.
+#[test]
+fn budgeted_solve_and_count_match_the_strong_solution_or_stop_within_memory() {
+    use endgame_core::memory::hash_table_entries_within;
+    use endgame_core::strong::{strong_solve, Packed};
+    use endgame_sim::api::{count_within, solve_within};
+    for (n, misere) in [(5, false), (6, false), (6, true)] {
+        let sim = Sim::new(n, misere).unwrap();
+        let strong = strong_solve(&sim);
+        let room = Budget::unlimited().with_memory(1 << 30);
+        let c = count_within(&sim, true, false, &room).unwrap();
+        assert!(c.complete && c.reason.is_none());
+        assert_eq!(c.positions, strong.total.positions);
+        assert_eq!(c.terminals, strong.total.terminals);
+        assert_eq!(
+            (c.wins, c.losses, c.draws),
+            (strong.total.wins, strong.total.losses, strong.total.draws)
+        );
+        let layers: Vec<_> = c.per_move.iter().map(|r| r.counts).collect();
+        assert_eq!(layers, strong.layers);
+        let root = strong.get(&strong.root).unwrap();
+        assert_eq!((c.value, c.remoteness), (root.value, root.remoteness));
+        let s = solve_within(&sim, &sim.start(), &room);
+        assert!(s.complete);
+        assert_eq!((s.value, s.remoteness), (root.value, root.remoteness));
+        assert!(s.best_move.is_some());
+    }
+    // K7 needs 175,750 entries; 1 MiB holds far fewer.
+    let sim = Sim::new(7, false).unwrap();
+    let small = Budget::unlimited().with_memory(1 << 20);
+    let cap = hash_table_entries_within(
+        1 << 20,
+        std::mem::size_of::<(endgame_sim::SimPos, Packed)>(),
+    );
+    assert!(cap > 1000 && cap < 175_750, "{cap}");
+    let s = solve_within(&sim, &sim.start(), &small);
+    assert!(!s.complete);
+    assert_eq!(s.value, Value::Unknown);
+    assert_eq!(s.best_move, None);
+    assert!(s.positions_solved <= cap, "{} > {cap}", s.positions_solved);
+    assert!(
+        s.reason.as_deref().unwrap().contains("memory budget"),
+        "{:?}",
+        s.reason
+    );
+    let c = count_within(&sim, false, true, &small).unwrap();
+    assert!(!c.complete && c.per_move.is_empty() && c.weak.is_empty());
+    assert!(c.positions as usize <= cap);
+    // A deadline already past stops at once, and says it was the time.
+    let past = Budget::time(Duration::ZERO);
+    let s = solve_within(&sim, &sim.start(), &past);
+    assert!(!s.complete);
+    assert!(
+        s.reason.as_deref().unwrap().contains("time budget"),
+        "{:?}",
+        s.reason
+    );
+}
