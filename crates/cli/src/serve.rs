@@ -21,8 +21,9 @@ pub struct ServeArgs {
     pub db: Option<String>,
     /// Solve lane: solver requests of unknown or large cost (late
     /// Pentago, Martello n = 6, custom peg boards, think streams, solves)
-    /// that may run at once; the others queue.
-    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=256))]
+    /// that may run at once; the others queue. Default: half the cores,
+    /// at least one.
+    #[arg(long, default_value_t = endgame_web::default_solves() as u64, value_parser = clap::value_parser!(u64).range(1..=256))]
     pub max_solves: u64,
     /// Solve lane: requests that may wait for a permit (more get HTTP 503).
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u64).range(0..=100_000))]

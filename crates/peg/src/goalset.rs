@@ -277,6 +277,14 @@ impl Packed {
         false
     }
 
+    /// The keys, increasing.
+    fn keys(&self) -> impl Iterator<Item = u128> + '_ {
+        self.starts.windows(2).enumerate().flat_map(move |(b, w)| {
+            let high = (b as u128).checked_shl(self.low).unwrap_or(0);
+            (w[0] as usize..w[1] as usize).map(move |i| high | self.get(i))
+        })
+    }
+
     fn bytes(&self) -> usize {
         self.starts.len() * 4 + self.bits.len() * 8
     }
@@ -563,27 +571,46 @@ impl<B: Bits> GoalSet<B> {
         budget: &Budget,
         progress: &dyn layered::Progress,
     ) -> Result<GoalSet<B>, BuildError> {
-        let start = p.start();
-        let start_pegs = start.count();
+        let start_pegs = p.start().count();
         for k in p.score_bound().max(1)..=start_pegs {
-            let finals =
-                finals_of(p, k, MAX_FINALS).ok_or(BuildError::TooManyFinals(MAX_FINALS))?;
-            if finals.is_empty() {
-                continue;
-            }
-            let last = start_pegs - k;
-            if last == 0 {
-                // The start itself has k pegs and is in its own class.
-                return GoalSet::from_layers(p, 0, false, &[vec![p.canonical(&start)]]);
-            }
-            let q = Finals { p, finals, pegs: k };
-            let r = layered::enumerate(&q, &table_options(budget), progress)?;
-            if r.goal_reachable && r.goal_layers.len() == last as usize + 1 {
-                return GoalSet::from_layers(p, last, false, &r.goal_layers);
+            if let Some(set) = GoalSet::build_reaching(p, k, budget, progress)? {
+                return Ok(set);
             }
         }
         // Unreachable: the start is a position of its own class.
         GoalSet::from_layers(p, 0, false, &[Vec::new()])
+    }
+
+    /// The set of every position reachable from the start of `p` that can
+    /// still be left with `k` pegs (it reaches some `k`-peg position), or
+    /// `None` when the start cannot. Such sets are nested: a position that
+    /// can be left with `k` pegs passes `k + 1` on the way.
+    pub fn build_reaching(
+        p: &Problem<B>,
+        k: u32,
+        budget: &Budget,
+        progress: &dyn layered::Progress,
+    ) -> Result<Option<GoalSet<B>>, BuildError> {
+        let start = p.start();
+        let start_pegs = start.count();
+        if k > start_pegs {
+            return Ok(None);
+        }
+        let finals = finals_of(p, k, MAX_FINALS).ok_or(BuildError::TooManyFinals(MAX_FINALS))?;
+        if finals.is_empty() {
+            return Ok(None);
+        }
+        let last = start_pegs - k;
+        if last == 0 {
+            // The start itself has k pegs and is in its own class.
+            return GoalSet::from_layers(p, 0, false, &[vec![p.canonical(&start)]]).map(Some);
+        }
+        let q = Finals { p, finals, pegs: k };
+        let r = layered::enumerate(&q, &table_options(budget), progress)?;
+        if r.goal_reachable && r.goal_layers.len() == last as usize + 1 {
+            return GoalSet::from_layers(p, last, false, &r.goal_layers).map(Some);
+        }
+        Ok(None)
     }
 
     /// Whether `pos` reaches the target and is reachable from the start
@@ -607,9 +634,52 @@ impl<B: Bits> GoalSet<B> {
             .is_some_and(|l| l.contains(self.keys.key(p.canonical(&c))))
     }
 
+    /// The members of `self` not in `other`, layer by layer (both sets
+    /// of one problem, neither mirrored); the target stays `self`'s.
+    pub fn minus(&self, other: &GoalSet<B>) -> Result<GoalSet<B>, BuildError> {
+        let layers = self
+            .layers
+            .iter()
+            .enumerate()
+            .map(|(d, l)| {
+                let keep: Vec<u128> = match other.layers.get(d).filter(|_| !other.mirrored) {
+                    Some(o) => l.keys().filter(|&k| !o.contains(k)).collect(),
+                    None => l.keys().collect(),
+                };
+                Packed::new(
+                    keep.len(),
+                    keep.last().copied().unwrap_or(0),
+                    keep.into_iter(),
+                )
+            })
+            .collect::<Option<Vec<Packed>>>()
+            .ok_or(BuildError::TooLarge)?;
+        Ok(GoalSet {
+            layers,
+            ..self.clone_header()
+        })
+    }
+
+    /// `self` without its layers.
+    fn clone_header(&self) -> GoalSet<B> {
+        GoalSet {
+            start_pegs: self.start_pegs,
+            last: self.last,
+            mirrored: self.mirrored,
+            mask: self.mask,
+            keys: self.keys.clone(),
+            layers: Vec::new(),
+        }
+    }
+
     /// Whether the target is reachable from the start.
     pub fn solvable(&self) -> bool {
         self.layers.first().is_some_and(|l| l.len > 0)
+    }
+
+    /// Pegs of the start the set was built from.
+    pub fn start_pegs(&self) -> u32 {
+        self.start_pegs
     }
 
     /// The pegs left at the target: the goal's, or the best result.

@@ -16,6 +16,7 @@ use crate::api::{build, goal_text, AnyProblem, Spec};
 use crate::bits::Bits;
 use crate::board::Board;
 use crate::goalset::{BuildError, GoalSet};
+use crate::ladder::Ladder;
 use crate::problem::{Goal, Problem, Pruning};
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
@@ -92,10 +93,13 @@ enum Kind {
     /// The goal-reaching set of the single-vacancy problem whose goal is
     /// its vacancy ([`GoalSet::build`]).
     Goal,
-    /// The best-result set of the problem ([`GoalSet::build_best`]): the
-    /// positions that can still be left with the fewest pegs any
-    /// position reachable from the start can be left with.
-    Best,
+    /// The result ladder of the problem ([`Ladder`]) of `levels` levels:
+    /// with one, its best-result set ([`GoalSet::build_best`], the
+    /// positions that can still be left with the fewest pegs any position
+    /// reachable from the start can be left with); with more, the exact
+    /// best result of every reachable position up to that many pegs above
+    /// the fewest.
+    Best { levels: u32 },
 }
 
 /// A solved table this service can keep.
@@ -120,8 +124,13 @@ struct TableSpec {
 /// The English central problem keeps its goal set and its best-result
 /// set (one peg anywhere): a position that lost the d4 finish is then
 /// judged by a look-up instead of a proof, per finish hole, that one peg
-/// cannot be left there. The 15 triangle tables take milliseconds and are
-/// built on demand. The English board has 7 classes of holes under its 8
+/// cannot be left there. Its result ladder (every reachable position's
+/// best result from 1 to 8 pegs, about a minute to build) then replaces
+/// the best-result set: a position left with 2 pegs at best is judged by
+/// look-ups too, where a search had to prove that one peg is out of
+/// reach for every move (most of a hint's time on random games). The
+/// triangle tables (a goal set and a whole ladder per hole) take
+/// milliseconds and are built on demand. The English board has 7 classes of holes under its 8
 /// symmetries, and the problem of a hole (vacate it, finish there) is the
 /// image of its class representative's, so one goal set per class (named
 /// after the class's first hole in hole order) answers all 33; the
@@ -132,7 +141,8 @@ fn table_specs() -> Vec<TableSpec> {
     let spec = |board: &'static str, hole: &str, kind, on_demand, by_symmetry| TableSpec {
         name: match kind {
             Kind::Goal => format!("peg-{board}-{hole}"),
-            Kind::Best => format!("peg-{board}-{hole}-best"),
+            Kind::Best { levels: 1 } => format!("peg-{board}-{hole}-best"),
+            Kind::Best { .. } => format!("peg-{board}-{hole}-results"),
         },
         board,
         hole: hole.to_string(),
@@ -145,11 +155,29 @@ fn table_specs() -> Vec<TableSpec> {
     let centre = |b: &Board| b.centre().map(|c| b.hole_name(c).to_string());
     if let Some(c) = english.as_ref().and_then(centre) {
         v.push(spec("english", &c, Kind::Goal, false, true));
-        v.push(spec("english", &c, Kind::Best, false, false));
+        // The ladder answers first once built (the first of a problem's
+        // best-result tables loaded answers).
+        v.push(spec(
+            "english",
+            &c,
+            Kind::Best {
+                levels: LADDER_LEVELS,
+            },
+            false,
+            false,
+        ));
+        v.push(spec("english", &c, Kind::Best { levels: 1 }, false, false));
     }
     if let Ok(b) = Board::named("triangle", false) {
         for h in 0..b.holes() {
             v.push(spec("triangle", b.hole_name(h), Kind::Goal, true, false));
+            v.push(spec(
+                "triangle",
+                b.hole_name(h),
+                Kind::Best { levels: u32::MAX },
+                true,
+                false,
+            ));
         }
     }
     if let Some(b) = &english {
@@ -160,10 +188,16 @@ fn table_specs() -> Vec<TableSpec> {
         }
     }
     if let Some(c) = Board::named("french", false).ok().as_ref().and_then(centre) {
-        v.push(spec("french", &c, Kind::Best, false, false));
+        v.push(spec("french", &c, Kind::Best { levels: 1 }, false, false));
     }
     v
 }
+
+/// Levels of the English central result ladder: best results from 1 to 8
+/// pegs hold 23,359,124 of the 23,475,688 reachable positions up to
+/// symmetry (99.5 %); a tenth level's candidate finals would pass what a
+/// build enumerates.
+const LADDER_LEVELS: u32 = 8;
 
 /// The peak memory of building the large tables, as measured with
 /// `examples/peg_tables` (one table per process); the others take at most
@@ -176,6 +210,7 @@ fn build_bytes(name: &str) -> Option<u64> {
         "peg-english-d3" => 1110,
         "peg-english-d2" => 590,
         "peg-french-d4-best" => 6400,
+        "peg-english-d4-results" => 950,
         _ => return None,
     };
     Some(mb * 1_000_000)
@@ -236,37 +271,81 @@ impl TableSpec {
                 "peg solitaire, {} board, vacancy {}: positions that still reach one peg in {}",
                 self.board, self.hole, self.hole
             ),
-            Kind::Best => format!(
+            Kind::Best { levels: 1 } => format!(
                 "peg solitaire, {} board, vacancy {}: positions that can still be left with \
                  the fewest pegs any reachable position can",
                 self.board, self.hole
             ),
+            Kind::Best { levels: u32::MAX } => format!(
+                "peg solitaire, {} board, vacancy {}: the fewest pegs every reachable position \
+                 can still be left with",
+                self.board, self.hole
+            ),
+            Kind::Best { levels } => format!(
+                "peg solitaire, {} board, vacancy {}: the fewest pegs every reachable position \
+                 can still be left with, when at most {} more than the best result",
+                self.board,
+                self.hole,
+                levels - 1
+            ),
         }
     }
 
-    /// Builds the set this table holds. A best-result set's layers are
-    /// held within [`BEST_BYTES`] unless the budget says otherwise.
-    fn make(&self, origin: &Problem<u64>, budget: &Budget) -> Result<GoalSet<u64>, BuildError> {
+    /// Builds the table. A ladder's layers are held within
+    /// [`BEST_BYTES`] unless the budget says otherwise.
+    fn make(&self, origin: &Problem<u64>, budget: &Budget) -> Result<Held, BuildError> {
         match self.kind {
-            Kind::Goal => GoalSet::build(origin, budget),
-            Kind::Best if budget.memory.is_none() => {
-                GoalSet::build_best(origin, &budget.clone().with_memory(BEST_BYTES))
+            Kind::Goal => GoalSet::build(origin, budget).map(Held::Set),
+            Kind::Best { levels } => {
+                let budget = match budget.memory {
+                    None => budget.clone().with_memory(BEST_BYTES),
+                    Some(_) => budget.clone(),
+                };
+                Ladder::build(origin, levels, &budget, &layered::Silent).map(Held::Ladder)
             }
-            Kind::Best => GoalSet::build_best(origin, budget),
         }
     }
 
-    /// Whether a set read from disk has this table's shape (a goal set
-    /// stores half its layers, a best-result set all).
-    fn holds(&self, set: &GoalSet<u64>) -> bool {
-        set.mirrored() == (self.kind == Kind::Goal)
+    /// Reads a table's payload, checking it has this table's shape (a
+    /// goal set stores half its layers; a ladder, its levels whole).
+    fn parse(&self, bytes: &[u8]) -> Option<Held> {
+        match self.kind {
+            Kind::Goal => GoalSet::from_bytes(bytes)
+                .filter(GoalSet::mirrored)
+                .map(Held::Set),
+            Kind::Best { levels } => Ladder::from_bytes(bytes)
+                .filter(|l| l.level_entries().len() <= levels as usize)
+                .map(Held::Ladder),
+        }
     }
 }
 
-/// A goal set with the problem it was built for (its symmetry group).
+/// What a table holds.
+enum Held {
+    Set(GoalSet<u64>),
+    Ladder(Ladder<u64>),
+}
+
+impl Held {
+    fn entries(&self) -> u64 {
+        match self {
+            Held::Set(s) => s.entries(),
+            Held::Ladder(l) => l.entries(),
+        }
+    }
+
+    fn to_bytes(&self) -> Vec<u8> {
+        match self {
+            Held::Set(s) => s.to_bytes(),
+            Held::Ladder(l) => l.to_bytes(),
+        }
+    }
+}
+
+/// A table with the problem it was built for (its symmetry group).
 struct Loaded {
     origin: Problem<u64>,
-    set: GoalSet<u64>,
+    held: Held,
 }
 
 /// A board symmetry applied to bitboards, a byte at a time: `bytes[k][v]`
@@ -376,10 +455,10 @@ impl Service {
 
     /// Reads a table file: `Ok(None)` when missing, `Err` when it cannot
     /// be trusted.
-    fn read(&self, spec: &TableSpec) -> Result<Option<GoalSet<u64>>, CacheError> {
+    fn read(&self, spec: &TableSpec) -> Result<Option<Held>, CacheError> {
         match cache::read(&self.path(&spec.name), &spec.name, TABLE_VERSION) {
-            Ok(bytes) => GoalSet::from_bytes(&bytes)
-                .filter(|s| spec.holds(s))
+            Ok(bytes) => spec
+                .parse(&bytes)
                 .map(Some)
                 .ok_or_else(|| CacheError::Invalid("the payload is not such a table".into())),
             Err(CacheError::Missing) => Ok(None),
@@ -395,14 +474,14 @@ impl Service {
         }
         let origin = spec.origin()?;
         if spec.on_demand {
-            let set = spec.make(&origin, &Budget::unlimited()).ok()?;
-            return Some(self.keep(&spec.name, Loaded { origin, set }));
+            let held = spec.make(&origin, &Budget::unlimited()).ok()?;
+            return Some(self.keep(&spec.name, Loaded { origin, held }));
         }
         if self.get_state(&spec.name).is_some() {
             return None;
         }
         match self.read(spec) {
-            Ok(Some(set)) => Some(self.keep(&spec.name, Loaded { origin, set })),
+            Ok(Some(held)) => Some(self.keep(&spec.name, Loaded { origin, held })),
             Ok(None) => None,
             Err(e) => {
                 // Never trusted; a build replaces it.
@@ -430,7 +509,7 @@ impl Service {
                         found.goal = Some((spec.name.clone(), l, image));
                     }
                 }
-                Kind::Best if found.best.is_none() => {
+                Kind::Best { .. } if found.best.is_none() => {
                     if let Some(l) = self.load(spec) {
                         found.best = Some((spec.name.clone(), l));
                     }
@@ -477,14 +556,15 @@ impl Service {
                     (Some((_, l, _)), _) | (None, Some((_, l))) => Some(&l.origin),
                     (None, None) => None,
                 };
-                let goal = found
-                    .goal
-                    .as_ref()
-                    .map(|(_, l, _)| move |q: &u64| l.set.contains(&l.origin, &image(q)));
-                let best = found
-                    .best
-                    .as_ref()
-                    .map(|(_, l)| move |q: &u64| l.set.contains(&l.origin, q));
+                let goal = found.goal.as_ref().and_then(|(_, l, _)| match &l.held {
+                    Held::Set(s) => Some(move |q: &u64| s.contains(&l.origin, &image(q))),
+                    Held::Ladder(_) => None,
+                });
+                let ladder = found.best.as_ref().and_then(|(_, l)| match &l.held {
+                    Held::Ladder(d) => Some((d, &l.origin)),
+                    Held::Set(_) => None,
+                });
+                let best = ladder.map(|(d, o)| move |q: &u64| d.best(o, q));
                 // Reachable from the tables' start exactly when the
                 // complement reaches its goal: a search on few pegs for
                 // the early positions, where it pays.
@@ -505,10 +585,9 @@ impl Service {
                 let view = origin.map(|_| TableView {
                     goal: goal.as_ref().map(|f| f as &dyn Fn(&u64) -> bool),
                     goal_name: found.goal.as_ref().map(|g| g.0.clone()),
-                    best: best
-                        .as_ref()
-                        .zip(found.best.as_ref())
-                        .map(|(f, (_, l))| (l.set.target(), f as &dyn Fn(&u64) -> bool)),
+                    best: best.as_ref().zip(ladder).and_then(|(f, (d, _))| {
+                        Some((d.top()?, f as &dyn Fn(&u64) -> Option<u32>))
+                    }),
                     best_name: found.best.as_ref().map(|b| b.0.clone()),
                     reachable: &reachable,
                 });
@@ -596,7 +675,7 @@ impl Tables for Service {
             }
         };
         let entries = set.entries();
-        self.keep(name, Loaded { origin, set });
+        self.keep(name, Loaded { origin, held: set });
         self.set_state(name, None);
         Some(Ok(BuildReport {
             name: name.to_string(),
@@ -709,6 +788,9 @@ fn walk<B: Bits>(p: &Problem<B>, from: B, target: u32, ok: impl Fn(&B) -> bool) 
 /// Whether a position is in a solved set.
 type Member<'a, B> = &'a dyn Fn(&B) -> bool;
 
+/// A position's best result from a result ladder, when it tells it.
+type BestOf<'a, B> = &'a dyn Fn(&B) -> Option<u32>;
+
 /// A reachability test: `(reachable, nodes spent)` within the given
 /// nodes, or `None` if undecided.
 type ReachTest<'a, B> = &'a dyn Fn(&B, u64) -> Option<(bool, u64)>;
@@ -720,11 +802,12 @@ struct TableView<'a, B> {
     goal: Option<Member<'a, B>>,
     /// The goal-reaching set's name.
     goal_name: Option<String>,
-    /// The best result `k` (the fewest pegs any position reachable from
-    /// the start can be left with) and whether a position is in the
-    /// best-result set (reachable and can still be left with `k` pegs).
-    best: Option<(u32, Member<'a, B>)>,
-    /// The best-result set's name.
+    /// The result ladder: the highest best result it tells, and a
+    /// position's best result when it tells it (the position is then
+    /// reachable); a reachable position it does not tell is left with
+    /// more pegs at best.
+    best: Option<(u32, BestOf<'a, B>)>,
+    /// The ladder's name.
     best_name: Option<String>,
     /// Whether a position is reachable from the tables' start, by a
     /// search of at most the given nodes: `(reachable, nodes spent)`, or
@@ -804,17 +887,17 @@ fn analyze_typed<B: Bits>(
     // reachable from the start: a member of either set, a position the
     // test proves reachable, or a child of one of those.
     let mut spend = Spend { budget, used: 0 };
-    // Fewest pegs the moves can be left with, as far as the best-result
-    // set tells (1 when it does not).
+    // Fewest pegs the moves the ladder does not tell can be left with
+    // (1 when there is no ladder).
     let mut floor = 1;
-    // The position's best result from the best-result set.
+    // The position's best result from the ladder.
     let mut parent_best: Option<u32> = None;
-    let mut best_has: Option<Member<'_, B>> = None;
+    let mut best_of: Option<BestOf<'_, B>> = None;
     if let Some(t) = &table {
         let goal_in = t.goal.is_some_and(|has| has(&pos));
-        let best_in = t.best.is_some_and(|(_, has)| has(&pos));
+        let best_in = t.best.and_then(|(_, of)| of(&pos));
         let known = goal_in
-            || best_in
+            || best_in.is_some()
             || spend
                 .slice(REACHABLE_NODES)
                 .and_then(|n| (t.reachable)(&pos, n))
@@ -841,18 +924,16 @@ fn analyze_typed<B: Bits>(
                 names.extend(t.goal_name.clone());
             }
         }
-        if let (Some((k, has)), true) = (t.best, known) {
-            // No position reachable from the start can be left with fewer
-            // than k pegs: a member's best result is k, anyone else's at
-            // least k + 1.
-            best_has = Some(has);
-            floor = k + 1;
-            if best_in {
-                parent_best = Some(k);
-            }
+        if let (Some((top, of)), true) = (t.best, known) {
+            // The ladder tells a member's best result exactly; a
+            // reachable position it does not tell is left with more than
+            // `top` pegs at best.
+            best_of = Some(of);
+            floor = top + 1;
+            parent_best = best_in;
             for s in &mut slots {
-                if has(&at(s)) {
-                    s.best = Some(k);
+                if let Some(v) = of(&at(s)) {
+                    s.best = Some(v);
                     s.best_by_table = true;
                 }
             }
@@ -1129,8 +1210,9 @@ fn analyze_typed<B: Bits>(
                         p.is_goal(q) || gs.known(q).is_some_and(|v| v <= g)
                     }),
                 }
-            } else if let (true, Some(has)) = (s.best_by_table, best_has) {
-                walk(p, c, s.best.unwrap_or(best_stop), has)
+            } else if let (true, Some(of)) = (s.best_by_table, best_of) {
+                let b = s.best.unwrap_or(best_stop);
+                walk(p, c, b, |q| of(q).is_some_and(|v| v <= b))
             } else if let Some(h) = s.one_peg {
                 let (_, q) = &hole_problems[h];
                 walk(p, c, 1, |x| {

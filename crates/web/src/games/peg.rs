@@ -14,6 +14,8 @@ use endgame_peg::api::{
     self, with_problem, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec,
 };
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// The query of every peg route.
@@ -96,15 +98,65 @@ fn spec(q: &PegQuery, position: Option<String>) -> Spec {
 }
 
 /// The board, the start problem and the problem at the current position.
-type Current = (Board, AnyProblem, AnyProblem, Vec<String>);
+type Current = (Board, Arc<AnyProblem>, AnyProblem, Vec<String>);
+
+/// Most start problems [`Starts`] keeps; past it the oldest half goes.
+const KEPT_STARTS: usize = 64;
+
+/// Start problems by question ([`question`]), with their boards: a
+/// request only replays its moves on its start, so one built start serves
+/// every request of a game (the problem at the current position is built
+/// per request, with the pagoda functions its deadline allows).
+#[derive(Default)]
+pub(crate) struct Starts {
+    kept: Mutex<Kept>,
+}
+
+/// The kept starts by question, each with its age, and the newest age.
+#[derive(Default)]
+struct Kept {
+    newest: u64,
+    by_question: HashMap<String, (u64, Board, Arc<AnyProblem>)>,
+}
+
+impl Starts {
+    fn get_or_build(
+        &self,
+        q: &PegQuery,
+        deadline: Option<Instant>,
+    ) -> Result<(Board, Arc<AnyProblem>), ApiError> {
+        let key = question(q);
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((_, b, p)) = kept.by_question.get(&key) {
+            return Ok((b.clone(), p.clone()));
+        }
+        drop(kept);
+        let start_spec = spec(q, q.start.clone());
+        let board = api::board_of(&start_spec).map_err(ApiError::bad)?;
+        let start = Arc::new(api::build_within(&start_spec, deadline).map_err(ApiError::bad)?);
+        kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.by_question.len() >= KEPT_STARTS {
+            let mut ages: Vec<u64> = kept.by_question.values().map(|v| v.0).collect();
+            ages.sort_unstable();
+            let cut = ages[ages.len() / 2];
+            kept.by_question.retain(|_, v| v.0 > cut);
+        }
+        kept.newest += 1;
+        let age = kept.newest;
+        kept.by_question
+            .insert(key, (age, board.clone(), start.clone()));
+        Ok((board, start))
+    }
+}
 
 /// [`current_now`] on the blocking pool, deriving pagoda functions for at
 /// most half of `time` (a custom board's linear programs can take minutes
 /// in all; each request derives some more, kept by the peg crate).
-async fn current(q: &PegQuery, time: Duration) -> Result<Current, ApiError> {
+async fn current(app: &AppState, q: &PegQuery, time: Duration) -> Result<Current, ApiError> {
     let q = q.clone();
+    let starts = app.peg_starts.clone();
     let deadline = Instant::now() + (time / 2).min(api::PAGODA_TIME);
-    tokio::task::spawn_blocking(move || current_now(&q, Some(deadline)))
+    tokio::task::spawn_blocking(move || current_now(&starts, &q, Some(deadline)))
         .await
         .map_err(|e| ApiError {
             status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
@@ -112,12 +164,14 @@ async fn current(q: &PegQuery, time: Duration) -> Result<Current, ApiError> {
         })?
 }
 
-fn current_now(q: &PegQuery, deadline: Option<Instant>) -> Result<Current, ApiError> {
-    let start_spec = spec(q, q.start.clone());
-    let board = api::board_of(&start_spec).map_err(ApiError::bad)?;
-    let start = api::build_within(&start_spec, deadline).map_err(ApiError::bad)?;
+fn current_now(
+    starts: &Starts,
+    q: &PegQuery,
+    deadline: Option<Instant>,
+) -> Result<Current, ApiError> {
+    let (board, start) = starts.get_or_build(q, deadline)?;
     let played = split_moves(q.moves.as_deref());
-    let position = with_problem!(&start, p => {
+    let position = with_problem!(start.as_ref(), p => {
         let mut pos = p.start();
         for m in &played {
             let mv = p.parse_move(m).map_err(ApiError::bad)?;
@@ -132,9 +186,12 @@ fn current_now(q: &PegQuery, deadline: Option<Instant>) -> Result<Current, ApiEr
 }
 
 /// `GET /api/peg/state`.
-pub(crate) async fn state(Q(q): Q<PegQuery>) -> Result<Json<PegState>, ApiError> {
+pub(crate) async fn state(
+    State(app): State<AppState>,
+    Q(q): Q<PegQuery>,
+) -> Result<Json<PegState>, ApiError> {
     // The moves need no pagoda functions: only those already derived.
-    let (board, start, cur, played) = current(&q, Duration::ZERO).await?;
+    let (board, start, cur, played) = current(&app, &q, Duration::ZERO).await?;
     let st = with_problem!(&cur, p => {
         let pos = p.start();
         let moves: Vec<Jump> = p
@@ -169,7 +226,7 @@ pub(crate) async fn state(Q(q): Q<PegQuery>) -> Result<Json<PegState>, ApiError>
         PegState {
             board: board.name().to_string(),
             lattice: match board.lattice() { Lattice::Square => "square", Lattice::Hex => "hex" },
-            start: with_problem!(&start, s => s.format_position(&s.start())),
+            start: with_problem!(start.as_ref(), s => s.format_position(&s.start())),
             position: p.format_position(&pos),
             goal: api::goal(&cur),
             pegs: p.peg_count(pos) as usize,
@@ -203,7 +260,7 @@ pub(crate) async fn hints(
     let time = app
         .budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES)
         .time;
-    let (board, _, cur, _) = current(&q, time).await?;
+    let (board, _, cur, _) = current(&app, &q, time).await?;
     let service = app.peg.clone();
     // A board of few holes is small work whatever the position; a larger
     // one is a table question once its table is ready, else a solve.
@@ -241,7 +298,7 @@ pub(crate) async fn think(
     Q(q): Q<PegQuery>,
 ) -> Result<axum::response::Response, ApiError> {
     let big = app.think_budget(app.budget_for(&q.budget, api::DEFAULT_TIME, api::DEFAULT_NODES));
-    let (_, _, cur, _) = current(&q, big.time).await?;
+    let (_, _, cur, _) = current(&app, &q, big.time).await?;
     let service = app.peg.clone();
     crate::think::stream(&app, big, move |b| service.analyze(&cur, b)).await
 }
@@ -255,7 +312,7 @@ pub(crate) async fn solve(
     Q(q): Q<PegQuery>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let budget = app.budget(&q.budget);
-    let (_, _, cur, _) = current(&q, budget.time).await?;
+    let (_, _, cur, _) = current(&app, &q, budget.time).await?;
     let r = app
         .solve(budget, move |ctl| {
             let limits = api::Budget::from(&ctl.budget(budget.nodes));
@@ -268,4 +325,48 @@ pub(crate) async fn solve(
     };
     v["budget"] = serde_json::to_value(budget).map_err(ApiError::bad)?;
     Ok(Json(v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A distinct drawn board for each `i`: rows of pegs and a hole.
+    fn row(i: usize) -> PegQuery {
+        let line = format!("{}.", "o".repeat(2 + i % 20));
+        PegQuery {
+            art: Some(vec![line; 1 + i / 20].join("/")),
+            ..PegQuery::default()
+        }
+    }
+
+    /// One start serves every request of its question; past
+    /// [`KEPT_STARTS`] questions the oldest half goes, and a bad board is
+    /// an error that keeps nothing.
+    #[test]
+    fn starts_are_kept_by_question_and_bounded() {
+        let starts = Starts::default();
+        let (_, a) = starts.get_or_build(&row(3), None).unwrap();
+        let (_, b) = starts.get_or_build(&row(3), None).unwrap();
+        assert!(Arc::ptr_eq(&a, &b));
+        for i in 4..4 + KEPT_STARTS {
+            starts.get_or_build(&row(i), None).unwrap();
+        }
+        let kept = starts.kept.lock().unwrap().by_question.len();
+        assert!((KEPT_STARTS / 2..=KEPT_STARTS).contains(&kept), "{kept}");
+        // The first question was among the oldest: built again.
+        let (_, c) = starts.get_or_build(&row(3), None).unwrap();
+        assert!(!Arc::ptr_eq(&a, &c));
+        let bad = PegQuery {
+            board: Some("no-such-board".into()),
+            ..PegQuery::default()
+        };
+        assert_eq!(starts.get_or_build(&bad, None).err().unwrap().status, 400);
+        assert!(!starts
+            .kept
+            .lock()
+            .unwrap()
+            .by_question
+            .contains_key(&question(&bad)));
+    }
 }
