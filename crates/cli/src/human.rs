@@ -294,7 +294,7 @@ fn move_rows(line: &[String]) -> String {
 }
 
 /// Digits grouped by thousands: `1234567` → `1,234,567`.
-fn group(digits: &str) -> String {
+pub(crate) fn group(digits: &str) -> String {
     let n = digits.len();
     let mut out = String::with_capacity(n + n / 3);
     for (i, c) in digits.chars().enumerate() {

@@ -294,7 +294,7 @@ pub fn hint(args: &HintMartello, out: Output) -> Result<String> {
     );
     let a = api::analyze(&m, &s, &budget);
     spinner.finish();
-    out.render(&a, hint_text)
+    crate::output::hint(&out, &a, hint_text)
 }
 
 /// A result in words (`solvable`, `at best 3 stones`, `undecided`).

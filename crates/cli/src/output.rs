@@ -67,6 +67,21 @@ pub fn finished(text: String, complete: bool) -> Result<String> {
     }
 }
 
+/// A hint's report, as the web answers it; when the position or a move
+/// is undecided (`decided: false` on it in JSON) the budget ran out first
+/// and the command exits with [`INCOMPLETE`].
+pub fn hint<D, P>(
+    out: &Output,
+    a: &endgame_core::analysis::Analysis<D, P>,
+    text: impl FnOnce(&endgame_core::analysis::Analysis<D, P>) -> String,
+) -> Result<String>
+where
+    endgame_core::analysis::Analysis<D, P>: Serialize,
+{
+    let text = out.render(a, text)?;
+    finished(text, a.settled())
+}
+
 /// A report and whether it is complete, for reports that do not say it
 /// themselves: in JSON the report's own fields, then `complete` (`false`
 /// when the budget ran out before the answer).

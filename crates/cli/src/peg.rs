@@ -292,7 +292,7 @@ fn with_extra_counts(text: &str, extra: &counts::Extra) -> String {
     if let Some(n) = &extra.canonical_paths {
         lines.push_str(&field(
             "paths",
-            format!("{} sequences of positions up to symmetry", group_digits(n)),
+            format!("{} sequences of positions up to symmetry", human::group(n)),
         ));
     }
     if let (Some(raw), Some(reduced)) = (extra.move_sets, extra.move_sets_reduced) {
@@ -300,8 +300,8 @@ fn with_extra_counts(text: &str, extra: &counts::Extra) -> String {
             "move sets",
             format!(
                 "{} ({} up to symmetry)",
-                group_digits(&raw.to_string()),
-                group_digits(&reduced.to_string())
+                human::group(&raw.to_string()),
+                human::group(&reduced.to_string())
             ),
         ));
     }
@@ -314,19 +314,6 @@ fn with_extra_counts(text: &str, extra: &counts::Extra) -> String {
         }
         None => format!("{text}{lines}"),
     }
-}
-
-/// Digits grouped by thousands: `1234567` → `1,234,567`.
-fn group_digits(digits: &str) -> String {
-    let n = digits.len();
-    let mut out = String::with_capacity(n + n / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (n - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `endgame hint peg`: the analysis service's answer, as is with
@@ -344,7 +331,7 @@ pub fn hint(args: &HintPeg, out: Output) -> Result<String> {
     let service = api::Service::new();
     let report = service.analyze_with(&problem, args.count_limit, &budget);
     spinner.finish();
-    out.render(&report, |r| hint_text(&board, r))
+    crate::output::hint(&out, &report, |r| hint_text(&board, r))
 }
 
 /// The text of `endgame hint peg`.

@@ -163,7 +163,7 @@ pub fn hint(args: &HintPentago, out: Output) -> Result<String> {
     let spinner = Spinner::start(out.progress_mode(), "hint pentago: weighing every move");
     let analysis = api::analyze(&pos, &budget);
     spinner.finish();
-    out.render(&analysis, |a| hint_text(&pos, a))
+    crate::output::hint(&out, &analysis, |a| hint_text(&pos, a))
 }
 
 /// A value for the text: `win`, `win in 1`, ...

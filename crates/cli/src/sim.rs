@@ -170,7 +170,7 @@ pub fn hint(args: &HintSim, out: Output) -> Result<String> {
     let spinner = Spinner::start(out.progress_mode(), "hint sim: weighing every move");
     let a = service.analyze(&sim, &pos, &budget);
     spinner.finish();
-    out.render(&a, hint_text)
+    crate::output::hint(&out, &a, hint_text)
 }
 
 /// The text of `endgame hint sim`.

@@ -28,6 +28,9 @@ fn solve_json(args: &[&str]) -> Value {
     r
 }
 
+/// Runs `endgame --json --quiet …`: a hint exits with status 3 exactly
+/// when the position or a move is not `decided` (the budget ran out),
+/// everything else with 0.
 fn json(args: &[&str]) -> Value {
     let out = endgame()
         .arg("--json")
@@ -35,12 +38,15 @@ fn json(args: &[&str]) -> Value {
         .args(args)
         .output()
         .expect("runs");
-    assert!(
-        out.status.success(),
-        "endgame {args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("stdout is JSON")
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
+        panic!(
+            "endgame {args:?}: stdout is not JSON: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let want = common::status_for(args, &r);
+    assert_eq!(out.status.code(), Some(want), "endgame {args:?}: {r}");
+    r
 }
 
 fn bad(args: &[&str]) {
@@ -120,6 +126,7 @@ fn hint_agrees_with_solving_each_child() {
         .iter()
         .any(|h| h["result"]["best"].is_null() && h["colour"] == "blue"));
     assert!(tight["reason"].as_str().unwrap().contains("node budget"));
+    assert_eq!(tight["decided"], false);
     // --memo-mb and --time still taken.
     let roomy = json(&[
         "hint",

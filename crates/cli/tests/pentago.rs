@@ -15,14 +15,19 @@ fn endgame() -> Command {
     Command::cargo_bin("endgame").unwrap()
 }
 
+/// `endgame ARGS --json`: the report, its exit status 0, or 3 exactly
+/// when it is incomplete (`common::status_for`).
 fn json(args: &[&str]) -> Json {
     let out = endgame().args(args).arg("--json").output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
+    let r: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{args:?}: {}", String::from_utf8_lossy(&out.stderr)));
+    assert_eq!(
+        out.status.code(),
+        Some(common::status_for(args, &r)),
+        "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    serde_json::from_slice(&out.stdout).unwrap()
+    r
 }
 
 fn fails(args: &[&str], stdin: &str, needle: &str) {
@@ -213,8 +218,15 @@ fn the_spec_rotation_wins_at_once_on_both_ends() {
             assert_ne!(m["colour"], "blue", "{m}");
         }
     }
-    // The text prints the position's value line.
-    let text = common::text(&["hint", "pentago", "205481007622539795m", "--time", "200ms"]);
+    // The text prints the position's value line; moves left undecided
+    // in 200 ms make it exit 3, all decided 0.
+    let out = common::endgame()
+        .args(["hint", "pentago", "205481007622539795m", "--time", "200ms"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let want = if text.contains(" blue ") { 3 } else { 0 };
+    assert_eq!(out.status.code(), Some(want), "{text}");
     assert!(text.contains("value        win in 1"), "{text}");
     assert!(text.contains("ul cw      win in 1"), "{text}");
 }

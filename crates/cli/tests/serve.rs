@@ -254,8 +254,9 @@ fn help_shows_every_limit_with_its_default() {
         .unwrap();
     assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
+    let solves = endgame_web::default_solves().to_string();
     for (flag, default) in [
-        ("--max-solves", "2"),
+        ("--max-solves", solves.as_str()),
         ("--max-queue", "16"),
         ("--queue-wait-ms", "10000"),
         ("--table-lane", "4"),
