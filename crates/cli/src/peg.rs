@@ -11,7 +11,6 @@ pub use endgame_peg::api::BoardInfo;
 use endgame_peg::api::{
     self, AnyProblem, Board, BoardSource, Budget, Finish, Method, Pruning, Spec,
 };
-use endgame_peg::counts;
 use serde::Serialize;
 use std::io::Read;
 use std::path::Path;
@@ -228,7 +227,7 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
         r => r?,
     };
     let extra = if args.random_success || args.canonical_paths || args.move_sets {
-        let extra_opts = counts::ExtraOptions {
+        let extra_opts = api::ExtraOptions {
             random_success: args.random_success,
             canonical_paths: args.canonical_paths,
             move_sets: args.move_sets,
@@ -239,7 +238,7 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
             out.progress_mode(),
             &format!("count peg {}: more counts", board.name()),
         );
-        let extra = counts::extra(&problem, &extra_opts, &bar);
+        let extra = api::extra_counts(&problem, &extra_opts, &bar);
         bar.finish();
         match extra {
             // A memory budget ran out: a budget, not bad input.
@@ -269,17 +268,17 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
 
 /// The report of `endgame count peg`: the count's, and the counts asked
 /// for by `--random-success`, `--canonical-paths` and `--move-sets`
-/// (`endgame_peg::counts`).
+/// (`endgame_peg::api::extra_counts`).
 #[derive(Debug, Serialize)]
 struct CountPegReport {
     #[serde(flatten)]
     report: api::CountReport,
     #[serde(flatten)]
-    extra: Option<counts::Extra>,
+    extra: Option<api::Extra>,
 }
 
 /// The count's text with the extra counts after its `solutions` line.
-fn with_extra_counts(text: &str, extra: &counts::Extra) -> String {
+fn with_extra_counts(text: &str, extra: &api::Extra) -> String {
     let field = |label: &str, value: String| format!("{label:13}{value}\n");
     let mut lines = String::new();
     if let Some(p) = &extra.random_success {

@@ -62,7 +62,7 @@ impl Memory {
                 self.max_memory
             );
         }
-        endgame_pentago::mid::set_memory_limit(self.max_memory - TABLE_BYTES);
+        api::set_memory_limit(self.max_memory - TABLE_BYTES);
         crate::limits::bytes(self.max_memory)
     }
 }

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 pub use crate::board::{Board, Lattice};
+pub use crate::counts::{extra as extra_counts, Extra, ExtraOptions};
 pub use crate::notation::parse_position;
 pub use crate::problem::{Pruning, PAGODA_TIME};
 pub use crate::service::{

@@ -357,21 +357,28 @@ fn put(bits: &mut [u64], mut pos: usize, mut n: u32, mut v: u128) {
 }
 
 /// A cursor over a payload.
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     b: &'a [u8],
     at: usize,
 }
 
 impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+    pub(crate) fn new(b: &'a [u8]) -> Reader<'a> {
+        Reader { b, at: 0 }
+    }
+    /// Whether every byte was read.
+    pub(crate) fn done(&self) -> bool {
+        self.at == self.b.len()
+    }
+    pub(crate) fn take(&mut self, n: usize) -> Option<&'a [u8]> {
         let s = self.b.get(self.at..self.at.checked_add(n)?)?;
         self.at += n;
         Some(s)
     }
-    fn u32(&mut self) -> Option<u32> {
+    pub(crate) fn u32(&mut self) -> Option<u32> {
         Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
     }
-    fn u64(&mut self) -> Option<u64> {
+    pub(crate) fn u64(&mut self) -> Option<u64> {
         Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
     }
 }
@@ -623,7 +630,7 @@ impl<B: Bits> GoalSet<B> {
         }
         let d = (self.start_pegs - k) as usize;
         if d < self.layers.len() {
-            return self.layers[d].contains(self.keys.key(p.canonical(pos)));
+            return self.stores(&p.canonical(pos));
         }
         let Some(c) = p.reversal(pos).filter(|_| self.mirrored) else {
             return false;
@@ -632,6 +639,20 @@ impl<B: Bits> GoalSet<B> {
         self.layers
             .get(mirror)
             .is_some_and(|l| l.contains(self.keys.key(p.canonical(&c))))
+    }
+
+    /// Whether a stored layer holds `canonical` (a position already in
+    /// its canonical form under the set's problem): [`GoalSet::contains`]
+    /// without the mirrored half, for callers that look one position up
+    /// in several sets.
+    pub(crate) fn stores(&self, canonical: &B) -> bool {
+        let k = canonical.count();
+        if k > self.start_pegs {
+            return false;
+        }
+        self.layers
+            .get((self.start_pegs - k) as usize)
+            .is_some_and(|l| l.contains(self.keys.key(*canonical)))
     }
 
     /// The members of `self` not in `other`, layer by layer (both sets
@@ -748,7 +769,7 @@ impl<B: Bits> GoalSet<B> {
     /// Reads a payload written by [`GoalSet::to_bytes`], checking its
     /// shape (sizes, increasing keys); `None` if it is not one.
     pub fn from_bytes(b: &[u8]) -> Option<GoalSet<B>> {
-        let mut r = Reader { b, at: 0 };
+        let mut r = Reader::new(b);
         let start_pegs = r.u32()?;
         let last = r.u32()?;
         let mirrored = match r.u32()? {
@@ -771,7 +792,7 @@ impl<B: Bits> GoalSet<B> {
         let layers = (0..n)
             .map(|_| Packed::read(&mut r))
             .collect::<Option<Vec<Packed>>>()?;
-        (r.at == b.len()).then_some(GoalSet {
+        r.done().then_some(GoalSet {
             start_pegs,
             last,
             mirrored,
@@ -800,13 +821,14 @@ fn words<B: Bits>() -> usize {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::api::{build, AnyProblem, Spec};
     use endgame_core::layered::{self, LayeredOptions};
     use std::collections::HashMap;
 
-    fn small(spec: &Spec) -> Problem<u64> {
+    /// The problem of `spec` on a board of at most 64 holes.
+    pub(crate) fn small(spec: &Spec) -> Problem<u64> {
         match build(spec).expect("a problem") {
             AnyProblem::Small(p) => p,
             AnyProblem::Large(_) => panic!("a small board"),

@@ -21,11 +21,11 @@
 //! look-ups where a search had to prove that fewer pegs are out of reach.
 
 use crate::bits::Bits;
-use crate::goalset::{BuildError, GoalSet};
+use crate::goalset::{BuildError, GoalSet, Reader};
 use crate::problem::Problem;
 use endgame_core::budget::Budget;
 use endgame_core::layered;
-use endgame_core::{Puzzle, Rules};
+use endgame_core::{Puzzle, Rules, Symmetric};
 
 /// Levels of exact best results, from the start's best result up.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,9 +77,12 @@ impl<B: Bits> Ladder<B> {
     /// for, or one with the same board, start and symmetries), when it is
     /// at most [`Ladder::top`] and `pos` is reachable; `None` otherwise.
     pub fn best(&self, p: &Problem<B>, pos: &B) -> Option<u32> {
+        // Levels store every layer (none is mirrored): one canonical form
+        // serves them all.
+        let c = p.canonical(pos);
         self.levels
             .iter()
-            .find(|l| l.contains(p, pos))
+            .find(|l| l.stores(&c))
             .map(GoalSet::target)
     }
 
@@ -131,20 +134,16 @@ impl<B: Bits> Ladder<B> {
     /// are full-layer sets of one start whose targets rise by one; `None`
     /// if it is not one.
     pub fn from_bytes(b: &[u8]) -> Option<Ladder<B>> {
-        let word = |at: usize| -> Option<[u8; 4]> { b.get(at..at + 4)?.try_into().ok() };
-        if u32::from_le_bytes(word(0)?) != MAGIC {
+        let mut r = Reader::new(b);
+        if r.u32()? != MAGIC {
             let one = GoalSet::from_bytes(b).filter(|s| !s.mirrored())?;
             return Some(Ladder { levels: vec![one] });
         }
-        let n = u32::from_le_bytes(word(4)?) as usize;
-        let mut at = 8;
+        let n = r.u32()?;
         let mut levels: Vec<GoalSet<B>> = Vec::new();
         for _ in 0..n {
-            let len: [u8; 8] = b.get(at..at + 8)?.try_into().ok()?;
-            let len = usize::try_from(u64::from_le_bytes(len)).ok()?;
-            at += 8;
-            let level = GoalSet::from_bytes(b.get(at..at.checked_add(len)?)?)?;
-            at += len;
+            let len = usize::try_from(r.u64()?).ok()?;
+            let level = GoalSet::from_bytes(r.take(len)?)?;
             if level.mirrored() {
                 return None;
             }
@@ -155,23 +154,17 @@ impl<B: Bits> Ladder<B> {
             }
             levels.push(level);
         }
-        (at == b.len()).then_some(Ladder { levels })
+        r.done().then_some(Ladder { levels })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::{build, AnyProblem, Spec};
-    use endgame_core::{Notation, Symmetric};
+    use crate::api::Spec;
+    use crate::goalset::tests::small;
+    use endgame_core::Notation;
     use std::collections::HashMap;
-
-    fn small(spec: &Spec) -> Problem<u64> {
-        match build(spec).expect("a problem") {
-            AnyProblem::Small(p) => p,
-            AnyProblem::Large(_) => panic!("a small board"),
-        }
-    }
 
     /// Fewest pegs `pos` can be left with, by plain memoised recursion
     /// over every move (no symmetry, no pruning).

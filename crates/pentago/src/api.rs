@@ -65,7 +65,7 @@ use std::time::{Duration, Instant};
 
 /// The retrograde solver's pooled layer memory, which a server hands back
 /// when idle.
-pub use crate::mid::{free_pool, pool_bytes, set_pool_limit, DEFAULT_POOL_BYTES};
+pub use crate::mid::{free_pool, pool_bytes, set_memory_limit, set_pool_limit, DEFAULT_POOL_BYTES};
 pub use crate::notation::{draw, format_move, format_position};
 /// The players of battles and terminal play, by name (`strong`, `seed`, …).
 pub use crate::player::by_name as player;
