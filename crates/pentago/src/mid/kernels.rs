@@ -218,7 +218,7 @@ fn gather_block_impl<
     // table is indexed by the rank of the node's stone set among all the
     // empty cells, so consecutive nodes read it far apart, and near the
     // full board of a 17- or 16-stone root it outgrows the second-level
-    // cache (up to 5.9 MB): without this the turn waits on that read at
+    // cache (several MB): without this the turn waits on that read at
     // every node (the README's benchmark section has the figures).
     let ahead = |i: usize| {
         if let (true, Some(c)) = (TURN, tc) {
