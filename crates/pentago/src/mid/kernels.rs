@@ -141,6 +141,23 @@ pub(super) fn pick_turn<E: Entry, const WIN: bool, const FULL: bool, const FIRST
 /// How many entries ahead the first mover's gather prefetches.
 const PREFETCH: usize = 16;
 
+/// How many nodes ahead a fused gather fetches the fives of a node.
+const FIVES_AHEAD: usize = 8;
+
+/// A hint to bring the line at `p` into the caches (nothing elsewhere
+/// than on x86-64); `p` need not point into anything.
+#[inline(always)]
+fn prefetch<T>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is only a hint, never dereferenced.
+    unsafe {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        _mm_prefetch::<_MM_HINT_T0>(p.cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
 /// What [`gather_block`] needs of its layers.
 pub(super) struct GatherCtx<'a, E> {
     /// Empty cells of the root.
@@ -197,6 +214,24 @@ fn gather_block_impl<
         }
         _ => acc,
     };
+    // The fives of the node `FIVES_AHEAD` nodes on, fetched now: the
+    // table is indexed by the rank of the node's stone set among all the
+    // empty cells, so consecutive nodes read it far apart, and near the
+    // full board of a 17- or 16-stone root it outgrows the second-level
+    // cache (several MB): without this the turn waits on that read at
+    // every node (the README's benchmark section has the figures).
+    let ahead = |i: usize| {
+        if let (true, Some(c)) = (TURN, tc) {
+            if let Some(&b) = g.bs.get(i + FIVES_AHEAD) {
+                let cells = if FAST {
+                    pdep(b, comp)
+                } else {
+                    g.sp.deposit(b, comp)
+                };
+                prefetch(c.fy.as_ptr().wrapping_add(rank(cells)));
+            }
+        }
+    };
     if FIRST_MOVES {
         // The complement's cells in order, and the rank base
         // of the first player's set with each added.
@@ -204,7 +239,13 @@ fn gather_block_impl<
         for (p, cell) in bits_of(comp as u64).enumerate() {
             base[p] = rank(a | 1 << cell) * g.child_block;
         }
-        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
+        for (node, ((slot, &b), offs)) in out
+            .iter_mut()
+            .zip(g.bs)
+            .zip(g.offs.chunks_exact(g.kids))
+            .enumerate()
+        {
+            ahead(node);
             let mut acc = E::ZERO;
             for &o in offs {
                 // SAFETY: the cell index is below the free cells' count
@@ -212,13 +253,7 @@ fn gather_block_impl<
                 let i = unsafe { *base.get_unchecked((o >> 16) as usize) } + (o & 0xffff) as usize;
                 // Each cell's children are read in order, one stream per
                 // cell, a dozen streams: fetch ahead of each.
-                #[cfg(target_arch = "x86_64")]
-                // SAFETY: a prefetch is only a hint; the address is in the
-                // slice or just past it, never dereferenced.
-                unsafe {
-                    use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-                    _mm_prefetch::<_MM_HINT_T0>(g.next.as_ptr().wrapping_add(i + PREFETCH).cast());
-                }
+                prefetch(g.next.as_ptr().wrapping_add(i + PREFETCH));
                 // SAFETY: `offs` was checked in `Space::gather`: cell
                 // index below the free cells' count, offset below
                 // `child_block`; `base[p]` is a rank among the first
@@ -237,7 +272,13 @@ fn gather_block_impl<
         // The children of block `a` are block `a` of the next layer, at
         // offsets that depend on the node only.
         let kids = &g.next[ia * g.child_block..(ia + 1) * g.child_block];
-        for ((slot, &b), offs) in out.iter_mut().zip(g.bs).zip(g.offs.chunks_exact(g.kids)) {
+        for (node, ((slot, &b), offs)) in out
+            .iter_mut()
+            .zip(g.bs)
+            .zip(g.offs.chunks_exact(g.kids))
+            .enumerate()
+        {
+            ahead(node);
             let mut acc = E::ZERO;
             for &o in offs {
                 // SAFETY: offsets are below `child_block`, the length of
