@@ -40,7 +40,6 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         if plan.est < self.opts.dense_min_children {
             return None;
         }
-        let ranker = crate::dense::Ranker::new(dk.key_bits(), &dk.invariants())?;
         // The layer's class, from the first parent with a child.
         let mut probe = Vec::new();
         for p in parents.iter() {
@@ -49,7 +48,19 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 break;
             }
         }
-        let (k, par) = ranker.layer_class(*probe.first()?);
+        let first = *probe.first()?;
+        // The tables below cost about a millisecond to build, so a layer
+        // whose bitmap would be too sparse is sent to hashing first, from
+        // its size estimated as C(bits, k) / 2^invariants (the classes are
+        // about equal); the exact test follows.
+        let invariants = dk.invariants();
+        let estimate = binomial(dk.key_bits(), first.count_ones()) >> invariants.len();
+        if !forced && estimate / 16 > (plan.est as u64).saturating_mul(DENSE_BYTES_PER_CHILD as u64)
+        {
+            return None;
+        }
+        let ranker = crate::dense::Ranker::new(dk.key_bits(), &invariants)?;
+        let (k, par) = ranker.layer_class(first);
         let layer = ranker.layer(k, par);
         let map_bytes = layer.len().div_ceil(8) as usize;
         if layer.is_empty()
@@ -193,5 +204,34 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let produced = produced.into_inner();
         let distinct = next.len() as f64 / produced.max(1) as f64;
         Some((next, tally, distinct, map.bytes()))
+    }
+}
+
+/// C(n, k), saturating.
+fn binomial(n: u32, k: u32) -> u64 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k) as u64;
+    (0..k).fold(1u64, |c, i| c.saturating_mul(n as u64 - i) / (i + 1))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn binomial_is_pascal() {
+        for n in 0..=48u32 {
+            for k in 0..=n + 1 {
+                let want = if k == 0 {
+                    1
+                } else if k > n {
+                    0
+                } else {
+                    super::binomial(n - 1, k - 1) + super::binomial(n - 1, k)
+                };
+                assert_eq!(super::binomial(n, k), want, "C({n}, {k})");
+            }
+        }
+        assert_eq!(super::binomial(33, 16), 1_166_803_110);
     }
 }
