@@ -256,12 +256,17 @@ impl Packed {
     }
 
     fn contains(&self, key: u128) -> bool {
+        self.index(key).is_some()
+    }
+
+    /// The index of `key` among the layer's keys (their rank), if held.
+    fn index(&self, key: u128) -> Option<usize> {
         if self.len == 0 {
-            return false;
+            return None;
         }
         let b = key.checked_shr(self.low).unwrap_or(0);
         if b >= (self.starts.len() - 1) as u128 {
-            return false;
+            return None;
         }
         let b = b as usize;
         let want = key & low_mask(self.low);
@@ -271,10 +276,10 @@ impl Packed {
             match self.get(mid).cmp(&want) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return true,
+                std::cmp::Ordering::Equal => return Some(mid),
             }
         }
-        false
+        None
     }
 
     /// The keys, increasing.
@@ -653,6 +658,46 @@ impl<B: Bits> GoalSet<B> {
         self.layers
             .get((self.start_pegs - k) as usize)
             .is_some_and(|l| l.contains(self.keys.key(*canonical)))
+    }
+
+    /// Stored layers (every layer unless the set is mirrored); layer `d`
+    /// holds positions `d` moves from the start.
+    pub(crate) fn stored_layers(&self) -> usize {
+        self.layers.len()
+    }
+
+    /// Where a stored layer holds `canonical` (a position in its
+    /// canonical form under the set's problem): its layer and its index
+    /// there, the index running over the layer's positions in the order
+    /// of [`GoalSet::layer_members`].
+    pub(crate) fn index(&self, canonical: &B) -> Option<(usize, usize)> {
+        let k = canonical.count();
+        if k > self.start_pegs {
+            return None;
+        }
+        let d = (self.start_pegs - k) as usize;
+        let i = self.layers.get(d)?.index(self.keys.key(*canonical))?;
+        Some((d, i))
+    }
+
+    /// The positions of stored layer `d` (canonical forms), in index order.
+    pub(crate) fn layer_members(&self, d: usize) -> Vec<B> {
+        let holes: Vec<usize> = self.mask.ones().collect();
+        let Some(l) = self.layers.get(d) else {
+            return Vec::new();
+        };
+        l.keys()
+            .map(|k| {
+                let mut x = B::ZERO;
+                let mut k = k;
+                while k != 0 {
+                    let j = k.trailing_zeros() as usize;
+                    x |= B::bit(holes[j]);
+                    k &= k - 1;
+                }
+                x
+            })
+            .collect()
     }
 
     /// The members of `self` not in `other`, layer by layer (both sets

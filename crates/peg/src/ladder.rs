@@ -86,6 +86,12 @@ impl<B: Bits> Ladder<B> {
             .map(GoalSet::target)
     }
 
+    /// The first level: the reachable positions that can still be left
+    /// with the start's best result (`None` for a ladder of no level).
+    pub fn first_level(&self) -> Option<&GoalSet<B>> {
+        self.levels.first()
+    }
+
     /// The start's best result (`None` for a ladder of no level).
     pub fn first(&self) -> Option<u32> {
         self.levels.first().map(GoalSet::target)

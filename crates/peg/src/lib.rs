@@ -23,5 +23,6 @@ pub mod counts;
 pub mod goalset;
 pub mod heuristics;
 pub mod ladder;
+pub mod paths;
 mod service;
 pub mod study;

@@ -17,6 +17,7 @@ use crate::bits::Bits;
 use crate::board::Board;
 use crate::goalset::{BuildError, GoalSet};
 use crate::ladder::Ladder;
+use crate::paths::Paths;
 use crate::problem::{Goal, Problem, Pruning};
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
@@ -29,7 +30,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::hash::Hash;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 use std::time::{Duration, Instant};
 
 /// Default time of a hint: the French start's best result (about 2.3
@@ -346,6 +348,61 @@ impl Held {
 struct Loaded {
     origin: Problem<u64>,
     held: Held,
+    /// A ladder's solution counts ([`Paths`]), filled by a thread of
+    /// their own the first time a hint asks (a second on the English
+    /// board), so no hint waits for them.
+    paths: OnceLock<Option<Paths>>,
+    paths_started: AtomicBool,
+}
+
+impl Loaded {
+    fn new(origin: Problem<u64>, held: Held) -> Loaded {
+        Loaded {
+            origin,
+            held,
+            paths: OnceLock::new(),
+            paths_started: AtomicBool::new(false),
+        }
+    }
+
+    /// The first level of a ladder (the positions that can still be left
+    /// with the fewest pegs), which holds every reachable position that
+    /// reaches the goal when the goal has that many pegs.
+    fn first_level(&self) -> Option<&GoalSet<u64>> {
+        match &self.held {
+            Held::Ladder(l) => l.first_level(),
+            Held::Set(_) => None,
+        }
+    }
+
+    /// The solution counts if they are ready (`wait`: once made here or
+    /// by the thread making them); else the first call starts their
+    /// sweep on a thread of its own.
+    fn paths(self: &Arc<Self>, wait: bool) -> Option<&Paths> {
+        if let Some(p) = self.paths.get() {
+            return p.as_ref();
+        }
+        let set = self.first_level()?;
+        let make = || Paths::build(&self.origin, set, &Budget::unlimited());
+        if wait {
+            return self.paths.get_or_init(make).as_ref();
+        }
+        if !self.paths_started.swap(true, Ordering::SeqCst) {
+            let me = self.clone();
+            std::thread::spawn(move || {
+                me.paths(true);
+            });
+        }
+        None
+    }
+
+    /// The solutions from `pos` by the counts, when they are ready:
+    /// `Some(0)` for a position outside the ladder's first level.
+    fn solutions(self: &Arc<Self>, pos: &u64) -> Option<u64> {
+        let paths = self.paths(false)?;
+        let set = self.first_level()?;
+        Some(paths.solutions(&self.origin, set, pos).unwrap_or(0))
+    }
 }
 
 /// A board symmetry applied to bitboards, a byte at a time: `bytes[k][v]`
@@ -475,13 +532,13 @@ impl Service {
         let origin = spec.origin()?;
         if spec.on_demand {
             let held = spec.make(&origin, &Budget::unlimited()).ok()?;
-            return Some(self.keep(&spec.name, Loaded { origin, held }));
+            return Some(self.keep(&spec.name, Loaded::new(origin, held)));
         }
         if self.get_state(&spec.name).is_some() {
             return None;
         }
         match self.read(spec) {
-            Ok(Some(held)) => Some(self.keep(&spec.name, Loaded { origin, held })),
+            Ok(Some(held)) => Some(self.keep(&spec.name, Loaded::new(origin, held))),
             Ok(None) => None,
             Err(e) => {
                 // Never trusted; a build replaces it.
@@ -526,6 +583,35 @@ impl Service {
         found
     }
 
+    /// Whether hints on `problem`'s question read their solution counts
+    /// from a table (a result ladder whose first level is the goal's peg
+    /// count), the counts being made now if they are not yet (`wait`),
+    /// else only started. Without them a hint enumerates the positions
+    /// below it.
+    pub fn counts_ready(&self, problem: &AnyProblem, wait: bool) -> bool {
+        let AnyProblem::Small(p) = problem else {
+            return false;
+        };
+        self.tables_for(p)
+            .best
+            .is_some_and(|(_, l)| l.paths(wait).is_some())
+    }
+
+    /// Loads every result ladder already in the cache directory (never
+    /// building one) and makes its solution counts, so that the first
+    /// hints on its board read them; returns the ladders' names whose
+    /// counts are ready. A server calls it once at start (a second or two
+    /// on the English board).
+    pub fn prepare_counts(&self) -> Vec<String> {
+        self.specs
+            .iter()
+            .filter(|s| matches!(s.kind, Kind::Best { .. }) && !s.on_demand)
+            .filter(|s| self.path(&s.name).exists())
+            .filter(|s| self.load(s).is_some_and(|l| l.paths(true).is_some()))
+            .map(|s| s.name.clone())
+            .collect()
+    }
+
     /// Analyses the position of `problem` (its start) with the default
     /// count limit.
     pub fn analyze(&self, problem: &AnyProblem, budget: &Budget) -> PegAnalysis {
@@ -565,6 +651,7 @@ impl Service {
                     Held::Set(_) => None,
                 });
                 let best = ladder.map(|(d, o)| move |q: &u64| d.best(o, q));
+                let solutions = found.best.as_ref().map(|(_, l)| |q: &u64| l.solutions(q));
                 // Reachable from the tables' start exactly when the
                 // complement reaches its goal: a search on few pegs for
                 // the early positions, where it pays.
@@ -590,6 +677,9 @@ impl Service {
                     }),
                     best_name: found.best.as_ref().map(|b| b.0.clone()),
                     reachable: &reachable,
+                    solutions: solutions
+                        .as_ref()
+                        .map(|f| f as &dyn Fn(&u64) -> Option<u64>),
                 });
                 analyze_typed(p, view, count_limit, budget)
             }
@@ -675,7 +765,7 @@ impl Tables for Service {
             }
         };
         let entries = set.entries();
-        self.keep(name, Loaded { origin, held: set });
+        self.keep(name, Loaded::new(origin, set));
         self.set_state(name, None);
         Some(Ok(BuildReport {
             name: name.to_string(),
@@ -791,6 +881,9 @@ type Member<'a, B> = &'a dyn Fn(&B) -> bool;
 /// A position's best result from a result ladder, when it tells it.
 type BestOf<'a, B> = &'a dyn Fn(&B) -> Option<u32>;
 
+/// The solutions from a position by a table's counts, when they are ready.
+type CountOf<'a, B> = &'a dyn Fn(&B) -> Option<u64>;
+
 /// A reachability test: `(reachable, nodes spent)` within the given
 /// nodes, or `None` if undecided.
 type ReachTest<'a, B> = &'a dyn Fn(&B, u64) -> Option<(bool, u64)>;
@@ -813,6 +906,9 @@ struct TableView<'a, B> {
     /// search of at most the given nodes: `(reachable, nodes spent)`, or
     /// `None` if undecided.
     reachable: ReachTest<'a, B>,
+    /// The number of solutions from a position reachable from the
+    /// tables' start, when the counts are ready ([`Paths`]).
+    solutions: Option<CountOf<'a, B>>,
 }
 
 /// Most nodes of the reachability test of a position outside the table.
@@ -954,8 +1050,31 @@ fn analyze_typed<B: Bits>(
             s.goal = Some(false);
         }
     }
-    // Solutions through every move, by enumeration, on small positions.
-    if pegs <= count_limit {
+    // Solutions through every move on small positions: from the
+    // table's counts when they are ready, else by enumeration.
+    let counted = table
+        .as_ref()
+        .and_then(|t| t.solutions)
+        .filter(|_| pegs <= count_limit)
+        .and_then(|f| {
+            slots
+                .iter()
+                .map(|s| f(&at(s)))
+                .collect::<Option<Vec<u64>>>()
+        });
+    if let Some(per_slot) = counted {
+        let mut total = 0u128;
+        for &i in &slot_of {
+            total += per_slot[i] as u128;
+        }
+        for (s, &n) in slots.iter_mut().zip(&per_slot) {
+            s.solutions = Some(n as u128);
+            if s.goal.is_none() {
+                s.goal = Some(n > 0);
+            }
+        }
+        detail.solutions = Some(total.to_string());
+    } else if pegs <= count_limit {
         let opts = LayeredOptions {
             max_bytes: budget.memory.unwrap_or(COUNT_BYTES),
             count_all: p.reversal(&pos).is_some(),

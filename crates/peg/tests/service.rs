@@ -119,6 +119,38 @@ fn triangle_colours_agree_with_the_enumeration() {
     }
 }
 
+/// Solutions from `position` by the layered enumeration.
+fn enumerated(board: &str, position: &str) -> Option<String> {
+    let r = api::count(&at(board, Some(position)), CountOptions::default(), &Silent);
+    r.expect("counted").solutions
+}
+
+/// Once the triangle's ladder has its solution counts, a hint's counts
+/// (the position's and every move's) are read from them, and equal the
+/// enumeration's.
+#[test]
+fn triangle_hints_read_solution_counts_equal_to_the_enumeration() {
+    let s = Service::with_dir(&scratch("tri-paths"));
+    for picks in [
+        &[][..],
+        &[0],
+        &[1, 0],
+        &[0, 2, 1],
+        &[1, 1, 1, 1],
+        &[2, 0, 1, 1, 0],
+    ] {
+        let pos = walk("triangle", picks);
+        let p = at("triangle", Some(&pos));
+        assert!(s.counts_ready(&p, true), "{pos}");
+        let a = s.analyze(&p, &budget());
+        assert_eq!(a.detail.solutions, enumerated("triangle", &pos), "{pos}");
+        for m in &a.moves {
+            let want = enumerated("triangle", &m.after).or(Some("0".into()));
+            assert_eq!(m.detail.solutions, want, "{pos} {}", m.mv);
+        }
+    }
+}
+
 #[test]
 fn the_french_start_is_judged_by_its_best_result() {
     let a = Service::with_dir(&scratch("fr")).analyze(&at("french", None), &budget());

@@ -177,11 +177,12 @@ impl AppState {
         f: impl FnOnce(&Ctl) -> T + Send + 'static,
     ) -> Result<Option<T>, ApiError> {
         let permit = self.permit().await?;
-        self.run(budget, Some(permit), f).await
+        self.run(budget, Some(permit), true, f).await
     }
 
     /// Runs solver work `f` on the blocking pool, holding `permit` (if
-    /// any) until it ends.
+    /// any) until it ends; `low`: on the low-priority pool
+    /// ([`crate::background`]), for the solve lane's long work.
     ///
     /// `f` gets a [`Ctl`]: its deadline (the budget's time from the start
     /// of the work) and a cancel flag that is set when this future is
@@ -193,6 +194,7 @@ impl AppState {
         &self,
         budget: Budget,
         permit: Option<tokio::sync::OwnedSemaphorePermit>,
+        low: bool,
         f: impl FnOnce(&Ctl) -> T + Send + 'static,
     ) -> Result<Option<T>, ApiError> {
         self.started.fetch_add(1, Ordering::SeqCst);
@@ -200,8 +202,9 @@ impl AppState {
         // Dropped when this future ends or is dropped: stops the work.
         let _stop = CancelOnDrop(ctl.cancel.clone());
         let work = ctl.clone();
+        let background = self.background.clone().filter(|_| low);
         let job = tokio::task::spawn_blocking(move || {
-            let out = f(&work);
+            let out = low_priority(background.as_ref(), || f(&work));
             drop(permit);
             out
         });
@@ -255,20 +258,20 @@ impl AppState {
             b.time = b.time.min(self.limits.lane_time);
             b
         };
-        let permit = match &cost {
-            Cost::Lookup(_) if tabled => None,
+        let (permit, low) = match &cost {
+            Cost::Lookup(_) if tabled => (None, false),
             Cost::Lane(_) if tabled => {
                 budget = capped(budget);
-                Some(self.table_permit().await?)
+                (Some(self.table_permit().await?), false)
             }
             Cost::Cheap => {
                 budget = capped(budget);
-                Some(self.cheap_permit().await?)
+                (Some(self.cheap_permit().await?), false)
             }
-            _ => Some(self.permit().await?),
+            _ => (Some(self.permit().await?), true),
         };
         let a = self
-            .run(budget, permit, move |ctl| f(&ctl.budget(budget.nodes)))
+            .run(budget, permit, low, move |ctl| f(&ctl.budget(budget.nodes)))
             .await?
             .ok_or_else(|| busy("the analysis did not finish within its time, try again"))?;
         if let Some(t) = cost.table().filter(|_| a.decided_by == Decided::Table) {
@@ -347,6 +350,17 @@ fn busy(message: &str) -> ApiError {
     ApiError {
         status: StatusCode::SERVICE_UNAVAILABLE,
         message: message.into(),
+    }
+}
+
+/// Runs `f` on `pool` if there is one (waiting for it), else here.
+pub(crate) fn low_priority<T: Send>(
+    pool: Option<&crate::background::Background>,
+    f: impl FnOnce() -> T + Send,
+) -> T {
+    match pool {
+        Some(p) => p.run(f),
+        None => f(),
     }
 }
 

@@ -19,6 +19,7 @@
 
 mod api;
 mod assets;
+mod background;
 mod games;
 mod lab;
 mod tables;
@@ -178,6 +179,10 @@ pub struct AppState {
     /// Peg start problems by question, which every request of a game
     /// replays its moves on (building one takes up to a millisecond).
     pub(crate) peg_starts: Arc<games::peg::Starts>,
+    /// The low-priority pool of the solve lane, the think streams and the
+    /// table builds (`None`: its threads could not start, so that work
+    /// runs on the blocking pool as it is).
+    pub(crate) background: Option<background::Background>,
 }
 
 impl AppState {
@@ -208,6 +213,9 @@ impl AppState {
             cheap_queued: Arc::new(AtomicUsize::new(0)),
             answers: Arc::default(),
             peg_starts: Arc::default(),
+            background: background::Background::new(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+            ),
         }
     }
 
@@ -357,13 +365,24 @@ pub async fn serve(
     let listener = tokio::net::TcpListener::bind(addr).await?;
     ready(listener.local_addr()?);
     let idle = tokio::spawn(free_pool_when_idle(state.clone()));
+    {
+        // The peg hints' solution counts from the ladders already cached
+        // (no table is built here), so the first hints read them.
+        let (peg, background) = (state.peg.clone(), state.background.clone());
+        tokio::task::spawn_blocking(move || {
+            api::low_priority(background.as_ref(), || peg.prepare_counts())
+        });
+    }
     if state.limits.build_tables {
         let (services, cancel) = (state.table_services(), state.build_cancel.clone());
         // One blocking thread, so hints keep the other cores; a failure
         // shows in `/api/status` as the table's state.
         let memory = state.limits.table_memory;
+        let background = state.background.clone();
         tokio::task::spawn_blocking(move || {
-            let r = tables::build_missing(&services, &cancel, memory);
+            let r = api::low_priority(background.as_ref(), || {
+                tables::build_missing(&services, &cancel, memory)
+            });
             for (name, need) in r.skipped {
                 eprintln!(
                     "table {name} not built: it takes about {:.1} GB to build, over the \

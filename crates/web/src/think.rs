@@ -85,55 +85,58 @@ where
     let cancel = Cancel::new();
     let (tx, rx) = mpsc::channel(4);
     let token = cancel.clone();
+    let background = app.background.clone();
     tokio::task::spawn_blocking(move || {
-        let last = endgame_core::budget::Budget {
-            nodes: Some(big.nodes),
-            deadline: Instant::now().checked_add(big.time),
-            memory: None,
-            cancel: token.clone(),
-        };
-        let send = |e: Event| {
-            // The client left: stop the work.
-            if tx.blocking_send(e).is_err() {
-                token.cancel();
-                false
+        crate::api::low_priority(background.as_ref(), move || {
+            let last = endgame_core::budget::Budget {
+                nodes: Some(big.nodes),
+                deadline: Instant::now().checked_add(big.time),
+                memory: None,
+                cancel: token.clone(),
+            };
+            let send = |e: Event| {
+                // The client left: stop the work.
+                if tx.blocking_send(e).is_err() {
+                    token.cancel();
+                    false
+                } else {
+                    true
+                }
+            };
+            let mut rounds = 0;
+            let out = deepen(&last, ROUNDS, analyze, |k, a| {
+                rounds = k;
+                let shift = ROUNDS - k;
+                let round = Budget {
+                    time: big.time / (1 << shift),
+                    nodes: (big.nodes >> shift).max(1),
+                };
+                let data = json!({
+                    "round": k,
+                    "rounds": ROUNDS,
+                    "budget": round,
+                    "decided": a.moves.len() - a.undecided(),
+                    "analysis": a,
+                });
+                send(Event::default().event("analysis").data(data.to_string()))
+            });
+            let settled = out.as_ref().is_some_and(|a| a.settled());
+            let stopped = if token.is_cancelled() {
+                "cancelled"
+            } else if settled {
+                "decided"
             } else {
-                true
-            }
-        };
-        let mut rounds = 0;
-        let out = deepen(&last, ROUNDS, analyze, |k, a| {
-            rounds = k;
-            let shift = ROUNDS - k;
-            let round = Budget {
-                time: big.time / (1 << shift),
-                nodes: (big.nodes >> shift).max(1),
+                "budget"
             };
             let data = json!({
-                "round": k,
-                "rounds": ROUNDS,
-                "budget": round,
-                "decided": a.moves.len() - a.undecided(),
-                "analysis": a,
+                "rounds": rounds,
+                "settled": settled,
+                "undecided": out.as_ref().map(|a| a.undecided()),
+                "stopped": stopped,
             });
-            send(Event::default().event("analysis").data(data.to_string()))
-        });
-        let settled = out.as_ref().is_some_and(|a| a.settled());
-        let stopped = if token.is_cancelled() {
-            "cancelled"
-        } else if settled {
-            "decided"
-        } else {
-            "budget"
-        };
-        let data = json!({
-            "rounds": rounds,
-            "settled": settled,
-            "undecided": out.as_ref().map(|a| a.undecided()),
-            "stopped": stopped,
-        });
-        send(Event::default().event("done").data(data.to_string()));
-        drop(permit);
+            send(Event::default().event("done").data(data.to_string()));
+            drop(permit);
+        })
     });
     Ok(Sse::new(Events {
         rx,

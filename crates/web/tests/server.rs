@@ -135,10 +135,16 @@ async fn a_wait_too_long_in_the_queue_is_a_503() {
 /// Drops a request mid-solve (as hyper does when the client disconnects)
 /// and measures how soon its permit comes back.
 async fn dropped_request_frees_its_permit(uri: &str) -> Duration {
-    let state = AppState::new(Limits {
-        max_solves: 1,
-        ..Limits::default()
-    });
+    // An empty cache directory: the work is a search, whatever tables this
+    // machine holds (reading a big one is not cancelled midway).
+    let dir = std::env::temp_dir().join(format!("endgame-web-test-{}-cancel", std::process::id()));
+    let state = AppState::with_cache(
+        Limits {
+            max_solves: 1,
+            ..Limits::default()
+        },
+        &dir,
+    );
     let app = app(state.clone());
     let req = spawn_get(&app, uri.to_string());
     wait_for(&state, (1, 0), Duration::from_secs(2)).await;
