@@ -209,16 +209,20 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// event states, counted over its stages. The operation search finds
 /// the lines of solvable boards (restarts) and proves the typical
 /// unsolvable ones; the row-wise search proves the stuck boards
-/// (minimum 14–21 of 36 stones, rows that barely meet) in 7–5,248
-/// steps where the operation search takes millions, and
-/// is slow where rows meet often. Interleaved with growing limits, a
-/// game costs at most a few times what the better of the two needs: the
-/// operation search starts again from scratch at each stage (its memo
-/// does not outlive a run of `solve_floored`), the row-wise one goes on
-/// where it stopped. 50,000 is about the 99th percentile of random 6×6
-/// games, so almost every game ends in the first stage as before.
-pub const STAGES: [(Option<u64>, u64); 3] =
-    [(Some(50_000), 10_000), (Some(500_000), 100_000), (None, 0)];
+/// (minimum 14–21 of 36 stones, rows that barely meet) in 7–5,248 steps
+/// where the operation search takes millions, and is slow where rows
+/// meet often. The operation search starts again from scratch at each
+/// stage (its memo does not outlive a run of `solve_floored`), the
+/// row-wise one goes on where it stopped. 50,000 is about the 99th
+/// percentile of random 6×6 games, so almost every game ends in the
+/// first stage as before; a game past it pays at most 50,000 expansions
+/// again and 20,000 row-wise steps. The second stage is for 7×7 and
+/// larger (no 6×6 game of the crate README's runs takes 5 million).
+pub const STAGES: [(Option<u64>, u64); 3] = [
+    (Some(50_000), 20_000),
+    (Some(5_000_000), 500_000),
+    (None, 0),
+];
 
 fn solve_impl(
     m: &Martello,

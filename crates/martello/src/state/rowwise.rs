@@ -55,6 +55,11 @@ struct Closure {
     ends: [Vec<(u64, Vec<u16>)>; 2],
 }
 
+/// The stones of a row as a set (bit `lane & 63` for each lane).
+fn stone_set(row: u64) -> u64 {
+    (0..row_len(row)).fold(0, |m, i| m | 1 << (lane(row, i) & 63))
+}
+
 /// The subsequences `row` reaches by horizontal eats, itself first, with
 /// the state each came from and the eat (eater and eaten lanes).
 fn reach(row: u64) -> (Vec<u64>, Vec<(u16, u8, u8)>) {
@@ -112,18 +117,28 @@ impl Closure {
         groups
             .into_iter()
             .map(|(x, cands)| {
-                let reached: Vec<Vec<u64>> = cands.iter().map(|&(_, rest)| reach(rest).0).collect();
-                let kept = cands
-                    .iter()
-                    .enumerate()
-                    .filter(|&(i, &(_, rest))| {
-                        !reached
-                            .iter()
-                            .enumerate()
-                            .any(|(j, from)| j != i && cands[j].1 != rest && from.contains(&rest))
-                    })
-                    .map(|(_, &(k, _))| k)
-                    .collect();
+                // Horizontal eats only delete stones, so a rest reaches
+                // another only if the other's stones are a proper subset
+                // of its own: the closures are made only for those.
+                let stones: Vec<u64> = cands.iter().map(|&(_, rest)| stone_set(rest)).collect();
+                let mut reached: Vec<Option<Vec<u64>>> = vec![None; cands.len()];
+                let mut kept = Vec::new();
+                for (i, &(k, rest)) in cands.iter().enumerate() {
+                    let mut dominated = false;
+                    for j in 0..cands.len() {
+                        if j == i || stones[i] & !stones[j] != 0 || stones[i] == stones[j] {
+                            continue;
+                        }
+                        let from = reached[j].get_or_insert_with(|| reach(cands[j].1).0);
+                        if from.contains(&rest) {
+                            dominated = true;
+                            break;
+                        }
+                    }
+                    if !dominated {
+                        kept.push(k);
+                    }
+                }
                 (x, kept)
             })
             .collect()
