@@ -2,7 +2,7 @@
 //! [`endgame_core::restarts`] (memoised DFS whose memo of fully explored
 //! states survives budgeted restarts).
 
-use crate::state::{Martello, Op, Spots, State};
+use crate::state::{Martello, Op, Rowwise, Spots, State};
 use endgame_core::restarts::{
     self, Children, LazyChild, Memo, MemoPool, Objective, RestartOptions, Schedule, Searcher,
     INEXACT,
@@ -203,7 +203,90 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
     solve_impl(m, opts, false, &mut Pool::default(), RESERVE)
 }
 
+/// The stages of [`solve`] (goal first, no expansion limit): the
+/// operation search within an expansion limit, or (`None`) to the end,
+/// and the row-wise search ([`Rowwise`]) within a budget of expanded
+/// event states, counted over its stages. The operation search finds
+/// the lines of solvable boards (restarts) and proves the typical
+/// unsolvable ones; the row-wise search proves the stuck boards
+/// (minimum 14–21 of 36 stones, rows that barely meet) in 7–5,248 steps
+/// where the operation search takes millions, and is slow where rows
+/// meet often. The operation search starts again from scratch at each
+/// stage (its memo does not outlive a run of `solve_floored`), the
+/// row-wise one goes on where it stopped. 50,000 is about the 99th
+/// percentile of random 6×6 games, so almost every game ends in the
+/// first stage as before; a game past it pays at most 50,000 expansions
+/// again and 20,000 row-wise steps. The second stage is for 7×7 and
+/// larger (no 6×6 game of the crate README's runs takes 5 million).
+pub const STAGES: [(Option<u64>, u64); 3] = [
+    (Some(50_000), 20_000),
+    (Some(5_000_000), 500_000),
+    (None, 0),
+];
+
 fn solve_impl(
+    m: &Martello,
+    opts: &SolveOptions,
+    lazy: bool,
+    pool: &mut Pool,
+    reserve: usize,
+) -> Solution {
+    if !opts.goal_first || opts.max_expansions.is_some() {
+        return solve_ops(m, opts, lazy, pool, reserve);
+    }
+    let start = m.start();
+    let mut rw = Rowwise::new(m);
+    // What the stages before spent: expansions of both searches, runs,
+    // the largest memo.
+    let (mut spent, mut runs, mut bytes) = (0, 0, 0);
+    for (ops_limit, rw_budget) in STAGES {
+        let tried = solve_ops(
+            m,
+            &SolveOptions {
+                max_expansions: ops_limit,
+                ..opts.clone()
+            },
+            lazy,
+            pool,
+            reserve,
+        );
+        if tried.complete {
+            return Solution {
+                explored: tried.explored + spent + rw.expansions(),
+                runs: tried.runs + runs,
+                memo_bytes: tried.memo_bytes.max(bytes),
+                ..tried
+            };
+        }
+        spent += tried.explored;
+        runs += tried.runs;
+        bytes = bytes.max(tried.memo_bytes);
+        let budget = rw_budget.min((opts.max_memo_bytes / Rowwise::ENTRY_BYTES) as u64);
+        if let Some(r) = rw.solve(&start, budget) {
+            let mut line = vec![start];
+            for &op in &r.ops {
+                let next = m.play_unchecked(line.last().expect("non-empty"), op);
+                line.push(next);
+            }
+            return Solution {
+                min_stones: r.min_stones,
+                solvable: r.min_stones == 1,
+                ops: r.ops,
+                line,
+                explored: spent + r.expansions,
+                generated: tried.generated,
+                complete: true,
+                runs,
+                memo_entries: r.memo_entries,
+                memo_bytes: r.memo_bytes.max(bytes),
+            };
+        }
+    }
+    unreachable!("the last stage runs the operation search to the end")
+}
+
+/// The operation search (restarts, goal first, floored best score).
+fn solve_ops(
     m: &Martello,
     opts: &SolveOptions,
     lazy: bool,

@@ -50,6 +50,44 @@ fn budget_entry(s: &str) -> Result<String, String> {
     }
 }
 
+/// `only`: `all`, or the game indices to run (distinct non-negative
+/// integers, comma-separated).
+fn only_games(s: &str) -> Result<String, String> {
+    if s.trim() == "all" {
+        return Ok("all".into());
+    }
+    let mut seen: Vec<u64> = Vec::new();
+    for item in s.split(',').map(str::trim) {
+        let i = item.parse::<u64>().map_err(|_| {
+            format!("`{item}` is not a game index (give `all` or indices such as 3,17,42)")
+        })?;
+        if seen.contains(&i) {
+            return Err(format!("game {i} is given twice"));
+        }
+        seen.push(i);
+    }
+    Ok(seen
+        .iter()
+        .map(u64::to_string)
+        .collect::<Vec<_>>()
+        .join(","))
+}
+
+/// The games of the run: `0..games`, or the indices `only` lists.
+fn game_list(p: &Params) -> Option<Vec<u64>> {
+    let only = p.text("only");
+    (only.trim() != "all").then(|| {
+        only.split(',')
+            .filter_map(|i| i.trim().parse().ok())
+            .collect()
+    })
+}
+
+/// The game index of unit `k`.
+fn game_of(p: &Params, k: u64) -> u64 {
+    game_list(p).map_or(k, |g| g[k as usize])
+}
+
 /// The expansion budgets (validated: distinct positive integers, at least
 /// one).
 fn budgets(p: &Params) -> Vec<u64> {
@@ -128,12 +166,21 @@ impl Experiment for Random {
                 MAX_GAME_MS,
                 "wall-clock budget of each game's exact search in ms (0: none); a game over it is recorded as undecided with its best bound",
             ),
+            ParamSpec::checked(
+                "only",
+                "all",
+                only_games,
+                "`all` (games 0..games) or the game indices to run, e.g. the undecided games an earlier run with the same seed and n reports, run again with a larger game_ms",
+            ),
         ]
     }
     fn units(&self, p: &Params) -> u64 {
-        p.int("games")
+        game_list(p).map_or(p.int("games"), |g| g.len() as u64)
     }
-    fn unit(&self, p: &Params, seed: u64, i: u64) -> Result<Vec<Measure>, LabError> {
+    fn unit(&self, p: &Params, seed: u64, k: u64) -> Result<Vec<Measure>, LabError> {
+        // Unit k is game i: the same board, seeds and side measures as
+        // game i of a run of all games with this seed.
+        let i = game_of(p, k);
         let n = p.int("n") as usize;
         let m = game(n, seed, i)?;
         let t = std::time::Instant::now();
@@ -250,6 +297,19 @@ impl Experiment for Random {
                 fmt(quantile(&bounds, 0.0), 0),
                 fmt(quantile(&bounds, 1.0), 0),
                 fmt(median(&bounds), 0)
+            ));
+        }
+        let undecided_games: Vec<String> = d
+            .units
+            .iter()
+            .filter(|(_, (_, u))| RunData::num(u, "decided") == Some(0.0))
+            .map(|(&k, _)| game_of(p, k).to_string())
+            .collect();
+        if !undecided_games.is_empty() {
+            notes.push(format!(
+                "undecided games: {}; to finish exactly those, run again with the same seed and n, a larger game_ms and --param only={}",
+                undecided_games.join(", "),
+                undecided_games.join(",")
             ));
         }
         if p.int("n") == 6 {
@@ -713,6 +773,92 @@ mod tests {
             "{}",
             r.notes[1]
         );
+    }
+
+    /// A run over 1 ms a game leaves some 7×7 games undecided and its
+    /// report names them; a later run with the same seed, no budget and
+    /// `only` set to those games has exactly those units, each deciding
+    /// its game with the minimum the martello crate solves directly.
+    #[test]
+    fn a_later_run_finishes_exactly_the_undecided_games() {
+        // The first run: eleven games (others of seed 1 take up to
+        // minutes), 1 ms each; its unit k is game `games[k]`.
+        let games = "1,2,5,7,8,12,15,19,22,25,26";
+        let kv = |ms: u64, only: &str| {
+            let kv = [
+                "n=7".to_string(),
+                format!("game_ms={ms}"),
+                format!("only={only}"),
+                "survival_games=0".into(),
+                "first_move_games=0".into(),
+                "budget_games=0".into(),
+                "meta_games=0".into(),
+            ];
+            Params::parse(&Random, &kv).unwrap()
+        };
+        let tight = kv(1, games);
+        assert_eq!(Random.units(&tight), 11);
+        let units = (0..Random.units(&tight))
+            .map(|k| {
+                let u: crate::experiment::UnitData = Random
+                    .unit(&tight, 1, k)
+                    .unwrap()
+                    .into_iter()
+                    .map(|m| (m.name, (m.value, None)))
+                    .collect();
+                (k, (1.0, u))
+            })
+            .collect::<BTreeMap<_, _>>();
+        let undecided: Vec<u64> = units
+            .iter()
+            .filter(|(_, (_, u))| RunData::num(u, "decided") == Some(0.0))
+            .map(|(&k, _)| game_of(&tight, k))
+            .collect();
+        assert!(!undecided.is_empty(), "no 7×7 game ran over 1 ms");
+        let list: Vec<String> = undecided.iter().map(u64::to_string).collect();
+        let d = RunData {
+            id: 1,
+            experiment: "martello-random".into(),
+            params: tight,
+            seed: 1,
+            units_total: units.len() as u64,
+            units,
+        };
+        let r = Random.report(&d);
+        let hint = format!("--param only={}", list.join(","));
+        assert!(r.notes.iter().any(|n| n.contains(&hint)), "{:?}", r.notes);
+        let later = kv(0, &list.join(", "));
+        assert_eq!(Random.units(&later), undecided.len() as u64);
+        for (k, &i) in undecided.iter().enumerate() {
+            let m = game(7, 1, i).unwrap();
+            let want = solver::min_stones(&m, SymmetryMode::None, MEMO_BYTES).0;
+            let u = Random.unit(&later, 1, k as u64).unwrap();
+            assert_eq!(num(&u, "decided"), Some(1.0), "game {i}");
+            assert_eq!(num(&u, "min_stones"), Some(f64::from(want)), "game {i}");
+        }
+    }
+
+    /// `only` is `all` or distinct game indices; anything else is refused
+    /// with a one-line error.
+    #[test]
+    fn only_names_games() {
+        let parse = |v: &str| Params::parse(&Random, &[format!("only={v}")]);
+        assert_eq!(Random.units(&parse("all").unwrap()), 1000);
+        assert_eq!(Random.units(&parse("4, 9,2").unwrap()), 3);
+        let p = parse("4,9,2").unwrap();
+        assert_eq!(
+            (0..3).map(|k| game_of(&p, k)).collect::<Vec<_>>(),
+            [4, 9, 2]
+        );
+        for (bad, why) in [
+            ("1,1", "game 1 is given twice"),
+            ("x", "`x` is not a game index"),
+            ("3,", "`` is not a game index"),
+            ("-2", "`-2` is not a game index"),
+        ] {
+            let e = parse(bad).unwrap_err().to_string();
+            assert!(e.contains(why) && !e.contains('\n'), "{bad}: {e}");
+        }
     }
 
     /// The budgeted solve decides what the plain one does (n = 4…6, where

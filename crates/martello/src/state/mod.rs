@@ -18,7 +18,8 @@
 //! One idea a module: [`lanes`] (the row word), [`rows`] (the move
 //! generator's per-row data), [`moves`] (operations and lazy children),
 //! [`classes`] (the "doomed" bound and [`Martello::floor`]), [`meet`]
-//! (the meeting bound), [`keys`] (memo keys), [`symmetry`], and
+//! (the meeting bound), [`keys`] (memo keys), [`symmetry`], [`rowwise`]
+//! (the search with horizontal eats put off), and
 //! [`puzzle`] (the [`Martello`] type and the core traits).
 
 mod classes;
@@ -28,12 +29,14 @@ mod meet;
 mod moves;
 mod puzzle;
 mod rows;
+mod rowwise;
 mod symmetry;
 
 pub use classes::{classes, connected_mask, split};
 pub use lanes::{code, row_len};
 pub use moves::Spots;
 pub use puzzle::Martello;
+pub use rowwise::{Rowwise, RowwiseResult};
 pub use symmetry::mirror;
 
 use crate::board::{Board, MartelloError, EMPTY, MAX_N};
@@ -118,6 +121,23 @@ impl State {
                     s.present |= 1 << v;
                     k += 1;
                 }
+            }
+        }
+        s.doomed = split(&s) || !connected_mask(n, s.present);
+        s.refresh();
+        s
+    }
+
+    /// The state of `n`-board rows given as lanes (see [`State::rows`]).
+    pub(crate) fn from_rows(n: usize, rows: &[u64; MAX_N]) -> State {
+        let mut s = State {
+            rows: *rows,
+            n: n as u8,
+            ..State::default()
+        };
+        for &row in rows {
+            for i in 0..row_len(row) {
+                s.present |= 1 << id_of(n, lane(row, i));
             }
         }
         s.doomed = split(&s) || !connected_mask(n, s.present);
