@@ -56,7 +56,9 @@ pub struct Ranker {
     /// `b << 8j`. Summed over a key's bytes, the count and each lane's low
     /// bit give its class with a few loads from a table in L1 (the CPUs
     /// this builds for need not have a popcount instruction).
-    class_tab: Vec<[u64; 256]>,
+    /// Always six tables (48 bits; those past the key's bytes add
+    /// nothing), so that the sum is unrolled without bounds checks.
+    class_tab: Box<[[u64; 256]; 6]>,
     /// Per low half: its rank among the low halves of its class.
     low: Vec<u32>,
     /// Low halves sorted by (class, value), and where each class starts.
@@ -102,20 +104,14 @@ impl Ranker {
             low: vec![0; nl],
             lows_sorted: Vec::new(),
             class_start: Vec::new(),
-            class_tab: Vec::new(),
+            class_tab: Box::new([[0; 256]; 6]),
         };
-        r.class_tab = (0..bits.div_ceil(8))
-            .map(|j| {
-                let mut t = [0u64; 256];
-                for (b, e) in t.iter_mut().enumerate() {
-                    *e = Ranker::spread(
-                        (b as u64).count_ones() as u64,
-                        r.parities((b as u64) << (8 * j)),
-                    );
-                }
-                t
-            })
-            .collect();
+        for j in 0..bits.div_ceil(8) as usize {
+            for b in 0..256u64 {
+                r.class_tab[j][b as usize] =
+                    Ranker::spread(b.count_ones() as u64, r.parities(b << (8 * j)));
+            }
+        }
         let nclass = (lo_bits as usize + 1) << masks.len();
         let mut count = vec![0u32; nclass + 1];
         let class: Vec<u32> = (0..nl as u64).map(|lo| r.class_of(lo) as u32).collect();
