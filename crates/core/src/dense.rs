@@ -7,13 +7,14 @@
 //! same for every position of the layer, such as peg solitaire's position
 //! classes). The keys possible in a layer are then few enough to be ranked
 //! densely: the key is split into a high and a low half; a layer-independent
-//! table gives each low half its class (bit count and invariant parities)
-//! and its rank among the low halves of that class, and a per-layer table
-//! gives each high half the number of possible keys with a smaller high
-//! half and the class its low half must have:
-//! `rank = high_cum[hi] + low_rank[lo]`. The rank preserves the order of
-//! the keys, so a bitmap of that many bits de-duplicates a layer's
-//! children by setting bits, and scanning it hands them back sorted.
+//! table gives each low half its rank among the low halves of its class
+//! (bit count and invariant parities), and a per-layer table gives each
+//! high half the number of possible keys with a smaller high half:
+//! `rank = high_cum[hi] + low_rank[lo]`, once the key's own class (summed
+//! from a small table per key byte) is the layer's. The rank preserves the
+//! order of the keys, so a bitmap of that many bits de-duplicates a
+//! layer's children by setting bits, scanning it hands them back sorted,
+//! and testing a bit tells whether a key is a member.
 //!
 //! A key that does not have the layer's class is reported (never ranked
 //! into another key's bit), so a puzzle whose invariants do not hold keeps
@@ -32,6 +33,10 @@ pub trait DenseKeys<T>: Sync {
     fn invariants(&self) -> Vec<u64>;
     /// The key of a position. Keys must order as the positions do.
     fn key(&self, pos: &T) -> u64;
+    /// Appends the keys of `pos` to `out` (one indirect call a batch).
+    fn keys(&self, pos: &[T], out: &mut Vec<u64>) {
+        out.extend(pos.iter().map(|p| self.key(p)));
+    }
     /// Appends the positions of `keys` to `out`.
     fn positions(&self, keys: &[u64], out: &mut Vec<T>);
     /// Appends the keys of the canonical children of every position of
@@ -39,26 +44,44 @@ pub trait DenseKeys<T>: Sync {
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
 }
 
-/// Class of "no possible low half" in the high table.
-const NONE: u64 = 0xFFFF;
-
 /// Layer-independent tables of a key layout.
 pub struct Ranker {
     bits: u32,
     lo_bits: u32,
-    masks: Vec<u64>,
-    /// Per low half: `rank << 16 | class`.
-    low: Vec<u64>,
+    /// The invariant masks (the first `nm` used).
+    masks: [u64; 8],
+    nm: usize,
+    /// Per byte `j` of a key and value `b`: the bit count of `b` (bits 40
+    /// and up) and, in the 4-bit lane `i`, the parity of mask `i` over
+    /// `b << 8j`. Summed over a key's bytes, the count and each lane's low
+    /// bit give its class with a few loads from a table in L1 (the CPUs
+    /// this builds for need not have a popcount instruction).
+    /// Always six tables (48 bits; those past the key's bytes add
+    /// nothing), so that the sum is unrolled without bounds checks.
+    class_tab: Box<[[u64; 256]; 6]>,
+    /// Per low half: its rank among the low halves of its class.
+    low: Vec<u32>,
     /// Low halves sorted by (class, value), and where each class starts.
     lows_sorted: Vec<u32>,
     class_start: Vec<u32>,
 }
 
 /// The per-layer ranking of keys with `k` bits set and given parities.
+///
+/// Only the high half's count of smaller keys is looked up per layer (a
+/// `u32`, so the table is half the size of one that also held the class
+/// the low half must have): whether a key is in the layer at all is its
+/// bit count and parities, computed, and then its low half has the class
+/// its high half needs. Both tables together (3 bytes a half-key entry on
+/// average) stay in a core's L2 cache for boards of up to 34 holes.
 pub struct LayerRank<'r> {
     r: &'r Ranker,
-    /// Per high half: `cum << 16 | class` (class `NONE`: no key).
-    high: Vec<u64>,
+    k: u32,
+    parities: u64,
+    /// The class as [`Ranker::class_tab`] lays it out.
+    spread: u64,
+    /// Per high half: the number of layer keys with a smaller high half.
+    high: Vec<u32>,
     total: u64,
 }
 
@@ -71,20 +94,30 @@ impl Ranker {
         }
         let lo_bits = bits / 2;
         let nl = 1usize << lo_bits;
+        let mut m = [0u64; 8];
+        m[..masks.len()].copy_from_slice(masks);
         let mut r = Ranker {
             bits,
             lo_bits,
-            masks: masks.to_vec(),
+            masks: m,
+            nm: masks.len(),
             low: vec![0; nl],
             lows_sorted: Vec::new(),
             class_start: Vec::new(),
+            class_tab: Box::new([[0; 256]; 6]),
         };
+        for j in 0..bits.div_ceil(8) as usize {
+            for b in 0..256u64 {
+                r.class_tab[j][b as usize] =
+                    Ranker::spread(b.count_ones() as u64, r.parities(b << (8 * j)));
+            }
+        }
         let nclass = (lo_bits as usize + 1) << masks.len();
         let mut count = vec![0u32; nclass + 1];
-        for lo in 0..nl {
-            let c = r.class_of(lo as u64, 0) as usize;
-            r.low[lo] = (count[c] as u64) << 16 | c as u64;
-            count[c] += 1;
+        let class: Vec<u32> = (0..nl as u64).map(|lo| r.class_of(lo) as u32).collect();
+        for (rank, &c) in r.low.iter_mut().zip(&class) {
+            *rank = count[c as usize];
+            count[c as usize] += 1;
         }
         let mut start = vec![0u32; nclass + 1];
         for c in 0..nclass {
@@ -92,26 +125,58 @@ impl Ranker {
         }
         let mut fill = start.clone();
         r.lows_sorted = vec![0; nl];
-        for lo in 0..nl {
-            let c = (r.low[lo] & 0xFFFF) as usize;
-            r.lows_sorted[fill[c] as usize] = lo as u32;
-            fill[c] += 1;
+        for (lo, &c) in class.iter().enumerate() {
+            r.lows_sorted[fill[c as usize] as usize] = lo as u32;
+            fill[c as usize] += 1;
         }
         r.class_start = start;
         Some(r)
     }
 
     /// Invariant parities of `key` as bits.
+    #[inline(always)]
     fn parities(&self, key: u64) -> u64 {
-        self.masks.iter().enumerate().fold(0, |s, (i, &m)| {
-            s | (((key & m).count_ones() & 1) as u64) << i
+        let mut s = 0;
+        for (i, &m) in self.masks[..self.nm].iter().enumerate() {
+            s |= (((key & m).count_ones() & 1) as u64) << i;
+        }
+        s
+    }
+
+    /// A class as [`Ranker::class_tab`] lays it out.
+    fn spread(count: u64, parities: u64) -> u64 {
+        (0..8).fold(count << 40, |s, i| s | (parities >> i & 1) << (4 * i))
+    }
+
+    /// Whether `key` has `spread`'s class, by [`Ranker::class_tab`].
+    #[inline(always)]
+    fn has_class(&self, key: u64, spread: u64) -> bool {
+        let mut s = 0u64;
+        for (j, t) in self.class_tab.iter().enumerate() {
+            s += t[(key >> (8 * j)) as usize & 255];
+        }
+        s & (0xFF << 40 | 0x1111_1111) == spread
+    }
+
+    /// The class of a low half (bit count, parities).
+    fn class_of(&self, lo: u64) -> u64 {
+        ((lo.count_ones() as u64) << self.nm) | self.parities(lo)
+    }
+
+    /// The class the low half of a key of layer (`k`, `parities`) with
+    /// high half `hi` must have, if any.
+    #[inline]
+    fn needed(&self, k: u32, parities: u64, hi: u64) -> Option<usize> {
+        let pc = hi.count_ones();
+        (pc <= k && k - pc <= self.lo_bits).then(|| {
+            ((((k - pc) as u64) << self.nm) | (parities ^ self.parities(hi << self.lo_bits)))
+                as usize
         })
     }
 
-    /// The class of a low half `lo` (bit count, parities) in the layout
-    /// where `shift` bits sit below it (0 for low halves).
-    fn class_of(&self, lo: u64, shift: u32) -> u64 {
-        ((lo.count_ones() as u64) << self.masks.len()) | self.parities(lo << shift)
+    /// Low halves of class `c`.
+    fn class_len(&self, c: usize) -> u64 {
+        (self.class_start[c + 1] - self.class_start[c]) as u64
     }
 
     /// The class (bit count `k`, parities) of a whole key.
@@ -119,46 +184,35 @@ impl Ranker {
         (key.count_ones(), self.parities(key))
     }
 
-    /// The ranking of the keys with `k` bits and these `parities`.
-    pub fn layer(&self, k: u32, parities: u64) -> LayerRank<'_> {
-        let nh = 1usize << (self.bits - self.lo_bits);
-        let nm = self.masks.len();
-        let mut high = Vec::with_capacity(nh);
+    /// The ranking of the keys with `k` bits and these `parities`; `None`
+    /// when the layer has 2^32 keys or more (a bitmap of 512 MiB).
+    pub fn layer(&self, k: u32, parities: u64) -> Option<LayerRank<'_>> {
+        let nh = 1u64 << (self.bits - self.lo_bits);
+        let mut high = Vec::with_capacity(nh as usize);
         let mut cum = 0u64;
-        for hi in 0..nh as u64 {
-            let pc = hi.count_ones();
-            let c = if pc <= k && k - pc <= self.lo_bits {
-                let need_par = parities ^ self.parities(hi << self.lo_bits);
-                let c = ((k - pc) as u64) << nm | need_par;
-                let n = (self.class_start[c as usize + 1] - self.class_start[c as usize]) as u64;
-                high.push(cum << 16 | if n == 0 { NONE } else { c });
-                cum += n;
-                continue;
-            } else {
-                NONE
-            };
-            high.push(cum << 16 | c);
+        for hi in 0..nh {
+            high.push(u32::try_from(cum).ok()?);
+            if let Some(c) = self.needed(k, parities, hi) {
+                cum += self.class_len(c);
+            }
         }
-        LayerRank {
+        u32::try_from(cum).ok()?;
+        Some(LayerRank {
             r: self,
+            k,
+            parities,
+            spread: Ranker::spread(k as u64, parities),
             high,
             total: cum,
-        }
+        })
     }
 
     /// Possible keys of the layer with `k` bits and these `parities`.
     pub fn layer_size(&self, k: u32, parities: u64) -> u64 {
-        let nm = self.masks.len();
-        let mut total = 0u64;
-        for hi in 0..1u64 << (self.bits - self.lo_bits) {
-            let pc = hi.count_ones();
-            if pc <= k && k - pc <= self.lo_bits {
-                let c = (((k - pc) as u64) << nm | (parities ^ self.parities(hi << self.lo_bits)))
-                    as usize;
-                total += (self.class_start[c + 1] - self.class_start[c]) as u64;
-            }
-        }
-        total
+        (0..1u64 << (self.bits - self.lo_bits))
+            .filter_map(|hi| self.needed(k, parities, hi))
+            .map(|c| self.class_len(c))
+            .sum()
     }
 }
 
@@ -177,19 +231,17 @@ impl LayerRank<'_> {
     #[inline(always)]
     pub fn rank(&self, key: u64) -> Option<u64> {
         let r = self.r;
-        let hi = key >> r.lo_bits;
-        let lo = key & ((1u64 << r.lo_bits) - 1);
-        let h = *self.high.get(hi as usize)?;
-        let l = r.low[lo as usize];
-        if h & 0xFFFF != l & 0xFFFF || h & 0xFFFF == NONE {
+        if !r.has_class(key, self.spread) {
             return None;
         }
-        Some((h >> 16) + (l >> 16))
+        let hi = key >> r.lo_bits;
+        let lo = key & ((1u64 << r.lo_bits) - 1);
+        Some(*self.high.get(hi as usize)? as u64 + r.low[lo as usize] as u64)
     }
 
     /// The high half owning rank `rank` (the last with `cum <= rank`).
     fn high_of(&self, rank: u64) -> usize {
-        self.high.partition_point(|&h| h >> 16 <= rank) - 1
+        self.high.partition_point(|&h| h as u64 <= rank) - 1
     }
 
     /// Appends to `out` the keys whose bits are set in `words`, which start
@@ -211,14 +263,16 @@ impl LayerRank<'_> {
                     } else {
                         // Ranks rise: walk forward (amortised).
                         let mut h = hi;
-                        while h + 1 < self.high.len() && self.high[h + 1] >> 16 <= rank {
+                        while h + 1 < self.high.len() && self.high[h + 1] as u64 <= rank {
                             h += 1;
                         }
                         h
                     };
-                    lo_cum = self.high[hi] >> 16;
-                    hi_end = self.high.get(hi + 1).map_or(self.total, |&h| h >> 16);
-                    let c = (self.high[hi] & 0xFFFF) as usize;
+                    lo_cum = self.high[hi] as u64;
+                    hi_end = self.high.get(hi + 1).map_or(self.total, |&h| h as u64);
+                    // A high half that owns a rank has keys: its class is
+                    // defined.
+                    let c = r.needed(self.k, self.parities, hi as u64).unwrap_or(0);
                     base = r.class_start[c] as usize;
                 }
                 let lo = r.lows_sorted[base + (rank - lo_cum) as usize] as u64;
@@ -326,7 +380,7 @@ mod tests {
                 let keys: Vec<u64> = (0..1u64 << bits)
                     .filter(|&x| r.layer_class(x) == (k, par))
                     .collect();
-                let layer = r.layer(k, par);
+                let layer = r.layer(k, par).unwrap();
                 assert_eq!(layer.len(), keys.len() as u64);
                 assert_eq!(r.layer_size(k, par), keys.len() as u64);
                 for (i, &x) in keys.iter().enumerate() {
@@ -353,7 +407,7 @@ mod tests {
             }
         }
         // A key of the wrong class is reported, not ranked.
-        let layer = r.layer(3, 0);
+        let layer = r.layer(3, 0).unwrap();
         let bad = AtomicBool::new(false);
         let mut map = Bitmap::new(layer.len());
         let odd = (0..1u64 << bits)

@@ -36,6 +36,16 @@
 //! pass is wanted (or the goal is provably out of reach) only the newest
 //! layer is kept.
 //!
+//! Ranked layers. A big layer of a puzzle with dense keys is de-duplicated
+//! in a bitmap indexed by the rank of each key among those the layer can
+//! hold ([`crate::dense`]); the bitmap's scan hands the members back in
+//! key order, and the layer keeps them so, cut into runs, with no hash
+//! partition. Membership is then a bit of the layer's bitmap (rebuilt from
+//! the sorted members, in order, when wanted): the meeting across the
+//! middle and the steps down of the goal-only search test every candidate
+//! that way. Whatever merges or looks up by bucket (the solution counts,
+//! intersections, small layers) partitions a ranked layer by hash first.
+//!
 //! Goal-only mode ([`LayeredOptions::count_all`] off). To find only the
 //! positions that reach the goal and count the solutions, the search runs
 //! from both ends: forward layers from the start and backward layers (every

@@ -1165,14 +1165,42 @@ impl<B: Bits> DenseKeys<B> for Problem<B> {
         self.key_of(*pos)
     }
 
+    fn keys(&self, pos: &[B], out: &mut Vec<u64>) {
+        /// Replaces every word by its bits under `mask` packed down.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "bmi2")]
+        fn pext_all(words: &mut [u64], mask: u64) {
+            for w in words {
+                *w = std::arch::x86_64::_pext_u64(*w, mask);
+            }
+        }
+        // When a position fits one word and the CPU gathers bits in one
+        // instruction (BMI2's `pext`), a key is the position's hole bits
+        // packed down in order, as the key tables pack them byte by byte
+        // (five look-ups on a 33-hole board).
+        #[cfg(target_arch = "x86_64")]
+        if self.nbytes <= 8 && std::arch::is_x86_feature_detected!("bmi2") {
+            let holes = self.unkey(u64::MAX >> (64 - self.board.holes())).low_u64(0);
+            let start = out.len();
+            out.extend(pos.iter().map(|p| p.low_u64(0)));
+            // SAFETY: the CPU has BMI2 (checked above).
+            unsafe { pext_all(&mut out[start..], holes) };
+            return;
+        }
+        out.extend(pos.iter().map(|&p| self.key_of(p)));
+    }
+
     fn positions(&self, keys: &[u64], out: &mut Vec<B>) {
         out.extend(keys.iter().map(|&k| self.unkey(k)));
     }
 
     fn child_keys(&self, parents: &[B], out: &mut Vec<u64>) {
+        // The children first, then their keys in one pass (`keys`).
+        let mut children = Vec::with_capacity(parents.len() * 8);
         for &p in parents {
-            self.neighbours(p, true, |c, _| out.push(self.key_of(c)));
+            self.neighbours(p, true, |c, _| children.push(c));
         }
+        self.keys(&children, out);
     }
 }
 

@@ -54,6 +54,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         times: Option<&[&[CountedEntry<P::Position>]]>,
     ) -> Result<Counted<P::Position>, LayeredError> {
         let puzzle = self.puzzle;
+        let hashed = layer.to_hashed();
+        let layer = hashed.as_ref().unwrap_or(layer);
         let plan = self.plan(
             from.len(),
             self.fanout(
@@ -229,7 +231,9 @@ where
         f = ctx.counts_step(good(d), &f, &[], d, Push::Children, None)?;
         ctx.progress.advance(1);
     }
-    let middle = good(m);
+    // Partitioned by hash as `counts_step` partitions it.
+    let hashed = good(m).to_hashed();
+    let middle = hashed.as_ref().unwrap_or(good(m));
     // f lists every member of the middle layer (each is reachable), in
     // the layer's order: cut it into the layer's buckets.
     if f.len() != middle.len() {

@@ -1,8 +1,8 @@
 //! The forward step by a ranked bitmap instead of hashing, for puzzles
 //! with dense keys and layers big enough for the bitmap to pay.
 
-use super::ctx::{Ctx, ForwardLayer, Plan};
-use super::layer::{bucket_of, hash_of, Layer};
+use super::ctx::{canonical_parents, Ctx, ForwardLayer, Plan};
+use super::layer::Layer;
 use crate::{Reversible, Symmetric};
 use rayon::prelude::*;
 
@@ -61,7 +61,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         }
         let ranker = crate::dense::Ranker::new(dk.key_bits(), &invariants)?;
         let (k, par) = ranker.layer_class(first);
-        let layer = ranker.layer(k, par);
+        let layer = ranker.layer(k, par)?;
         let map_bytes = layer.len().div_ceil(8) as usize;
         if layer.is_empty()
             || map_bytes > plan.avail / 2
@@ -157,9 +157,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let words = map.words();
         let threads = rayon::current_num_threads();
         let per = (words.len() / (threads * 16)).max(4096);
-        let nb = plan.nb.max(1);
         let prune = self.opts.prune;
-        let pieces: Vec<(Vec<Vec<P::Position>>, u64)> = words
+        // The scan hands the children back in key order: each piece of
+        // the bitmap is a run of the ranked layer, with no scatter.
+        let pieces: Vec<(Vec<P::Position>, u64)> = words
             .par_chunks(per)
             .enumerate()
             .map(|(i, w)| {
@@ -168,42 +169,244 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 let mut pos = Vec::with_capacity(keys.len());
                 dk.positions(&keys, &mut pos);
                 drop(keys);
-                let mut out: Vec<Vec<P::Position>> = vec![Vec::new(); nb];
-                let mut tally = 0u64;
-                for p in pos {
-                    if prune && puzzle.cannot_reach_goal(&p) {
-                        continue;
-                    }
-                    if raw {
-                        tally += puzzle.orbit_size(&p) as u64;
-                    }
-                    out[bucket_of(hash_of(&p), nb)].push(p);
+                if prune {
+                    pos.retain(|p| !puzzle.cannot_reach_goal(p));
                 }
-                (out, tally)
+                let tally = if raw {
+                    pos.iter().map(|p| puzzle.orbit_size(p) as u64).sum()
+                } else {
+                    0
+                };
+                (pos, tally)
             })
             .collect();
         let tally = pieces.iter().map(|p| p.1).sum();
-        let sort = self.sort;
-        let buckets: Vec<Vec<P::Position>> = (0..nb)
-            .into_par_iter()
-            .map(|b| {
-                let n = pieces.iter().map(|p| p.0[b].len()).sum();
-                let mut v = Vec::with_capacity(n);
-                for p in &pieces {
-                    v.extend_from_slice(&p.0[b]);
-                }
-                // Keys order as positions, so this is sorted already.
-                if sort && !v.is_sorted() {
-                    v.sort_unstable();
-                }
-                v
-            })
-            .collect();
-        drop(pieces);
-        let next = Layer::from_parts(buckets, sort);
+        let next = Layer::ranked(pieces.into_iter().map(|p| p.0).collect(), (k, par));
         let produced = produced.into_inner();
         let distinct = next.len() as f64 / produced.max(1) as f64;
         Some((next, tally, distinct, map.bytes()))
+    }
+}
+
+/// Parents or candidates per batch of a dense membership test.
+const PROBE_CHUNK: usize = 256;
+/// Look-ups in flight while probing a bitmap (prefetched this far ahead).
+const PROBE_AHEAD: usize = 16;
+
+/// Whether bit `r` of `words` is set.
+#[inline(always)]
+fn bit(words: &[u64], r: u64) -> bool {
+    words[(r >> 6) as usize] >> (r & 63) & 1 == 1
+}
+
+#[inline(always)]
+fn prefetch(words: &[u64], r: u64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; `r` is a rank of the bitmap's layer.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            words.as_ptr().add((r >> 6) as usize) as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (words, r);
+}
+
+/// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
+/// in a fresh bitmap. Members come in key order within each bucket, so
+/// the rank tables and the bitmap are read and written in order.
+fn member_map<T: Sync>(
+    dk: &dyn crate::dense::DenseKeys<T>,
+    lr: &crate::dense::LayerRank<'_>,
+    layer: &Layer<T>,
+) -> Option<crate::dense::Bitmap> {
+    let mut map = crate::dense::Bitmap::new(lr.len());
+    let bad = std::sync::atomic::AtomicBool::new(false);
+    let atomic = map.atomic();
+    layer.buckets.par_iter().for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(keys, ranks), bucket| {
+            for chunk in bucket.chunks(DENSE_CHUNK * 16) {
+                keys.clear();
+                dk.keys(chunk, keys);
+                crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
+            }
+        },
+    );
+    (!bad.into_inner()).then_some(map)
+}
+
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    /// The ranked layer of `class` and the bitmaps' room: `None` when the
+    /// puzzle has no dense keys or `maps` bitmaps of the layer would not
+    /// fit the memory budget.
+    fn ranked_layer(
+        &self,
+        class: (u32, u64),
+        maps: usize,
+    ) -> Option<(
+        &'a dyn crate::dense::DenseKeys<P::Position>,
+        crate::dense::Ranker,
+    )> {
+        let dk = self.puzzle.dense_keys()?;
+        let ranker = crate::dense::Ranker::new(dk.key_bits(), &dk.invariants())?;
+        let bytes = ranker.layer_size(class.0, class.1).div_ceil(8) as usize;
+        let avail = self.opts.max_bytes.saturating_sub(self.stored);
+        (bytes.saturating_mul(maps) <= avail / 2).then_some((dk, ranker))
+    }
+
+    /// The members of a bitmap of the ranked layer `lr` (`class`) as a
+    /// ranked layer, in key order.
+    fn extract_layer(
+        dk: &dyn crate::dense::DenseKeys<P::Position>,
+        lr: &crate::dense::LayerRank<'_>,
+        map: &crate::dense::Bitmap,
+        class: (u32, u64),
+    ) -> Layer<P::Position> {
+        let words = map.words();
+        let threads = rayon::current_num_threads();
+        let per = (words.len() / (threads * 16)).max(4096);
+        let runs = words
+            .par_chunks(per)
+            .enumerate()
+            .map(|(i, w)| {
+                let mut keys = Vec::new();
+                lr.extract(w, i * per, &mut keys);
+                let mut pos = Vec::with_capacity(keys.len());
+                dk.positions(&keys, &mut pos);
+                pos
+            })
+            .collect();
+        Layer::ranked(runs, class)
+    }
+
+    /// [`Ctx::linked_pairs`] for a ranked layer, by its bitmap: each
+    /// candidate is ranked and its bit tested (prefetched a few ahead), a
+    /// hit sets the bits of both ends in a second bitmap, and the scan of
+    /// that one is the result, in key order. `None` when the layer is not
+    /// ranked or the bitmaps would not fit the budget.
+    pub(super) fn dense_linked_pairs(
+        &self,
+        layer: &Layer<P::Position>,
+        links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
+    ) -> Option<Layer<P::Position>> {
+        let class = layer.ranked?;
+        let (dk, ranker) = self.ranked_layer(class, 2)?;
+        let lr = ranker.layer(class.0, class.1)?;
+        let members = member_map(dk, &lr, layer)?;
+        let mut good = crate::dense::Bitmap::new(lr.len());
+        let marks = good.atomic();
+        let words = members.words();
+        let mark = |r: u64| {
+            let w = &marks[(r >> 6) as usize];
+            let b = 1u64 << (r & 63);
+            if w.load(std::sync::atomic::Ordering::Relaxed) & b == 0 {
+                w.fetch_or(b, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        layer.buckets.par_iter().for_each_init(
+            || (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()),
+            |(named, from, keys, xkeys, pairs), bucket| {
+                for chunk in bucket.chunks(PROBE_CHUNK) {
+                    named.clear();
+                    from.clear();
+                    for (i, x) in chunk.iter().enumerate() {
+                        let n = named.len();
+                        links(x, named);
+                        from.resize(from.len() + named.len() - n, i as u32);
+                    }
+                    keys.clear();
+                    dk.keys(named, keys);
+                    xkeys.clear();
+                    dk.keys(chunk, xkeys);
+                    // (rank of the candidate, index of the member naming it)
+                    pairs.clear();
+                    for (&k, &i) in keys.iter().zip(from.iter()) {
+                        if let Some(r) = lr.rank(k) {
+                            pairs.push((r, i));
+                        }
+                    }
+                    probe(words, pairs, |r, i| {
+                        mark(r);
+                        if let Some(rx) = lr.rank(xkeys[i as usize]) {
+                            mark(rx);
+                        }
+                    });
+                }
+            },
+        );
+        drop(members);
+        Some(Self::extract_layer(dk, &lr, &good, class))
+    }
+
+    /// The canonical parents of `from` that lie in `within`, plus the
+    /// members of `within` among `extra`, as [`Ctx::step_within`] (its
+    /// backward direction) finds them, but by the bitmap of a ranked
+    /// `within`: each parent is ranked and its bit tested, a hit sets its
+    /// bit in the result's bitmap. `None` when `within` is not ranked or
+    /// the bitmaps would not fit the budget.
+    pub(super) fn dense_parents_within(
+        &self,
+        from: &Layer<P::Position>,
+        within: &Layer<P::Position>,
+        extra: &[P::Position],
+    ) -> Option<Layer<P::Position>> {
+        let class = within.ranked?;
+        let puzzle = self.puzzle;
+        let (dk, ranker) = self.ranked_layer(class, 2)?;
+        let lr = ranker.layer(class.0, class.1)?;
+        let members = member_map(dk, &lr, within)?;
+        let mut found = crate::dense::Bitmap::new(lr.len());
+        let marks = found.atomic();
+        let words = members.words();
+        let mark = |r: u64| {
+            let w = &marks[(r >> 6) as usize];
+            let b = 1u64 << (r & 63);
+            if w.load(std::sync::atomic::Ordering::Relaxed) & b == 0 {
+                w.fetch_or(b, std::sync::atomic::Ordering::Relaxed);
+            }
+        };
+        let test = |parents: &[P::Position], keys: &mut Vec<u64>, pairs: &mut Vec<(u64, u32)>| {
+            keys.clear();
+            dk.keys(parents, keys);
+            pairs.clear();
+            pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+            probe(words, pairs, |r, _| mark(r));
+        };
+        from.buckets.par_iter().for_each_init(
+            || (Vec::new(), Vec::new(), Vec::new()),
+            |(parents, keys, pairs), bucket| {
+                for chunk in bucket.chunks(PROBE_CHUNK) {
+                    parents.clear();
+                    for q in chunk {
+                        canonical_parents(puzzle, q, |p, _| parents.push(p));
+                    }
+                    test(parents, keys, pairs);
+                }
+            },
+        );
+        test(extra, &mut Vec::new(), &mut Vec::new());
+        drop(members);
+        Some(Self::extract_layer(dk, &lr, &found, class))
+    }
+}
+
+/// Calls `hit(rank, tag)` for every `(rank, tag)` of `pairs` whose bit is
+/// set in `words`, the words prefetched [`PROBE_AHEAD`] ranks ahead so
+/// that the cache misses overlap.
+#[inline(always)]
+fn probe(words: &[u64], pairs: &[(u64, u32)], mut hit: impl FnMut(u64, u32)) {
+    for &(r, _) in pairs.iter().take(PROBE_AHEAD) {
+        prefetch(words, r);
+    }
+    for (i, &(r, tag)) in pairs.iter().enumerate() {
+        if let Some(&(n, _)) = pairs.get(i + PROBE_AHEAD) {
+            prefetch(words, n);
+        }
+        if bit(words, r) {
+            hit(r, tag);
+        }
     }
 }
 

@@ -37,11 +37,17 @@ pub(super) fn bucket_of(h: u64, nb: usize) -> usize {
 
 /// A set of positions partitioned by hash into buckets, sorted within each
 /// unless `sorted` is off (when nothing merges the layer, see
-/// [`Ctx::sort`]).
+/// [`Ctx::sort`]); or, when `ranked` names a ranked dense layer
+/// (`(k, parities)`, see [`crate::dense`]) that holds every member, one
+/// ascending sequence cut into non-empty buckets. Ranked layers come from
+/// the bitmaps (their scan hands the members back sorted) and are tested
+/// for membership by the bitmap too; whatever merges or looks up by
+/// bucket asks for [`Layer::to_hashed`] first.
 pub(super) struct Layer<T> {
     pub(super) buckets: Vec<Vec<T>>,
     pub(super) len: usize,
     pub(super) sorted: bool,
+    pub(super) ranked: Option<(u32, u64)>,
 }
 
 impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
@@ -59,7 +65,51 @@ impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
             buckets,
             len,
             sorted,
+            ranked: None,
         }
+    }
+
+    /// A ranked layer from ascending runs (empty ones are dropped) whose
+    /// members all lie in the ranked layer `class`.
+    pub(super) fn ranked(runs: Vec<Vec<T>>, class: (u32, u64)) -> Self {
+        let buckets: Vec<Vec<T>> = runs.into_iter().filter(|r| !r.is_empty()).collect();
+        debug_assert!(buckets.iter().flatten().is_sorted());
+        let mut l = Layer::from_parts(buckets, true);
+        l.ranked = Some(class);
+        l
+    }
+
+    /// The layer partitioned by hash, when it is ranked (`None`: it is
+    /// already). A sorted sequence scattered in order leaves every bucket
+    /// sorted.
+    pub(super) fn to_hashed(&self) -> Option<Layer<T>> {
+        self.ranked?;
+        let nb = super::gather::round_buckets(self.len / BUCKET_TARGET);
+        let threads = rayon::current_num_threads();
+        let step = self.buckets.len().div_ceil(threads * 4).max(1);
+        let sinks: Vec<Sink<T, ()>> = self
+            .buckets
+            .par_chunks(step)
+            .map(|runs| {
+                let n: usize = runs.iter().map(Vec::len).sum();
+                let mut s = Sink::new(nb, n / nb + n / nb / 4 + 16);
+                for &t in runs.iter().flatten() {
+                    s.push(t, ());
+                }
+                s
+            })
+            .collect();
+        let buckets = (0..nb)
+            .into_par_iter()
+            .map(|b| {
+                let mut v = Vec::with_capacity(sinks.iter().map(|s| s.count(b)).sum());
+                for s in &sinks {
+                    v.extend_from_slice(&s.keys[b]);
+                }
+                v
+            })
+            .collect();
+        Some(Layer::from_parts(buckets, true))
     }
 
     pub(super) fn nb(&self) -> usize {
@@ -71,6 +121,15 @@ impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
     }
 
     pub(super) fn contains(&self, t: &T) -> bool {
+        if self.ranked.is_some() {
+            let b = self
+                .buckets
+                .partition_point(|b| b.last().is_some_and(|l| l < t));
+            return self
+                .buckets
+                .get(b)
+                .is_some_and(|b| b.binary_search(t).is_ok());
+        }
         let here = self.bucket(bucket_of(hash_of(t), self.nb()));
         if self.sorted {
             here.binary_search(t).is_ok()

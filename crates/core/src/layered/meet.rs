@@ -142,7 +142,7 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             // named once, from its lesser end.
             let layer = &fwd[m];
             let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
-            let joined = ctx.linked_pairs(layer, fan, &|x, out| {
+            let links = |x: &P::Position, out: &mut Vec<P::Position>| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
                         if y >= *x {
@@ -150,7 +150,10 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                         }
                     });
                 }
-            });
+            };
+            let joined = ctx
+                .dense_linked_pairs(layer, &links)
+                .or_else(|| ctx.linked_pairs(layer, fan, &links));
             match joined {
                 Some(l) => good.push(l),
                 None => {
@@ -169,7 +172,10 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             for d in (0..m).rev() {
                 let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
                 let to = below.last().unwrap_or(&good[0]);
-                let (layer, _) = ctx.step_within(to, &fwd[d], &[], d, false)?;
+                let layer = match ctx.dense_parents_within(to, &fwd[d], &[]) {
+                    Some(l) => l,
+                    None => ctx.step_within(to, &fwd[d], &[], d, false)?.0,
+                };
                 stored += layer.bytes();
                 below.push(layer);
                 progress.advance(1);
@@ -264,7 +270,11 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
         for d in (0..m).rev() {
             let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
             let to = below.last().unwrap_or(&good[0]);
-            let (layer, _) = ctx.step_within(to, &fwd[d], &goals_at(d), d, false)?;
+            let goals = goals_at(d);
+            let layer = match ctx.dense_parents_within(to, &fwd[d], &goals) {
+                Some(l) => l,
+                None => ctx.step_within(to, &fwd[d], &goals, d, false)?.0,
+            };
             let done = std::mem::replace(&mut fwd[d + 1], Layer::from_buckets(Vec::new()));
             stored = (stored + layer.bytes()).saturating_sub(done.bytes());
             below.push(layer);

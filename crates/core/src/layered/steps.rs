@@ -87,6 +87,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         b: &Layer<P::Position>,
         depth: usize,
     ) -> Result<Layer<P::Position>, LayeredError> {
+        let hb = b.to_hashed();
+        let b = hb.as_ref().unwrap_or(b);
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         let sources: Vec<&[P::Position]> = a.buckets.iter().map(Vec::as_slice).collect();
         let (layer, _) = gather_layer(
@@ -136,6 +138,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
     ) -> Option<Layer<P::Position>> {
         use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+        let hashed = layer.to_hashed();
+        let layer = hashed.as_ref().unwrap_or(layer);
         let nb = layer.nb();
         let est = (layer.len() as f64 * per_member * 1.1) as usize + 16;
         let item = std::mem::size_of::<P::Position>() + 4;
@@ -238,6 +242,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         mirror: bool,
     ) -> Result<(Layer<P::Position>, u64), LayeredError> {
         let puzzle = self.puzzle;
+        let hashed = within.to_hashed();
+        let within = hashed.as_ref().unwrap_or(within);
         // σ turns a jump round: σ(p) has as many parents as p children.
         let plan = self.plan(
             from.len(),

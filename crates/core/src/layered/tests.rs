@@ -116,3 +116,40 @@ fn high_holes_spread_over_the_buckets() {
     );
     assert!(high >= 32, "{high} buckets");
 }
+
+#[test]
+fn a_ranked_layer_answers_membership_and_partitions_by_hash() {
+    // Every third number below 300,000, cut into uneven runs, some empty.
+    let keys: Vec<u64> = (0..100_000u64).map(|i| 3 * i).collect();
+    let mut runs = Vec::new();
+    let mut rest = keys.as_slice();
+    for n in [0, 1, 5_000, 0, 37_000, 2, 100_000] {
+        let (run, tail) = rest.split_at(n.min(rest.len()));
+        runs.push(run.to_vec());
+        rest = tail;
+    }
+    let ranked = Layer::ranked(runs, (3, 0));
+    assert_eq!(ranked.len(), keys.len());
+    assert!(ranked.buckets.iter().all(|b| !b.is_empty()));
+    for x in [
+        0, 1, 2, 3, 14_999, 15_000, 126_003, 299_997, 299_998, 300_000,
+    ] {
+        assert_eq!(ranked.contains(&x), x % 3 == 0 && x < 300_000, "{x}");
+    }
+    let hashed = ranked.to_hashed().expect("a ranked layer is converted");
+    assert!(hashed.ranked.is_none() && hashed.sorted);
+    assert!(hashed.to_hashed().is_none());
+    let nb = hashed.nb();
+    assert!(nb > 1);
+    let mut all: Vec<u64> = Vec::new();
+    for (b, bucket) in hashed.buckets.iter().enumerate() {
+        assert!(bucket.is_sorted(), "bucket {b} sorted");
+        assert!(bucket.iter().all(|k| bucket_of(hash_of(k), nb) == b));
+        all.extend(bucket);
+    }
+    all.sort_unstable();
+    assert_eq!(all, keys);
+    for x in [0, 1, 126_003, 299_998] {
+        assert_eq!(hashed.contains(&x), ranked.contains(&x), "{x}");
+    }
+}
