@@ -78,7 +78,6 @@ fn reference_takes_a_win_in_one() {
 /// that player (one release), under its current name.
 #[test]
 fn the_old_name_seed_gives_the_reference_player() {
-    use endgame_core::player::Player;
     let old = by_name("seed", 0).unwrap();
     assert_eq!(old.name(), "reference");
     assert!(!NAMES.contains(&"seed"));
