@@ -30,7 +30,7 @@ fn every_name_builds_and_plays_legal_moves() {
         }
     }
     let err = by_name("perfect", 1).err().expect("unknown name");
-    assert!(err.to_string().contains("random, seed, strong"));
+    assert!(err.to_string().contains("random, reference, strong"));
 }
 
 #[test]
