@@ -52,7 +52,7 @@ pub struct BattleCommon {
 pub const PENTAGO_PLAYERS: &[(&str, &str)] = &[
     ("random", "a uniformly random legal move"),
     (
-        "seed",
+        "reference",
         "the AI of Pinton and de Carvalho's slides: alpha-beta two plies deep (docs/pentago.md)",
     ),
     (

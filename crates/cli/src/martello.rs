@@ -72,7 +72,7 @@ pub struct SolveMartello {
     /// Symmetries the memo identifies.
     #[arg(long, value_enum, default_value_t = SymArg::None)]
     pub symmetry: SymArg,
-    /// Restart schedule before the exact run: `plain` (none), `seed` (the
+    /// Restart schedule before the exact run: `plain` (none), `reference` (the
     /// meta-solver of Graf's Martello report, docs/martello.md), `better`
     /// (ours) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "plain")]
@@ -180,7 +180,7 @@ pub struct StudyMartello {
     #[arg(long)]
     pub meta_games: Option<u64>,
     /// Our meta-solver schedule (compared with the schedule of Graf's
-    /// meta-solver, `seed`), e.g. `1x100,1x200,1x400`.
+    /// meta-solver, `reference`), e.g. `1x100,1x200,1x400`.
     #[arg(long)]
     pub schedule: Option<String>,
     #[command(flatten)]
@@ -192,7 +192,7 @@ pub struct StudyMartello {
     /// No time limit (each game's memory budget still holds).
     #[arg(long, conflicts_with = "time")]
     pub no_limit: bool,
-    /// Restart schedule of the solver of every game: `plain`, `seed`
+    /// Restart schedule of the solver of every game: `plain`, `reference`
     /// (Graf's), `better` (default) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "better")]
     pub main_schedule: String,
@@ -502,10 +502,10 @@ fn study_text(t: &Timed<StudyReport>) -> String {
     if let Some(m) = &r.meta {
         let _ = writeln!(
             s,
-            "\nmeta-solver on {} games: mean expansions plain {:.0}, Graf's schedule (seed) {:.0}, ours ({}) {:.0}; disagreements {}",
+            "\nmeta-solver on {} games: mean expansions plain {:.0}, Graf's schedule (reference) {:.0}, ours ({}) {:.0}; disagreements {}",
             m.games,
             m.plain_mean,
-            m.seed_schedule_mean,
+            m.reference_schedule_mean,
             m.better_schedule,
             m.better_schedule_mean,
             m.disagreements

@@ -46,7 +46,7 @@ pub struct PlaySim {
 #[derive(Debug, Args)]
 pub struct PlayPentago {
     /// Who plays black: `human` (moves read from stdin) or an AI
-    /// (`random`, `seed` = the AI of Pinton and de Carvalho's slides,
+    /// (`random`, `reference` = the AI of Pinton and de Carvalho's slides,
     /// `strong`; see `endgame battle pentago --help`).
     #[arg(long, default_value = "human")]
     pub black: String,

@@ -45,7 +45,7 @@ fn battle_pentago_help_has_no_sim_options() {
         "--nodes-per-move",
         "--opening",
         "random",
-        "seed",
+        "reference",
         "strong",
         "Pinton and de Carvalho",
     ] {

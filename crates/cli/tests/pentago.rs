@@ -488,7 +488,7 @@ fn bad_input_is_one_line_and_status_2() {
             "battle",
             "pentago",
             "--black",
-            "seed",
+            "reference",
             "--white",
             "random",
             "--time-per-move",
@@ -532,12 +532,20 @@ fn battle_reports_results_times_and_interval() {
     assert!(ci[0].as_f64().unwrap() <= score && score <= ci[1].as_f64().unwrap());
     assert_eq!(r["records"].as_array().unwrap().len(), 4);
     // Replays exactly with a node budget instead of time.
-    let args = [
-        "battle", "pentago", "--black", "seed", "--white", "random", "--games", "2", "--seed", "5",
-    ];
+    let args: Vec<&str> = "battle pentago --black reference --white random --games 2 --seed 5"
+        .split(' ')
+        .collect();
     let a = json(&args);
     let b = json(&args);
     assert_eq!(a["records"], b["records"]);
+    assert_eq!(a["a"], "reference");
+    // `seed`, the reference player's name until this release, is still
+    // accepted (not listed in --help) for one release: the same player.
+    let mut old = args.clone();
+    old[3] = "seed";
+    let c = json(&old);
+    assert_eq!(c["a"], "reference");
+    assert_eq!(c["records"], a["records"]);
 }
 
 #[test]
@@ -559,7 +567,7 @@ fn battle_sim_runs_through_the_same_code() {
     // Sim's options are not Pentago's.
     fails(
         &[
-            "battle", "pentago", "--black", "seed", "--white", "random", "--n", "5",
+            "battle", "pentago", "--black", "random", "--white", "random", "--n", "5",
         ],
         "",
         "unexpected argument '--n'",

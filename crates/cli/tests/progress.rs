@@ -23,7 +23,14 @@ fn stderr_of(args: &[&str], every_ms: Option<u64>) -> String {
 
 /// A battle that takes most of a second (two-ply searches on both sides).
 const BATTLE: &[&str] = &[
-    "battle", "pentago", "--black", "seed", "--white", "seed", "--games", "10",
+    "battle",
+    "pentago",
+    "--black",
+    "reference",
+    "--white",
+    "reference",
+    "--games",
+    "10",
 ];
 
 #[test]

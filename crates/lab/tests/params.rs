@@ -168,7 +168,7 @@ fn declared_words_are_the_checks() {
     refused(
         "pentago-battle",
         &["black=nobody"],
-        "`black` must be one of",
+        "`black`: must be one of random, reference, strong, got `nobody`",
     );
     let board = "`board`: board `nowhere`";
     refused("peg-search-table", &["board=nowhere"], board);
@@ -380,5 +380,14 @@ fn workers_sharing_a_run_make_its_batch_rows_as_they_go() {
         let o = runner::run(&mut st, exp, &p, 8, &RunOptions::default(), &mut |_, _| {}).unwrap();
         assert!(o.run.finished_at.is_some());
         assert_eq!(o.units_computed, 0);
+    }
+}
+
+/// `seed`, the old name of the Pentago `reference` player, is still
+/// accepted (one release), so that runs stored with it resume.
+#[test]
+fn the_old_pentago_player_name_is_accepted() {
+    for kv in [["white=seed"], ["white=reference"], ["black=seed"]] {
+        parse("pentago-battle", &kv).unwrap_or_else(|e| panic!("{kv:?}: {e}"));
     }
 }

@@ -35,7 +35,10 @@ fn bench(c: &mut Criterion) {
     let gs = games();
     let variants = [
         ("plain", opts(Schedule::plain(), SymmetryMode::None)),
-        ("seed_schedule", opts(Schedule::seed(), SymmetryMode::None)),
+        (
+            "reference_schedule",
+            opts(Schedule::reference(), SymmetryMode::None),
+        ),
         (
             "plain_mirror",
             opts(Schedule::plain(), SymmetryMode::Mirror),

@@ -14,16 +14,13 @@
 //! zero).
 
 use endgame_core::budget::Budget;
+use endgame_core::stats::quantile;
 use endgame_core::Rules;
 use endgame_martello::api::{self, Service};
 use std::time::Instant;
 
 fn budget() -> Budget {
     Budget::time(api::DEFAULT_TIME).with_nodes(api::DEFAULT_NODES)
-}
-
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * q).round() as usize]
 }
 
 #[derive(Default)]
@@ -55,8 +52,8 @@ impl Set {
         println!(
             "{what:<22} {:>4} {:>9.2} {:>9.2} {:>9.2} {:>12} {:>8.1} {:>6}/{}",
             t.len(),
-            percentile(t, 0.5),
-            percentile(t, 0.95),
+            quantile(t, 0.5),
+            quantile(t, 0.95),
             t.last().copied().unwrap_or(0.0),
             self.max_expansions,
             self.max_memo_mib,

@@ -14,7 +14,7 @@ fn main() {
     };
     let schedule = match args.get(4).map(|s| s.as_str()) {
         None | Some("plain") => Schedule::plain(),
-        Some("seed") => Schedule::seed(),
+        Some("reference" | "seed") => Schedule::reference(),
         Some(s) => Schedule::parse(s).unwrap(),
     };
     let t = std::time::Instant::now();

@@ -856,13 +856,14 @@ impl Default for SolveOptions {
     }
 }
 
-/// A restart schedule by name: `plain` (none), `seed` (that of Graf's
+/// A restart schedule by name: `plain` (none), `reference` (that of Graf's
 /// meta-solver), `better` (the study's, [`study::better_schedule`]) or runs
-/// like `40x250,60x1000`.
+/// like `40x250,60x1000`. `seed`, the old name of `reference`, is still
+/// accepted for one release.
 pub fn schedule(name: &str) -> Result<Schedule, String> {
     match name.trim() {
         "plain" => Ok(Schedule::plain()),
-        "seed" => Ok(Schedule::seed()),
+        "reference" | "seed" => Ok(Schedule::reference()),
         "better" => Ok(study::better_schedule()),
         other => Schedule::parse(other),
     }
@@ -1376,7 +1377,7 @@ mod tests {
                 ..SolveOptions::default()
             },
             SolveOptions {
-                schedule: schedule("seed").expect("a schedule"),
+                schedule: schedule("reference").expect("a schedule"),
                 seed: 7,
                 ..SolveOptions::default()
             },

@@ -50,7 +50,7 @@ pub struct StudyOptions {
     pub size_games: u64,
     /// Games (the first ones) on which the meta-solvers run; 0 skips.
     pub meta_games: u64,
-    /// The "better" schedule compared with Graf's (`Schedule::seed()`).
+    /// The "better" schedule compared with Graf's (`Schedule::reference()`).
     pub schedule: Schedule,
     /// The restart schedule of the exact solver that solves every game of
     /// the study (its effort is the `explored` distribution).
@@ -290,8 +290,8 @@ pub struct MetaRow {
     /// Mean expansions, plain exact solver.
     pub plain_mean: f64,
     /// Mean expansions, the schedule of Graf's meta-solver
-    /// (`Schedule::seed()`).
-    pub seed_schedule_mean: f64,
+    /// (`Schedule::reference()`).
+    pub reference_schedule_mean: f64,
     /// Mean expansions, our schedule.
     pub better_schedule_mean: f64,
     /// Our schedule, as written.
@@ -564,7 +564,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
                     schedule_solve(&m, s, solve_seed, opts.symmetry, opts.max_memo_bytes)
                 };
                 let (p, vp) = run(&Schedule::plain());
-                let (a, va) = run(&Schedule::seed());
+                let (a, va) = run(&Schedule::reference());
                 let (b, vb) = run(&opts.schedule);
                 progress.advance(1);
                 (p, a, b, [vp, va, vb].iter().any(|&v| v != r.min_stones))
@@ -574,7 +574,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
         MetaRow {
             games: mg.len() as u64,
             plain_mean: out.iter().map(|o| o.0).sum::<u64>() as f64 / g,
-            seed_schedule_mean: out.iter().map(|o| o.1).sum::<u64>() as f64 / g,
+            reference_schedule_mean: out.iter().map(|o| o.1).sum::<u64>() as f64 / g,
             better_schedule_mean: out.iter().map(|o| o.2).sum::<u64>() as f64 / g,
             better_schedule: format_schedule(&opts.schedule),
             disagreements: out.iter().filter(|o| o.3).count() as u64,

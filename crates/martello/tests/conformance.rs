@@ -197,7 +197,7 @@ fn solver_variants_agree_and_lines_are_legal() {
             for (sym, sched) in [
                 (SymmetryMode::Mirror, Schedule::plain()),
                 (SymmetryMode::Full, Schedule::plain()),
-                (SymmetryMode::None, Schedule::seed()),
+                (SymmetryMode::None, Schedule::reference()),
                 (SymmetryMode::Full, Schedule::geometric(50, 2, 8)),
             ] {
                 let opts = SolveOptions {
@@ -321,7 +321,7 @@ fn unsolvable_starts_agree_with_the_exact_search_alone() {
                     &m,
                     &SolveOptions {
                         max_memo_bytes: memo,
-                        schedule: Schedule::seed(),
+                        schedule: Schedule::reference(),
                         seed: i,
                         ..Default::default()
                     },
@@ -416,7 +416,7 @@ fn lazy_search_equals_the_built_search() {
     for n in 3..=6 {
         for seed in 0..12 {
             let m = game(n, seed);
-            for sched in [Schedule::plain(), Schedule::seed()] {
+            for sched in [Schedule::plain(), Schedule::reference()] {
                 let opts = SolveOptions {
                     schedule: sched,
                     seed,

@@ -19,6 +19,7 @@
 
 use endgame_core::budget::Budget;
 use endgame_core::cache::{TableState, Tables};
+use endgame_core::stats::quantile;
 use endgame_core::{Notation, Rules};
 use endgame_peg::api::{self, AnyProblem, Service, Spec};
 use endgame_peg::with_problem;
@@ -55,10 +56,6 @@ fn problem(board: &str, position: Option<String>) -> AnyProblem {
         ..Spec::named(board)
     })
     .expect("a problem")
-}
-
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * q).round() as usize]
 }
 
 fn main() {
@@ -126,8 +123,8 @@ fn main() {
         println!(
             "{board} start + {n} positions 5 random moves in (seed {seed}), {tables}: \
              p50 {:.2} ms, p95 {:.2} ms, max {:.2} ms; {undecided} of {moves} moves undecided",
-            percentile(&times, 0.5),
-            percentile(&times, 0.95),
+            quantile(&times, 0.5),
+            quantile(&times, 0.95),
             times[times.len() - 1]
         );
     }

@@ -467,9 +467,9 @@ fn solve_typed<B: Bits>(
             }
             Method::Astar | Method::AstarManhattan => {
                 let w = if method == Method::Astar {
-                    heuristics::weighted_cost_weights(p)
+                    heuristics::weighted_cost_weights(p.board(), p.goal())
                 } else {
-                    heuristics::manhattan_weights(p)
+                    heuristics::manhattan_weights(p.board(), p.goal())
                 };
                 let h = |q: &Problem<B>, pos: &B| q.weigh(*pos, &w);
                 let r = astar::search(

@@ -1,9 +1,8 @@
 //! The heuristics of the peg-solitaire study (seed `003`) for best-first
 //! search: lower is closer to the goal.
 
-use crate::bits::Bits;
 use crate::board::Board;
-use crate::problem::{Goal, Problem};
+use crate::goal::Goal;
 
 /// The study's weighted-cost table for the English board ("corners have
 /// the lowest degree of freedom"): rows top to bottom, `-` no hole.
@@ -13,9 +12,8 @@ const ENGLISH_WEIGHTS: [&str; 7] = [
 
 /// Where the pegs should gather: the goal hole, or the board's centre (or
 /// the centroid of the holes) when the goal is "one peg anywhere".
-fn target(p: &Problem<impl Bits>) -> (f64, f64) {
-    let b = p.board();
-    let hole = match p.goal() {
+fn target(b: &Board, goal: &Goal) -> (f64, f64) {
+    let hole = match goal {
         Goal::Pattern(h) if h.len() == 1 => Some(h[0]),
         _ => b.centre(),
     };
@@ -34,9 +32,8 @@ fn target(p: &Problem<impl Bits>) -> (f64, f64) {
 }
 
 /// Per-hole Manhattan distance (times 2, in integers) to the target.
-pub fn manhattan_weights(p: &Problem<impl Bits>) -> Vec<i64> {
-    let (tx, ty) = target(p);
-    let b = p.board();
+pub fn manhattan_weights(b: &Board, goal: &Goal) -> Vec<i64> {
+    let (tx, ty) = target(b, goal);
     (0..b.holes())
         .map(|h| {
             let (x, y) = b.coords(h);
@@ -48,8 +45,7 @@ pub fn manhattan_weights(p: &Problem<impl Bits>) -> Vec<i64> {
 /// Per-hole weighted cost: the study's table on the English board; on
 /// other boards the same idea derived from the board — holes that fewer
 /// jumps can land on (corners) weigh more, the target hole weighs 1.
-pub fn weighted_cost_weights(p: &Problem<impl Bits>) -> Vec<i64> {
-    let b: &Board = p.board();
+pub fn weighted_cost_weights(b: &Board, goal: &Goal) -> Vec<i64> {
     if b.name() == "english" && !b.diagonal() {
         return (0..b.holes())
             .map(|h| {
@@ -63,7 +59,7 @@ pub fn weighted_cost_weights(p: &Problem<impl Bits>) -> Vec<i64> {
         .map(|h| b.jumps().iter().filter(|j| j.to == h).count() as i64)
         .collect();
     let most = landing.iter().copied().max().unwrap_or(0);
-    let goal = match p.goal() {
+    let goal = match goal {
         Goal::Pattern(h) if h.len() == 1 => Some(h[0]),
         _ => None,
     };

@@ -10,6 +10,7 @@ pub mod bits;
 pub mod board;
 pub mod class;
 mod error;
+mod goal;
 pub mod notation;
 pub mod pagoda;
 pub mod problem;

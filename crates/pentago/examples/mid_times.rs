@@ -2,7 +2,7 @@
 //! child, and prints the value, the time and the method, then the median
 //! and maximum time (each line ends with the children's values, `W`/`D`/`L`,
 //! `?` unknown, to compare methods):
-//! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 seed | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
+//! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 reference | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
 //!
 //! `mid` the retrograde solver alone (its memory limit `mid::memory_limit`), `ab` the alpha-beta alone (with a
 //! time cap, default 10 s), `auto` what `Solver::value_and_children`

@@ -12,6 +12,7 @@
 
 use endgame_core::budget::Budget;
 use endgame_core::conformance::random_game_positions;
+use endgame_core::stats::quantile;
 use endgame_pentago::api::{Service, DEFAULT_NODES, DEFAULT_TIME};
 use endgame_pentago::notation::format_position;
 use endgame_pentago::{Pentago, Position};
@@ -35,12 +36,6 @@ fn positions(stones: u32, count: usize, seed: u64) -> Vec<Position> {
         round += 1;
     }
     out
-}
-
-fn percentile(sorted: &[f64], q: f64) -> f64 {
-    // Nearest rank.
-    let k = ((q * sorted.len() as f64).ceil() as usize).clamp(1, sorted.len());
-    sorted[k - 1]
 }
 
 fn main() {
@@ -74,8 +69,8 @@ fn main() {
         println!(
             "{n:>6}  {:>9}  {:>9.1}  {:>6.1}  {:>6.1}  {undecided:>15}",
             times.len(),
-            percentile(&times, 0.5),
-            percentile(&times, 0.95),
+            quantile(&times, 0.5),
+            quantile(&times, 0.95),
             times[times.len() - 1],
         );
     }

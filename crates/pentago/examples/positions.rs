@@ -1,17 +1,17 @@
 //! Prints positions with a given number of stones, one per line in the
 //! interchange notation, for benchmarks:
-//! `cargo run --release -p endgame-pentago --example positions -- STONES COUNT [SEED] [random|seed]`.
+//! `cargo run --release -p endgame-pentago --example positions -- STONES COUNT [SEED] [random|reference]`.
 //!
 //! `random` (the default) takes them from uniformly random games, which are
-//! mostly decided by then; `seed` from games of the `seed` player (Pinton and
-//! de Carvalho's AI) against itself after two random opening plies, which are
-//! more balanced.
+//! mostly decided by then; `reference` from games of the `reference`
+//! player (Pinton and de Carvalho's AI) against itself after two random
+//! opening plies, which are more balanced (`seed`, its old name, too).
 
 use endgame_core::conformance::random_game_positions;
 use endgame_core::player::{MoveLimits, Player};
 use endgame_core::Rules;
 use endgame_pentago::notation::format_position;
-use endgame_pentago::player::SeedPlayer;
+use endgame_pentago::player::ReferencePlayer;
 use endgame_pentago::{Pentago, Position};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -26,12 +26,12 @@ fn main() {
     let stones: u32 = args.first().and_then(|s| s.parse().ok()).unwrap_or(18);
     let count: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
     let seed: u64 = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let from_seed_player = args.get(3).is_some_and(|s| s == "seed");
+    let from_reference_player = args.get(3).is_some_and(|s| s == "reference" || s == "seed");
     let mut n = 0;
     let mut round = 0u64;
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     while n < count {
-        if from_seed_player {
+        if from_reference_player {
             let mut pos = Pentago.start();
             for ply in 0.. {
                 if wanted(&pos, stones) {
@@ -45,7 +45,7 @@ fn main() {
                 let mv = if ply < 2 {
                     *Pentago.moves(&pos).choose(&mut rng).expect("moves")
                 } else {
-                    SeedPlayer.choose(&Pentago, &pos, &MoveLimits::default())
+                    ReferencePlayer.choose(&Pentago, &pos, &MoveLimits::default())
                 };
                 pos = Pentago.play_unchecked(&pos, mv);
             }

@@ -67,7 +67,7 @@ use std::time::{Duration, Instant};
 /// when idle.
 pub use crate::mid::{free_pool, pool_bytes, set_memory_limit, set_pool_limit, DEFAULT_POOL_BYTES};
 pub use crate::notation::{draw, format_move, format_position};
-/// The players of battles and terminal play, by name (`strong`, `seed`, …).
+/// The players of battles and terminal play, by name (`strong`, `reference`, …).
 pub use crate::player::by_name as player;
 pub use crate::player::NAMES as PLAYER_NAMES;
 pub use crate::{Pentago, Position};
@@ -1213,7 +1213,7 @@ pub struct AiMove {
     pub value: Option<Value>,
 }
 
-/// An AI of the front ends (`strong`, `seed`, `random`, as
+/// An AI of the front ends (`strong`, `reference`, `random`, as
 /// [`crate::player::by_name`] knows them), keeping its tables between
 /// moves (a game of `endgame play pentago` uses one per AI side; the web
 /// one per request).
@@ -1243,7 +1243,9 @@ impl Ai {
         let exact =
             (strength == "strong").then(|| (Solver::new(AI_TABLE_BITS), StrongSearch::new()));
         Ok(Ai {
-            strength: strength.to_string(),
+            // The player's own name: an old name given (`seed`) reports as
+            // the current one (`reference`).
+            strength: player.name(),
             player,
             exact,
         })

@@ -26,7 +26,7 @@ const FOUR_AGAINST_ONE: i64 = 100_000_000_000_000;
 /// counted again; a five-cell window with four of the player's stones and
 /// one of the opponent's adds `10^14`, the reverse subtracts it. The result
 /// is the player's total minus the opponent's, plus those adjustments.
-pub fn seed_evaluate(mine: u64, theirs: u64) -> i64 {
+pub fn reference_evaluate(mine: u64, theirs: u64) -> i64 {
     let mut cell = [[0u8; 6]; 6];
     for (x, col) in cell.iter_mut().enumerate() {
         for (y, c) in col.iter_mut().enumerate() {
@@ -117,17 +117,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn seed_scores_runs_by_their_longest_length() {
+    fn reference_scores_runs_by_their_longest_length() {
         // Three black stones in a row along the bottom: one run of three
         // (10^9), the two-runs inside it not counted again.
         let three = (0..3).fold(0u64, |b, x| b | 1 << bit_index(x, 0));
-        assert_eq!(seed_evaluate(three, 0), run_score(3));
-        assert_eq!(seed_evaluate(0, three), -run_score(3));
+        assert_eq!(reference_evaluate(three, 0), run_score(3));
+        assert_eq!(reference_evaluate(0, three), -run_score(3));
         // Two separate pairs (column and row) score 2·10^6.
         let pairs = 1 << bit_index(5, 5)
             | 1 << bit_index(5, 4)
             | 1 << bit_index(0, 3)
             | 1 << bit_index(1, 3);
-        assert_eq!(seed_evaluate(pairs, 0), 2 * run_score(2));
+        assert_eq!(reference_evaluate(pairs, 0), 2 * run_score(2));
     }
 }

@@ -13,7 +13,7 @@
 //! - [`solve`]: the exact solver (value of a position and its children).
 //! - [`mid`]: the retrograde midgame solver over a root's downstream
 //!   positions with rotations abstracted (used by [`solve`] late enough).
-//! - [`player`]: the `random`, `seed` and `strong` players.
+//! - [`player`]: the `random`, `reference` and `strong` players.
 
 pub mod api;
 pub mod board;

@@ -1,9 +1,9 @@
-//! The Pentago players: `random`, `seed` (the depth-2 alpha-beta of Pinton
+//! The Pentago players: `random`, `reference` (the depth-2 alpha-beta of Pinton
 //! and de Carvalho's slides) and `strong` (iterative deepening with a
 //! transposition table, the exact solver once it finishes in time).
 
 use crate::error::PentagoError;
-use crate::eval::{lines_score, seed_evaluate, strong_evaluate};
+use crate::eval::{lines_score, reference_evaluate, strong_evaluate};
 use crate::game::{Move, Pentago, Position};
 use crate::solve::{Budget, Solver};
 use endgame_core::alphabeta::{AlphaBeta, Evaluator, Limits};
@@ -15,13 +15,15 @@ use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
 
 /// The names [`by_name`] knows.
-pub const NAMES: [&str; 3] = ["random", "seed", "strong"];
+pub const NAMES: [&str; 3] = ["random", "reference", "strong"];
 
 /// The player called `name`, seeded with `seed` where it uses chance.
 pub fn by_name(name: &str, seed: u64) -> Result<Box<dyn Player<Pentago>>, PentagoError> {
     match name {
         "random" => Ok(Box::new(RandomPlayer::new(seed))),
-        "seed" => Ok(Box::new(SeedPlayer)),
+        // `seed`: the name of `reference` until this release, still
+        // accepted (not listed) for one release.
+        "reference" | "seed" => Ok(Box::new(ReferencePlayer)),
         "strong" => Ok(Box::new(StrongPlayer::new())),
         _ => Err(PentagoError::UnknownPlayer(
             name.to_string(),
@@ -59,17 +61,17 @@ impl Player<Pentago> for RandomPlayer {
 
 /// The AI of Pinton and de Carvalho's slides: alpha-beta to depth 2 (its
 /// move, the reply) over every placement and rotation, leaves scored by
-/// [`seed_evaluate`] for the player at the root, a win for the root player
+/// [`reference_evaluate`] for the player at the root, a win for the root player
 /// scoring `+10^18` and a loss `-10^18` (the slides' `±10^20` do not fit
 /// an `i64`; only the order matters). Ties keep the first move in
 /// generation order, as the slides' strict comparisons do. One deviation:
 /// the slides recurse below a position the opponent has already won; here
 /// a finished game is scored as finished (a draw 0).
-pub struct SeedPlayer;
+pub struct ReferencePlayer;
 
-const SEED_WIN: i64 = 1_000_000_000_000_000_000;
+const REFERENCE_WIN: i64 = 1_000_000_000_000_000_000;
 
-impl SeedPlayer {
+impl ReferencePlayer {
     fn search(
         game: &Pentago,
         pos: &Position,
@@ -83,8 +85,8 @@ impl SeedPlayer {
             let root_value = if root_to_move { v } else { v.flip() };
             return (
                 match root_value {
-                    Value::Win => SEED_WIN,
-                    Value::Loss => -SEED_WIN,
+                    Value::Win => REFERENCE_WIN,
+                    Value::Loss => -REFERENCE_WIN,
                     _ => 0,
                 },
                 None,
@@ -96,7 +98,7 @@ impl SeedPlayer {
             } else {
                 (pos.theirs(), pos.mine())
             };
-            return (seed_evaluate(me, them), None);
+            return (reference_evaluate(me, them), None);
         }
         let mut best_move = None;
         let mut best = if root_to_move { i64::MIN } else { i64::MAX };
@@ -127,9 +129,9 @@ impl SeedPlayer {
     }
 }
 
-impl Player<Pentago> for SeedPlayer {
+impl Player<Pentago> for ReferencePlayer {
     fn name(&self) -> String {
-        "seed".into()
+        "reference".into()
     }
 
     fn choose(&mut self, game: &Pentago, pos: &Position, _: &MoveLimits) -> Move {
@@ -263,7 +265,7 @@ impl Player<Pentago> for StrongPlayer {
         // against `seed` at 100 ms a move, seeds 1 and 2: 480 and 482 won
         // from 16 stones, 473 and 474 from 14; README). A won position is
         // played by a winning move; in a drawn one the search below picks
-        // among the moves that keep the draw (the opponents like `seed`
+        // among the moves that keep the draw (the opponents like `reference`
         // this plays lose many drawn positions, so the first drawing move
         // is not good enough); in a lost one among every move.
         let mut keep: Option<Vec<Move>> = None;

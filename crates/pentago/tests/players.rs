@@ -30,7 +30,7 @@ fn every_name_builds_and_plays_legal_moves() {
         }
     }
     let err = by_name("perfect", 1).err().expect("unknown name");
-    assert!(err.to_string().contains("random, seed, strong"));
+    assert!(err.to_string().contains("random, reference, strong"));
 }
 
 #[test]
@@ -58,7 +58,7 @@ fn strong_never_spoils_a_proven_win() {
 }
 
 #[test]
-fn seed_takes_a_win_in_one() {
+fn reference_takes_a_win_in_one() {
     // Black a1..d1, white scattered: black to move wins with e1 (or by
     // placing elsewhere and rotating into five).
     use endgame_pentago::board::bit_index;
@@ -67,9 +67,20 @@ fn seed_takes_a_win_in_one() {
         .iter()
         .fold(0u64, |b, &(x, y)| b | 1 << bit_index(x, y));
     let pos = Position::new(black, white, false).unwrap();
-    let m = by_name("seed", 0)
+    let m = by_name("reference", 0)
         .unwrap()
         .choose(&Pentago, &pos, &MoveLimits::default());
     let child = Pentago.play_unchecked(&pos, m);
     assert_eq!(child.outcome(), Some(Value::Loss));
+}
+
+/// `seed`, the reference player's name until this release, still gives
+/// that player (one release), under its current name.
+#[test]
+fn the_old_name_seed_gives_the_reference_player() {
+    let old = by_name("seed", 0).unwrap();
+    assert_eq!(old.name(), "reference");
+    assert!(!NAMES.contains(&"seed"));
+    let ai = endgame_pentago::api::Ai::new("seed", 1).unwrap();
+    assert_eq!(ai.strength(), "reference");
 }

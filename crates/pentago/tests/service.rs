@@ -247,7 +247,7 @@ fn the_strong_ai_keeps_a_proven_value() {
         );
     }
     // The others just move, with no value.
-    for name in ["seed", "random"] {
+    for name in ["reference", "random"] {
         let mut ai = Ai::new(name, 3).unwrap();
         let m = ai
             .choose(&Pentago.start(), &Budget::time(Duration::from_millis(200)))

@@ -292,6 +292,20 @@ async fn pentago_state_and_ai_move_are_legal() {
     assert!(g.is_legal(&pos, g.parse_move(m).unwrap()), "{m}");
 }
 
+/// `strength=seed`, the reference AI's name until this release, is still
+/// accepted (one release) and answers as `reference`.
+#[tokio::test]
+async fn pentago_ai_takes_the_old_name_of_the_reference_player() {
+    for strength in ["reference", "seed"] {
+        let ai = ok(&format!(
+            "/api/pentago/ai?moves=a1%20ll%20cw&strength={strength}"
+        ))
+        .await;
+        assert_eq!(ai["strength"], "reference", "{strength}");
+        assert!(ai["move"].is_string(), "{ai}");
+    }
+}
+
 #[tokio::test]
 async fn martello_hints_lead_to_boards_with_one_stone_less() {
     let st = ok("/api/martello/state?n=4&seed=1").await;

@@ -17,7 +17,7 @@ const TURN_MS = 450;
 let turnKey = null, turnAt = 0;
 export function reset() { pending = null; }
 export const aiSides = ['black', 'white'];
-export const strengths = ['strong', 'seed', 'random'];
+export const strengths = ['strong', 'reference', 'random'];
 export function title() { return 'Pentago'; }
 // The hint budget is the analysis service's default (the same as the
 // command line's), so no budget parameter is sent.

@@ -16,11 +16,11 @@ impl Schedule {
     }
 
     /// The meta-solver schedule of Graf's Martello report ("Martello - AI
-    /// Summer Project", `docs/martello.md`; the name is the project's old
-    /// word for a source document): once 10,000, 40 × 250, 60 × 1,000,
+    /// Summer Project", `docs/martello.md`; the reference schedule of the
+    /// source document): once 10,000, 40 × 250, 60 × 1,000,
     /// 4 × 2,500, once 10,000 (100,000 expansions in all; the report writes
     /// "2'5000", which only adds up to its stated 100,000 as 2,500).
-    pub fn seed() -> Schedule {
+    pub fn reference() -> Schedule {
         Schedule {
             runs: vec![(1, 10_000), (40, 250), (60, 1_000), (4, 2_500), (1, 10_000)],
         }
@@ -83,6 +83,6 @@ mod tests {
         assert_eq!(Schedule::parse("500").unwrap().runs, vec![(1, 500)]);
         assert!(Schedule::parse("x").is_err());
         assert!(Schedule::parse("3x0").is_err());
-        assert_eq!(Schedule::seed().total_budget(), 100_000);
+        assert_eq!(Schedule::reference().total_budget(), 100_000);
     }
 }

@@ -68,10 +68,10 @@ fn every_schedule_finds_the_brute_force_minimum() {
         let want = brute(&l, start);
         for (sched, goal_first) in [
             (Schedule::plain(), false),
-            (Schedule::seed(), false),
+            (Schedule::reference(), false),
             (Schedule::geometric(2, 2, 6), false),
             (Schedule::plain(), true),
-            (Schedule::seed(), true),
+            (Schedule::reference(), true),
         ] {
             let opts = RestartOptions {
                 schedule: sched,
@@ -96,7 +96,7 @@ fn a_tiny_memo_stays_exact() {
     for start in [0b1101101101u32, 0b1111011, 0b110110111] {
         let l = Line(10, start);
         let opts = RestartOptions {
-            schedule: Schedule::seed(),
+            schedule: Schedule::reference(),
             max_memo_entries: 3,
             ..Default::default()
         };
@@ -163,7 +163,7 @@ fn pooled_memos_agree_with_fresh_ones() {
     let mut pool = MemoPool::default();
     for start in 1u32..(1 << 10) {
         let l = Line(10, start);
-        for (sched, goal_first) in [(Schedule::plain(), true), (Schedule::seed(), true)] {
+        for (sched, goal_first) in [(Schedule::plain(), true), (Schedule::reference(), true)] {
             let opts = RestartOptions {
                 schedule: sched,
                 seed: u64::from(start),

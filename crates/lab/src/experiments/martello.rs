@@ -257,7 +257,7 @@ impl Experiment for Random {
                     MEMO_BYTES,
                 )
             };
-            let (a, va) = run(Schedule::seed());
+            let (a, va) = run(Schedule::reference());
             let (b, vb) = run(better_schedule());
             out.push(Measure::num("meta_seed_explored", a as f64));
             out.push(Measure::num("meta_better_explored", b as f64));

@@ -101,9 +101,9 @@ impl Experiment for SearchTable {
                 (r.reached_goal, r.complete, r.expansions, r.memo_bytes, r.line.len())
             } else {
                 let w = if method == "astar-manhattan" {
-                    heuristics::manhattan_weights(q)
+                    heuristics::manhattan_weights(q.board(), q.goal())
                 } else {
-                    heuristics::weighted_cost_weights(q)
+                    heuristics::weighted_cost_weights(q.board(), q.goal())
                 };
                 let h = |qq: &_, pos: &_| weigh(qq, pos, &w);
                 let r = astar::search(q, &start, &h, &AstarOptions {

@@ -20,6 +20,17 @@ use rand_chacha::ChaCha8Rng;
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
 
+/// A player [`by_name`] knows: one of [`NAMES`], or `seed`, the old name
+/// of `reference` (accepted for one release, so runs stored with it
+/// still resume).
+fn player_name(s: &str) -> Result<String, String> {
+    if NAMES.contains(&s) || s == "seed" {
+        Ok(s.to_string())
+    } else {
+        Err(format!("must be one of {}, got `{s}`", NAMES.join(", ")))
+    }
+}
+
 /// The slides' battle: Black ("your" AI, as the slides address their
 /// audience) against White (the authors' own), 500 games, each starting
 /// 250: wins overall and when Black / White started.
@@ -44,13 +55,13 @@ impl Experiment for Battle {
     }
     fn params(&self) -> Vec<ParamSpec> {
         vec![
-            ParamSpec::one_of(
+            ParamSpec::checked(
                 "black",
                 "strong",
-                &NAMES,
-                "Black's player (random, seed = the slides' AI, strong)",
+                player_name,
+                "Black's player (random, reference = the slides' AI, strong)",
             ),
-            ParamSpec::one_of("white", "seed", &NAMES, "White's player"),
+            ParamSpec::checked("white", "reference", player_name, "White's player"),
             ParamSpec::int("games", "20", 1, 100_000, "games (the slides played 500)"),
             ParamSpec::int(
                 "move_nodes",

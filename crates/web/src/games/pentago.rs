@@ -24,7 +24,8 @@ pub(crate) struct PentagoQuery {
     moves: Option<String>,
     place: Option<String>,
     /// AI: `strong` (default: exact when the budget allows, else the
-    /// strong heuristic player), `seed`, `random`.
+    /// strong heuristic player), `reference` (`seed`, its old name, still
+    /// accepted for one release), `random`.
     strength: Option<String>,
     #[serde(flatten)]
     budget: BudgetQuery,

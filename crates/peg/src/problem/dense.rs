@@ -1,0 +1,124 @@
+//! Dense keys: one bit per hole, in bit order, on boards of at most 48
+//! holes (for the layered engine's ranked bitmaps).
+
+use super::Problem;
+use crate::bits::Bits;
+use endgame_core::dense::DenseKeys;
+
+impl<B: Bits> Problem<B> {
+    /// Fills the dense-key tables (boards of at most 48 holes).
+    pub(super) fn build_key_tables(&mut self) {
+        let mut bits: Vec<usize> = self.hole_bit.clone();
+        bits.sort_unstable();
+        if bits.len() > 48 {
+            return;
+        }
+        // key bit of each bitboard bit
+        let mut key_of = vec![None; self.nbytes * 8];
+        for (j, &b) in bits.iter().enumerate() {
+            key_of[b] = Some(j);
+        }
+        self.key_table = (0..self.nbytes)
+            .map(|k| {
+                let mut t = [0u64; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    for i in 0..8 {
+                        if byte >> i & 1 == 1 {
+                            if let Some(j) = key_of[8 * k + i] {
+                                *slot |= 1 << j;
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+        self.unkey_table = (0..bits.len().div_ceil(8))
+            .map(|k| {
+                let mut t = [B::ZERO; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    for i in 0..8 {
+                        if byte >> i & 1 == 1 {
+                            if let Some(&b) = bits.get(8 * k + i) {
+                                *slot |= B::bit(b);
+                            }
+                        }
+                    }
+                }
+                t
+            })
+            .collect();
+    }
+
+    /// The dense key of `pos` (see [`Problem::build_key_tables`]).
+    #[inline(always)]
+    fn key_of(&self, pos: B) -> u64 {
+        self.key_table
+            .iter()
+            .enumerate()
+            .fold(0, |key, (k, t)| key | t[pos.byte(k)])
+    }
+
+    /// The bitboard of dense key `key`.
+    #[inline(always)]
+    fn unkey(&self, key: u64) -> B {
+        self.unkey_table
+            .iter()
+            .enumerate()
+            .fold(B::ZERO, |pos, (k, t)| {
+                pos | t[(key >> (8 * k)) as usize & 255]
+            })
+    }
+}
+
+impl<B: Bits> DenseKeys<B> for Problem<B> {
+    fn key_bits(&self) -> u32 {
+        self.board.holes() as u32
+    }
+
+    fn invariants(&self) -> Vec<u64> {
+        self.class_masks.iter().map(|&m| self.key_of(m)).collect()
+    }
+
+    fn key(&self, pos: &B) -> u64 {
+        self.key_of(*pos)
+    }
+
+    fn keys(&self, pos: &[B], out: &mut Vec<u64>) {
+        /// Replaces every word by its bits under `mask` packed down.
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "bmi2")]
+        fn pext_all(words: &mut [u64], mask: u64) {
+            for w in words {
+                *w = std::arch::x86_64::_pext_u64(*w, mask);
+            }
+        }
+        // When a position fits one word and the CPU gathers bits in one
+        // instruction (BMI2's `pext`), a key is the position's hole bits
+        // packed down in order, as the key tables pack them byte by byte
+        // (five look-ups on a 33-hole board).
+        #[cfg(target_arch = "x86_64")]
+        if self.nbytes <= 8 && std::arch::is_x86_feature_detected!("bmi2") {
+            let holes = self.unkey(u64::MAX >> (64 - self.board.holes())).low_u64(0);
+            let start = out.len();
+            out.extend(pos.iter().map(|p| p.low_u64(0)));
+            // SAFETY: the CPU has BMI2 (checked above).
+            unsafe { pext_all(&mut out[start..], holes) };
+            return;
+        }
+        out.extend(pos.iter().map(|&p| self.key_of(p)));
+    }
+
+    fn positions(&self, keys: &[u64], out: &mut Vec<B>) {
+        out.extend(keys.iter().map(|&k| self.unkey(k)));
+    }
+
+    fn child_keys(&self, parents: &[B], out: &mut Vec<u64>) {
+        // The children first, then their keys in one pass (`keys`).
+        let mut children = Vec::with_capacity(parents.len() * 8);
+        for &p in parents {
+            self.neighbours(p, true, |c, _| children.push(c));
+        }
+        self.keys(&children, out);
+    }
+}
