@@ -10,10 +10,10 @@ use endgame_core::dfs::{self, DfsOptions};
 use endgame_core::layered::{enumerate, LayeredOptions, Silent};
 use endgame_core::Rules;
 use endgame_peg::api::{build, AnyProblem, Spec};
-use endgame_peg::Problem;
+use endgame_peg::PegSolitaire;
 use std::time::Duration;
 
-fn english() -> Problem<u64> {
+fn english() -> PegSolitaire<u64> {
     match build(&Spec::named("english")).expect("built-in board") {
         AnyProblem::Small(p) => p,
         AnyProblem::Large(_) => unreachable!("the English board fits 64 bits"),

@@ -10,7 +10,7 @@
 
 use endgame_core::{Reversible, Rules, Symmetric};
 use endgame_peg::api::{build, AnyProblem, Spec};
-use endgame_peg::problem::Problem;
+use endgame_peg::problem::PegSolitaire;
 use rayon::prelude::*;
 use std::collections::HashSet;
 use std::time::Instant;
@@ -21,7 +21,7 @@ trait Produce: Sync {
 }
 
 /// The children of a position.
-struct Children<'a>(&'a Problem<u64>);
+struct Children<'a>(&'a PegSolitaire<u64>);
 
 impl Produce for Children<'_> {
     fn each(&self, x: u64, sink: impl FnMut(u64)) {
@@ -30,7 +30,7 @@ impl Produce for Children<'_> {
 }
 
 /// The meeting's candidates: the canonical parents of the complement.
-struct Candidates<'a>(&'a Problem<u64>);
+struct Candidates<'a>(&'a PegSolitaire<u64>);
 
 impl Produce for Candidates<'_> {
     fn each(&self, x: u64, mut sink: impl FnMut(u64)) {

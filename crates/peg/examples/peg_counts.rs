@@ -6,10 +6,10 @@
 use endgame_core::layered::Silent;
 use endgame_peg::api::{self, AnyProblem, Spec};
 use endgame_peg::counts;
-use endgame_peg::{Bits, Problem};
+use endgame_peg::{Bits, PegSolitaire};
 use std::time::Instant;
 
-fn run<B: Bits>(p: &Problem<B>, what: &str) {
+fn run<B: Bits>(p: &PegSolitaire<B>, what: &str) {
     let t0 = Instant::now();
     let layers = counts::goal_reaching_layers(p, 8 << 30, &Silent).expect("layers");
     let n: usize = layers.iter().map(Vec::len).sum();

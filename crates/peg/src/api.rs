@@ -7,7 +7,7 @@
 use crate::bits::Bits;
 use crate::error::PegError;
 use crate::heuristics;
-use crate::problem::{bits_needed, Goal, Problem};
+use crate::problem::{bits_needed, Goal, PegSolitaire};
 use endgame_core::astar::{self, AstarOptions};
 use endgame_core::budget::Cancel;
 use endgame_core::dfs::{self, DfsOptions, DfsReport};
@@ -138,9 +138,9 @@ impl Spec {
 #[derive(Clone, Debug)]
 pub enum AnyProblem {
     /// Boards whose grid fits 64 bits.
-    Small(Problem<u64>),
+    Small(PegSolitaire<u64>),
     /// Larger boards (up to 128 grid bits).
-    Large(Problem<u128>),
+    Large(PegSolitaire<u128>),
 }
 
 /// Runs `$body` with `$p` bound to the concrete problem.
@@ -215,7 +215,7 @@ pub fn build_within(spec: &Spec, deadline: Option<Instant>) -> Result<AnyProblem
         }
     };
     if bits_needed(&board) <= 64 {
-        Ok(AnyProblem::Small(Problem::new_within(
+        Ok(AnyProblem::Small(PegSolitaire::new_within(
             board,
             &start,
             goal,
@@ -223,7 +223,7 @@ pub fn build_within(spec: &Spec, deadline: Option<Instant>) -> Result<AnyProblem
             deadline,
         )?))
     } else {
-        Ok(AnyProblem::Large(Problem::new_within(
+        Ok(AnyProblem::Large(PegSolitaire::new_within(
             board,
             &start,
             goal,
@@ -234,7 +234,7 @@ pub fn build_within(spec: &Spec, deadline: Option<Instant>) -> Result<AnyProblem
 }
 
 /// The goal of a problem in words.
-pub(crate) fn goal_text(p: &Problem<impl Bits>) -> String {
+pub(crate) fn goal_text(p: &PegSolitaire<impl Bits>) -> String {
     match p.goal() {
         Goal::AnyOne => "one peg anywhere".into(),
         Goal::Pattern(h) if h.len() == 1 => format!("one peg in {}", p.board().hole_name(h[0])),
@@ -371,11 +371,11 @@ pub struct SolveReport {
     pub peak_memory_bytes: Option<u64>,
 }
 
-fn line_names<B: Bits>(p: &Problem<B>, line: &[u16]) -> Vec<String> {
+fn line_names<B: Bits>(p: &PegSolitaire<B>, line: &[u16]) -> Vec<String> {
     line.iter().map(|&m| p.move_name(m)).collect()
 }
 
-fn end_of<B: Bits>(p: &Problem<B>, start: B, line: &[u16]) -> B {
+fn end_of<B: Bits>(p: &PegSolitaire<B>, start: B, line: &[u16]) -> B {
     line.iter().fold(start, |pos, &m| p.play_unchecked(&pos, m))
 }
 
@@ -395,8 +395,8 @@ pub fn solve_goal_only(problem: &AnyProblem, method: Method, budget: &Budget) ->
 
 /// The fewest pegs that the position classes allow (1, or 2 when no single
 /// peg anywhere shares the start's class).
-fn class_floor<B: Bits>(p: &Problem<B>) -> u32 {
-    let any = Problem::<B>::new(
+fn class_floor<B: Bits>(p: &PegSolitaire<B>) -> u32 {
+    let any = PegSolitaire::<B>::new(
         p.board().clone(),
         &(0..p.board().holes())
             .map(|h| p.has_peg(p.start(), h))
@@ -414,7 +414,7 @@ fn class_floor<B: Bits>(p: &Problem<B>) -> u32 {
 }
 
 fn solve_typed<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     method: Method,
     budget: &Budget,
     best_result: bool,
@@ -471,7 +471,7 @@ fn solve_typed<B: Bits>(
                 } else {
                     heuristics::manhattan_weights(p.board(), p.goal())
                 };
-                let h = |q: &Problem<B>, pos: &B| q.weigh(*pos, &w);
+                let h = |q: &PegSolitaire<B>, pos: &B| q.weigh(*pos, &w);
                 let r = astar::search(
                     p,
                     &start,
@@ -554,7 +554,7 @@ fn solve_typed<B: Bits>(
 /// final hole the position classes allow, as its own problem with pagoda
 /// pruning and a small budget; any solution found solves the original.
 /// Returns the line (if found) and the expansions spent.
-fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>, u64) {
+fn any_via_holes<B: Bits>(p: &PegSolitaire<B>, budget: &Budget) -> (Option<Vec<u16>>, u64) {
     let board = p.board();
     let start = p.start();
     let pegs: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(start, h)).collect();
@@ -579,7 +579,7 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
         if budget.stop() {
             break;
         }
-        let Ok(q) = Problem::<B>::new_within(
+        let Ok(q) = PegSolitaire::<B>::new_within(
             board.clone(),
             &pegs,
             Goal::Pattern(vec![h]),
@@ -612,7 +612,7 @@ fn any_via_holes<B: Bits>(p: &Problem<B>, budget: &Budget) -> (Option<Vec<u16>>,
 
 /// The applet switched to exhaustive search at 11 pegs on 33 holes;
 /// scaled to other boards by hole count.
-fn genetic_threshold<B: Bits>(p: &Problem<B>) -> u32 {
+fn genetic_threshold<B: Bits>(p: &PegSolitaire<B>) -> u32 {
     ((p.board().holes() as f64) / 3.0).round().max(3.0) as u32
 }
 
@@ -728,7 +728,7 @@ pub fn count(
 }
 
 fn count_typed<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     opts: CountOptions,
     progress: &dyn Progress,
 ) -> Result<CountReport, PegError> {

@@ -44,7 +44,7 @@
 //!   multisets are counted with their orbits under the group.
 
 use crate::api::AnyProblem;
-use crate::{Bits, PegError, Problem};
+use crate::{Bits, PegError, PegSolitaire};
 use endgame_core::layered::{self, LayeredOptions, Progress};
 use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
 use rayon::prelude::*;
@@ -148,7 +148,7 @@ pub fn extra(
 
 /// [`extra`] on a concrete problem, on the current thread pool.
 pub fn extra_typed<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     opts: &ExtraOptions,
     progress: &dyn Progress,
 ) -> Result<Extra, PegError> {
@@ -176,7 +176,7 @@ pub fn extra_typed<B: Bits>(
 
 /// The number of moves from the start to a goal (every goal has the same
 /// number of pegs), or `None` when the goal has more pegs than the start.
-fn goal_depth<B: Bits>(p: &Problem<B>) -> Option<usize> {
+fn goal_depth<B: Bits>(p: &PegSolitaire<B>) -> Option<usize> {
     let start = p.start().count() as usize;
     let goal = p.score_bound() as usize;
     start.checked_sub(goal)
@@ -186,7 +186,7 @@ fn goal_depth<B: Bits>(p: &Problem<B>) -> Option<usize> {
 /// canonical positions reachable in `d` moves that can still reach a
 /// goal, sorted. Empty when no goal is reachable.
 pub fn goal_reaching_layers<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     max_bytes: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<Vec<B>>, PegError> {
@@ -435,7 +435,7 @@ fn gcd(a: u64, b: u64) -> u64 {
 /// canonical paths (`None` if not asked), by one backward pass over the
 /// goal-reaching layers.
 pub fn backward_counts<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     layers: &[Vec<B>],
     paths: bool,
     progress: &dyn Progress,
@@ -586,7 +586,7 @@ pub fn backward_counts<B: Bits>(
 // Move multisets.
 
 /// How each group element permutes the jumps: `perm[g][j]`.
-fn jump_perms<B: Bits>(p: &Problem<B>) -> Result<Vec<Vec<u16>>, PegError> {
+fn jump_perms<B: Bits>(p: &PegSolitaire<B>) -> Result<Vec<Vec<u16>>, PegError> {
     let board = p.board();
     let jumps = board.jumps();
     let index: std::collections::HashMap<(usize, usize, usize), u16> = jumps
@@ -651,7 +651,7 @@ fn add_jump<const W: usize>(m: &Multiset<W>, j: usize) -> Option<Multiset<W>> {
 /// number up to the symmetry group, over the goal-reaching `layers`
 /// within `max_bytes` of multisets.
 pub fn move_sets<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     layers: &[Vec<B>],
     max_bytes: usize,
     progress: &dyn Progress,
@@ -688,7 +688,7 @@ struct Edge {
 }
 
 fn move_sets_w<B: Bits, const W: usize>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     layers: &[Vec<B>],
     max_bytes: usize,
     progress: &dyn Progress,

@@ -35,7 +35,7 @@
 
 use crate::bits::Bits;
 use crate::class::PositionClasses;
-use crate::problem::Problem;
+use crate::problem::PegSolitaire;
 use endgame_core::budget::Budget;
 use endgame_core::layered::{self, LayeredError, LayeredOptions};
 use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
@@ -392,7 +392,7 @@ impl<'a> Reader<'a> {
 /// canonical position of `pegs` pegs in `finals`. Moves, symmetries and
 /// the start are the problem's.
 struct Finals<'a, B: Bits> {
-    p: &'a Problem<B>,
+    p: &'a PegSolitaire<B>,
     /// Canonical, sorted.
     finals: Vec<B>,
     pegs: u32,
@@ -476,7 +476,7 @@ impl<B: Bits> Reversible for Finals<'_, B> {
 /// Every canonical position of `k` pegs on the board of `p` in the
 /// position class of its start, sorted; `None` when there would be more
 /// than `cap`.
-fn finals_of<B: Bits>(p: &Problem<B>, k: u32, cap: usize) -> Option<Vec<B>> {
+fn finals_of<B: Bits>(p: &PegSolitaire<B>, k: u32, cap: usize) -> Option<Vec<B>> {
     let board = p.board();
     let n = board.holes();
     let classes = PositionClasses::new(board);
@@ -512,7 +512,7 @@ fn finals_of<B: Bits>(p: &Problem<B>, k: u32, cap: usize) -> Option<Vec<B>> {
 impl<B: Bits> GoalSet<B> {
     /// The set of `p` from its sorted canonical layers.
     fn from_layers(
-        p: &Problem<B>,
+        p: &PegSolitaire<B>,
         last: u32,
         mirrored: bool,
         layers: &[Vec<B>],
@@ -540,7 +540,7 @@ impl<B: Bits> GoalSet<B> {
     /// Enumerates the goal-reaching set of `p` (whose start and goal are
     /// complements), checking `budget` (deadline, cancel, memory) before
     /// each layer.
-    pub fn build(p: &Problem<B>, budget: &Budget) -> Result<GoalSet<B>, BuildError> {
+    pub fn build(p: &PegSolitaire<B>, budget: &Budget) -> Result<GoalSet<B>, BuildError> {
         let start = p.start();
         if p.reversal(&start).is_none() {
             return Err(BuildError::NotSelfComplementary);
@@ -572,14 +572,14 @@ impl<B: Bits> GoalSet<B> {
     /// costs a whole enumeration, so this is meant for problems whose
     /// best result is known to be near the goal. Checks `budget`
     /// (deadline, cancel, memory) before each layer.
-    pub fn build_best(p: &Problem<B>, budget: &Budget) -> Result<GoalSet<B>, BuildError> {
+    pub fn build_best(p: &PegSolitaire<B>, budget: &Budget) -> Result<GoalSet<B>, BuildError> {
         GoalSet::build_best_with(p, budget, &layered::Silent)
     }
 
     /// [`GoalSet::build_best`], reporting the enumeration's phases to
     /// `progress`.
     pub fn build_best_with(
-        p: &Problem<B>,
+        p: &PegSolitaire<B>,
         budget: &Budget,
         progress: &dyn layered::Progress,
     ) -> Result<GoalSet<B>, BuildError> {
@@ -598,7 +598,7 @@ impl<B: Bits> GoalSet<B> {
     /// `None` when the start cannot. Such sets are nested: a position that
     /// can be left with `k` pegs passes `k + 1` on the way.
     pub fn build_reaching(
-        p: &Problem<B>,
+        p: &PegSolitaire<B>,
         k: u32,
         budget: &Budget,
         progress: &dyn layered::Progress,
@@ -628,7 +628,7 @@ impl<B: Bits> GoalSet<B> {
     /// Whether `pos` reaches the target and is reachable from the start
     /// (`p`: the problem the set was built for, or any with the same board,
     /// start and symmetry group).
-    pub fn contains(&self, p: &Problem<B>, pos: &B) -> bool {
+    pub fn contains(&self, p: &PegSolitaire<B>, pos: &B) -> bool {
         let k = pos.count();
         if k > self.start_pegs || self.start_pegs - k > self.last {
             return false;
@@ -873,7 +873,7 @@ pub(crate) mod tests {
     use std::collections::HashMap;
 
     /// The problem of `spec` on a board of at most 64 holes.
-    pub(crate) fn small(spec: &Spec) -> Problem<u64> {
+    pub(crate) fn small(spec: &Spec) -> PegSolitaire<u64> {
         match build(spec).expect("a problem") {
             AnyProblem::Small(p) => p,
             AnyProblem::Large(_) => panic!("a small board"),
@@ -981,7 +981,7 @@ pub(crate) mod tests {
 
     /// The fewest pegs reachable from `q` (every position reachable from
     /// it, memoised).
-    fn fewest(p: &Problem<u64>, q: u64, memo: &mut HashMap<u64, u32>) -> u32 {
+    fn fewest(p: &PegSolitaire<u64>, q: u64, memo: &mut HashMap<u64, u32>) -> u32 {
         if let Some(&v) = memo.get(&q) {
             return v;
         }

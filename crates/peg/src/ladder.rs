@@ -22,7 +22,7 @@
 
 use crate::bits::Bits;
 use crate::goalset::{BuildError, GoalSet, Reader};
-use crate::problem::Problem;
+use crate::problem::PegSolitaire;
 use endgame_core::budget::Budget;
 use endgame_core::layered;
 use endgame_core::{Puzzle, Rules, Symmetric};
@@ -44,7 +44,7 @@ impl<B: Bits> Ladder<B> {
     /// up (fewer when a level would pass the start's pegs), checking
     /// `budget` (deadline, cancel, memory) before each layer of each set.
     pub fn build(
-        p: &Problem<B>,
+        p: &PegSolitaire<B>,
         levels: u32,
         budget: &Budget,
         progress: &dyn layered::Progress,
@@ -76,7 +76,7 @@ impl<B: Bits> Ladder<B> {
     /// The best result of `pos` (on `p`, the problem the ladder was built
     /// for, or one with the same board, start and symmetries), when it is
     /// at most [`Ladder::top`] and `pos` is reachable; `None` otherwise.
-    pub fn best(&self, p: &Problem<B>, pos: &B) -> Option<u32> {
+    pub fn best(&self, p: &PegSolitaire<B>, pos: &B) -> Option<u32> {
         // Levels store every layer (none is mirrored): one canonical form
         // serves them all.
         let c = p.canonical(pos);
@@ -174,7 +174,7 @@ mod tests {
 
     /// Fewest pegs `pos` can be left with, by plain memoised recursion
     /// over every move (no symmetry, no pruning).
-    fn brute_best(p: &Problem<u64>, pos: u64, memo: &mut HashMap<u64, u32>) -> u32 {
+    fn brute_best(p: &PegSolitaire<u64>, pos: u64, memo: &mut HashMap<u64, u32>) -> u32 {
         if let Some(&v) = memo.get(&pos) {
             return v;
         }
@@ -189,7 +189,7 @@ mod tests {
     }
 
     /// Every position reachable from the start, by plain search.
-    fn reachable(p: &Problem<u64>) -> Vec<u64> {
+    fn reachable(p: &PegSolitaire<u64>) -> Vec<u64> {
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![p.start()];
         while let Some(q) = stack.pop() {

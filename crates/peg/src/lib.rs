@@ -18,7 +18,7 @@ pub mod problem;
 pub use bits::Bits;
 pub use board::{Board, Jump, Lattice};
 pub use error::PegError;
-pub use problem::{Goal, Problem, Pruning};
+pub use problem::{Goal, PegSolitaire, Pruning};
 pub mod api;
 pub mod counts;
 pub mod goalset;

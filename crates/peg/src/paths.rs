@@ -15,7 +15,7 @@
 
 use crate::bits::Bits;
 use crate::goalset::GoalSet;
-use crate::problem::Problem;
+use crate::problem::PegSolitaire;
 use endgame_core::budget::Budget;
 use endgame_core::{Puzzle, Rules, Symmetric};
 use rayon::prelude::*;
@@ -33,7 +33,7 @@ impl Paths {
     /// need (a mirrored set, or a target other than the goal's peg
     /// count), when a count passes `u64`, or when `budget` stops it
     /// (checked between layers).
-    pub fn build<B: Bits>(p: &Problem<B>, set: &GoalSet<B>, budget: &Budget) -> Option<Paths> {
+    pub fn build<B: Bits>(p: &PegSolitaire<B>, set: &GoalSet<B>, budget: &Budget) -> Option<Paths> {
         if set.mirrored() || set.target() != p.score_bound() {
             return None;
         }
@@ -73,7 +73,12 @@ impl Paths {
     /// The number of solutions from `pos` (on `set`'s problem `p`), if
     /// the set holds it; `None` for a position outside the set (which
     /// has none when it is reachable from the set's start).
-    pub fn solutions<B: Bits>(&self, p: &Problem<B>, set: &GoalSet<B>, pos: &B) -> Option<u64> {
+    pub fn solutions<B: Bits>(
+        &self,
+        p: &PegSolitaire<B>,
+        set: &GoalSet<B>,
+        pos: &B,
+    ) -> Option<u64> {
         let (d, i) = set.index(&p.canonical(pos))?;
         self.counts.get(d)?.get(i).copied()
     }
@@ -96,7 +101,7 @@ mod tests {
 
     /// Solutions from `pos` by plain memoised recursion over every move
     /// (no symmetry, no pruning, no table).
-    fn brute(p: &Problem<u64>, pos: u64, memo: &mut HashMap<u64, u64>) -> u64 {
+    fn brute(p: &PegSolitaire<u64>, pos: u64, memo: &mut HashMap<u64, u64>) -> u64 {
         if p.is_goal(&pos) {
             return 1;
         }

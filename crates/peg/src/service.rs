@@ -18,7 +18,7 @@ use crate::board::Board;
 use crate::goalset::{BuildError, GoalSet};
 use crate::ladder::Ladder;
 use crate::paths::Paths;
-use crate::problem::{Goal, Problem, Pruning};
+use crate::problem::{Goal, PegSolitaire, Pruning};
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
 use endgame_core::cache::{self, BuildReport, CacheError, TableInfo, TableState, Tables};
@@ -227,7 +227,7 @@ fn class_representatives(b: &Board) -> Vec<usize> {
 }
 
 impl TableSpec {
-    fn origin(&self) -> Option<Problem<u64>> {
+    fn origin(&self) -> Option<PegSolitaire<u64>> {
         let spec = Spec {
             vacate: Some(vec![self.hole.clone()]),
             ..Spec::named(self.board)
@@ -243,7 +243,7 @@ impl TableSpec {
     /// the same board (not diagonal) and a goal of one peg in the table's
     /// hole, or with `by_symmetry` in a hole the symmetry takes there.
     /// The positions of `p` are looked up as their images.
-    fn fits(&self, p: &Problem<u64>) -> Option<usize> {
+    fn fits(&self, p: &PegSolitaire<u64>) -> Option<usize> {
         let b = p.board();
         if b.name() != self.board || b.diagonal() {
             return None;
@@ -295,7 +295,7 @@ impl TableSpec {
 
     /// Builds the table. A ladder's layers are held within
     /// [`BEST_BYTES`] unless the budget says otherwise.
-    fn make(&self, origin: &Problem<u64>, budget: &Budget) -> Result<Held, BuildError> {
+    fn make(&self, origin: &PegSolitaire<u64>, budget: &Budget) -> Result<Held, BuildError> {
         match self.kind {
             Kind::Goal => GoalSet::build(origin, budget).map(Held::Set),
             Kind::Best { levels } => {
@@ -346,7 +346,7 @@ impl Held {
 
 /// A table with the problem it was built for (its symmetry group).
 struct Loaded {
-    origin: Problem<u64>,
+    origin: PegSolitaire<u64>,
     held: Held,
     /// A ladder's solution counts ([`Paths`]), filled by a thread of
     /// their own the first time a hint asks (a second on the English
@@ -356,7 +356,7 @@ struct Loaded {
 }
 
 impl Loaded {
-    fn new(origin: Problem<u64>, held: Held) -> Loaded {
+    fn new(origin: PegSolitaire<u64>, held: Held) -> Loaded {
         Loaded {
             origin,
             held,
@@ -414,7 +414,7 @@ struct Image {
 impl Image {
     /// The symmetry `sym` (an index into the board's symmetries) of `p`'s
     /// board.
-    fn new(p: &Problem<u64>, sym: usize) -> Image {
+    fn new(p: &PegSolitaire<u64>, sym: usize) -> Image {
         let board = p.board();
         let perm = &board.symmetries()[sym];
         let mut bytes = vec![[0u64; 256]; 8];
@@ -555,7 +555,7 @@ impl Service {
 
     /// The tables answering `p`'s question that are in memory, on disk,
     /// or cheap enough to build now.
-    fn tables_for(&self, p: &Problem<u64>) -> Found {
+    fn tables_for(&self, p: &PegSolitaire<u64>) -> Found {
         let mut found = Found::default();
         for spec in &self.specs {
             let Some(sym) = spec.fits(p) else { continue };
@@ -859,7 +859,7 @@ fn from_wide<B: Bits>(x: u128) -> B {
 
 /// Moves along positions that keep `ok`, down to `target` pegs (as far as
 /// `ok` knows).
-fn walk<B: Bits>(p: &Problem<B>, from: B, target: u32, ok: impl Fn(&B) -> bool) -> Vec<u16> {
+fn walk<B: Bits>(p: &PegSolitaire<B>, from: B, target: u32, ok: impl Fn(&B) -> bool) -> Vec<u16> {
     let mut line = Vec::new();
     let mut cur = from;
     while cur.count() > target {
@@ -915,7 +915,7 @@ struct TableView<'a, B> {
 const REACHABLE_NODES: u64 = 200_000;
 
 fn analyze_typed<B: Bits>(
-    p: &Problem<B>,
+    p: &PegSolitaire<B>,
     table: Option<TableView<'_, B>>,
     count_limit: u32,
     budget: &Budget,
@@ -1162,13 +1162,13 @@ fn analyze_typed<B: Bits>(
     // With a best-result set every move left to search keeps at least
     // `floor` pegs: no single-peg finish to try, and a line down to
     // `floor` pegs is a proof.
-    let mut hole_problems: Vec<(usize, Problem<B>)> = Vec::new();
+    let mut hole_problems: Vec<(usize, PegSolitaire<B>)> = Vec::new();
     let best_stop = floor.max(2);
     if parent_goal == Some(false) && floor <= 1 {
         let board = p.board();
         let start: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(pos, h)).collect();
         for h in 0..board.holes() {
-            if let Ok(q) = Problem::<B>::new_within(
+            if let Ok(q) = PegSolitaire::<B>::new_within(
                 board.clone(),
                 &start,
                 Goal::Pattern(vec![h]),

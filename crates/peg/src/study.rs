@@ -115,7 +115,7 @@ pub fn single_vacancy_problem(
 /// Which proof shows that the start of `p` (built from `spec`) cannot
 /// reach its goal. The solver tries the problem's quick tests first, the
 /// position classes and then the pagoda functions
-/// ([`crate::Problem::impossibility`]), and searches only when both pass:
+/// ([`crate::PegSolitaire::impossibility`]), and searches only when both pass:
 /// so the classes alone deciding it means a class proof, the quick tests
 /// together a pagoda proof, and neither the exhaustive search.
 fn impossibility_proof(spec: &Spec, p: &api::AnyProblem) -> Result<DecidedBy, PegError> {

@@ -4,11 +4,11 @@
 
 use endgame_core::conformance::{self, Options};
 use endgame_core::{Notation, Rules};
-use endgame_peg::{Bits, Board, Goal, Problem, Pruning};
+use endgame_peg::{Bits, Board, Goal, PegSolitaire, Pruning};
 use proptest::prelude::*;
 use std::sync::Arc;
 
-fn naive<B: Bits>(p: &Problem<B>, pos: &B) -> Vec<u16> {
+fn naive<B: Bits>(p: &PegSolitaire<B>, pos: &B) -> Vec<u16> {
     p.board()
         .jumps()
         .iter()
@@ -20,15 +20,15 @@ fn naive<B: Bits>(p: &Problem<B>, pos: &B) -> Vec<u16> {
         .collect()
 }
 
-fn problem<B: Bits>(board: Board, vacate: &[usize], goal: Goal) -> Problem<B> {
+fn problem<B: Bits>(board: Board, vacate: &[usize], goal: Goal) -> PegSolitaire<B> {
     let b = Arc::new(board);
     let start: Vec<bool> = (0..b.holes()).map(|h| !vacate.contains(&h)).collect();
-    Problem::new(b, &start, goal, Pruning::default()).unwrap()
+    PegSolitaire::new(b, &start, goal, Pruning::default()).unwrap()
 }
 
 /// The core battery: rules against the naive generator, symmetry,
 /// parents, notation.
-fn battery<B: Bits>(p: &Problem<B>, playouts: usize) {
+fn battery<B: Bits>(p: &PegSolitaire<B>, playouts: usize) {
     let opts = Options::puzzle(p)
         .playouts(11, playouts)
         .naive_moves(|q| naive(p, q))
@@ -120,7 +120,7 @@ proptest! {
         (pegs, name) in prop_oneof![any_position("english"), any_position("triangle"), any_position("diamond")]
     ) {
         let b = Arc::new(Board::named(name, false).unwrap());
-        let p = Problem::<u128>::new(b.clone(), &vec![true; b.holes()], Goal::AnyOne, Pruning::default()).unwrap();
+        let p = PegSolitaire::<u128>::new(b.clone(), &vec![true; b.holes()], Goal::AnyOne, Pruning::default()).unwrap();
         let pos = p.position_of((0..b.holes()).filter(|&h| pegs[h]));
         let text = p.format_position(&pos);
         prop_assert_eq!(p.parse_position(&text).unwrap(), pos);
@@ -132,7 +132,7 @@ proptest! {
     #[test]
     fn garbage_never_panics(s in "\\PC{0,60}") {
         let b = Arc::new(Board::named("english", false).unwrap());
-        let p = Problem::<u64>::new(b, &[true; 33], Goal::AnyOne, Pruning::default()).unwrap();
+        let p = PegSolitaire::<u64>::new(b, &[true; 33], Goal::AnyOne, Pruning::default()).unwrap();
         let _ = p.parse_position(&s);
         let _ = p.parse_move(&s);
         let _ = Board::from_art("x", &s, false);

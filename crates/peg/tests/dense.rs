@@ -5,10 +5,10 @@
 use endgame_core::layered::{enumerate, LayeredOptions, LayeredReport, Silent};
 use endgame_core::{Puzzle, Rules};
 use endgame_peg::api::{build, AnyProblem, Finish, Spec};
-use endgame_peg::{Problem, Pruning};
+use endgame_peg::{PegSolitaire, Pruning};
 use std::collections::HashMap;
 
-fn small(spec: &Spec) -> Problem<u64> {
+fn small(spec: &Spec) -> PegSolitaire<u64> {
     match build(spec).expect("a valid problem") {
         AnyProblem::Small(p) => p,
         AnyProblem::Large(_) => unreachable!("these boards fit 64 bits"),
@@ -16,7 +16,7 @@ fn small(spec: &Spec) -> Problem<u64> {
 }
 
 /// Problems with various symmetry groups, goals and invariants.
-fn problems() -> Vec<(String, Problem<u64>)> {
+fn problems() -> Vec<(String, PegSolitaire<u64>)> {
     let mut out = Vec::new();
     for board in ["triangle", "triangle6"] {
         out.push((board.to_string(), small(&Spec::named(board))));
@@ -46,7 +46,7 @@ enum Mode {
     Segmented,
 }
 
-fn run(p: &Problem<u64>, mode: Mode, count_all: bool, prune: bool) -> LayeredReport<u64> {
+fn run(p: &PegSolitaire<u64>, mode: Mode, count_all: bool, prune: bool) -> LayeredReport<u64> {
     let opts = LayeredOptions {
         count_all,
         prune,
@@ -92,7 +92,7 @@ fn the_bitmap_changes_no_count_on_any_route() {
 
 /// Every reachable position per layer (no symmetry), and the solutions
 /// from the start, by plain sets and a backward sum.
-fn brute_force(p: &Problem<u64>) -> (Vec<u64>, Vec<u64>, u128) {
+fn brute_force(p: &PegSolitaire<u64>) -> (Vec<u64>, Vec<u64>, u128) {
     let mut layers: Vec<Vec<u64>> = vec![vec![p.start()]];
     loop {
         let mut next: Vec<u64> = Vec::new();

@@ -11,7 +11,7 @@ mod fuzz_support;
 
 use endgame_core::Notation;
 use endgame_peg::notation::{format_position, parse_position};
-use endgame_peg::{Bits, Board, Goal, Problem, Pruning};
+use endgame_peg::{Bits, Board, Goal, PegSolitaire, Pruning};
 use std::sync::Arc;
 
 /// The characters the parsers look at.
@@ -43,19 +43,19 @@ fn check_art(s: &str) {
     }
 }
 
-fn problem<B: Bits>(b: Board) -> Problem<B> {
+fn problem<B: Bits>(b: Board) -> PegSolitaire<B> {
     let c = b.centre().unwrap_or(0);
     let start: Vec<bool> = (0..b.holes()).map(|h| h != c).collect();
-    Problem::new(Arc::new(b), &start, Goal::AnyOne, Pruning::default()).unwrap()
+    PegSolitaire::new(Arc::new(b), &start, Goal::AnyOne, Pruning::default()).unwrap()
 }
 
 /// The problems whose positions and moves are fuzzed.
 struct Problems {
-    english: Problem<u64>,
-    french_diagonal: Problem<u64>,
-    triangle: Problem<u64>,
-    wide: Problem<u128>,
-    drawn: Problem<u64>,
+    english: PegSolitaire<u64>,
+    french_diagonal: PegSolitaire<u64>,
+    triangle: PegSolitaire<u64>,
+    wide: PegSolitaire<u128>,
+    drawn: PegSolitaire<u64>,
 }
 
 fn problems() -> &'static Problems {
@@ -69,7 +69,7 @@ fn problems() -> &'static Problems {
     })
 }
 
-fn check_position_on<B: Bits>(p: &Problem<B>, s: &str) {
+fn check_position_on<B: Bits>(p: &PegSolitaire<B>, s: &str) {
     let board = p.board();
     if let Ok(pegs) = parse_position(board, s) {
         assert_eq!(pegs.len(), board.holes());
@@ -91,7 +91,7 @@ fn check_position(s: &str) {
     check_position_on(&ps.drawn, s);
 }
 
-fn check_move_on<B: Bits>(p: &Problem<B>, s: &str) {
+fn check_move_on<B: Bits>(p: &PegSolitaire<B>, s: &str) {
     let _ = p.board().hole(s);
     if let Ok(mv) = p.parse_move(s) {
         let text = p.format_move(mv);

@@ -4,7 +4,7 @@
 
 use endgame_core::conformance::{replay, tsv_rows};
 use endgame_core::{Notation, Puzzle};
-use endgame_peg::{Board, Goal, Problem, Pruning};
+use endgame_peg::{Board, Goal, PegSolitaire, Pruning};
 use std::sync::Arc;
 
 #[test]
@@ -22,7 +22,7 @@ fn golden_playthroughs_replay_to_their_final_positions() {
         };
         // The problem's start does not matter to the replay; the row's
         // start position is parsed in the notation.
-        let p = Problem::<u128>::new(
+        let p = PegSolitaire::<u128>::new(
             b.clone(),
             &vec![true; b.holes()],
             goal_of,

@@ -6,14 +6,14 @@
 use endgame_core::conformance::tsv_rows;
 use endgame_core::layered::{enumerate, LayeredOptions, Silent};
 use endgame_peg::api::{self, Finish, Spec};
-use endgame_peg::{Board, Goal, Problem, Pruning};
+use endgame_peg::{Board, Goal, PegSolitaire, Pruning};
 use std::sync::Arc;
 
-fn english_central() -> Problem<u64> {
+fn english_central() -> PegSolitaire<u64> {
     let b = Arc::new(Board::named("english", false).unwrap());
     let d4 = b.hole("d4").unwrap();
     let start: Vec<bool> = (0..b.holes()).map(|h| h != d4).collect();
-    Problem::new(b, &start, Goal::Pattern(vec![d4]), Pruning::default()).unwrap()
+    PegSolitaire::new(b, &start, Goal::Pattern(vec![d4]), Pruning::default()).unwrap()
 }
 
 fn list(v: &[u64]) -> String {

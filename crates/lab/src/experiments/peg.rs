@@ -203,7 +203,7 @@ impl Experiment for SearchTable {
     }
 }
 
-fn weigh<B: Bits>(q: &endgame_peg::Problem<B>, pos: &B, w: &[i64]) -> i64 {
+fn weigh<B: Bits>(q: &endgame_peg::PegSolitaire<B>, pos: &B, w: &[i64]) -> i64 {
     q.weigh(*pos, w)
 }
 

@@ -2,7 +2,7 @@
 //! directions, the symmetry group and the byte tables the searches use.
 
 use super::d4::{gfni_simd, wide_simd};
-use super::{Dir, Goal, Problem, Pruning, PAGODA_TIME};
+use super::{Dir, Goal, PegSolitaire, Pruning, PAGODA_TIME};
 use crate::bits::Bits;
 use crate::board::{Board, Lattice};
 use crate::class::PositionClasses;
@@ -44,7 +44,7 @@ pub fn bits_needed(board: &Board) -> usize {
     g.iter().map(|&(c, r)| r * stride + c).max().unwrap_or(0) + 1
 }
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// A problem: the start has pegs on `start` holes; `goal` as given.
     /// Its pagoda functions are those derived within [`PAGODA_TIME`]
     /// (every one, on the built-in boards).
@@ -63,7 +63,7 @@ impl<B: Bits> Problem<B> {
         )
     }
 
-    /// [`Problem::new`] with the pagoda functions ready by `deadline`
+    /// [`PegSolitaire::new`] with the pagoda functions ready by `deadline`
     /// (all of them when `None`; see [`crate::pagoda::for_goal_until`]).
     pub fn new_within(
         board: Arc<Board>,
@@ -168,7 +168,7 @@ impl<B: Bits> Problem<B> {
                 sym_table.push(t);
             }
         }
-        let mut p = Problem {
+        let mut p = PegSolitaire {
             board,
             hole_bit,
             bit_hole,

@@ -132,7 +132,7 @@ pub(super) unsafe fn d4_wide<B: Bits>(d4: &D4<B>, pos: B) -> [B; 8] {
 /// transposition), in the order of [`D4::all`].
 ///
 /// # Safety
-/// The CPU must support the enabled features (see `Problem::gfni`).
+/// The CPU must support the enabled features (see `PegSolitaire::gfni`).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 #[inline]
@@ -200,7 +200,7 @@ unsafe fn d4_gfni_register<B: Bits>(d4: &D4<B>, pos: B) -> std::arch::x86_64::__
     }
 }
 
-/// Whether the CPU runs [`Problem::neighbours_wide`].
+/// Whether the CPU runs [`PegSolitaire::neighbours_wide`].
 pub(super) fn wide_simd() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

@@ -1,11 +1,11 @@
 //! Dense keys: one bit per hole, in bit order, on boards of at most 48
 //! holes (for the layered engine's ranked bitmaps).
 
-use super::Problem;
+use super::PegSolitaire;
 use crate::bits::Bits;
 use endgame_core::dense::DenseKeys;
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// Fills the dense-key tables (boards of at most 48 holes).
     pub(super) fn build_key_tables(&mut self) {
         let mut bits: Vec<usize> = self.hole_bit.clone();
@@ -50,7 +50,7 @@ impl<B: Bits> Problem<B> {
             .collect();
     }
 
-    /// The dense key of `pos` (see [`Problem::build_key_tables`]).
+    /// The dense key of `pos` (see [`PegSolitaire::build_key_tables`]).
     #[inline(always)]
     fn key_of(&self, pos: B) -> u64 {
         self.key_table
@@ -71,7 +71,7 @@ impl<B: Bits> Problem<B> {
     }
 }
 
-impl<B: Bits> DenseKeys<B> for Problem<B> {
+impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
     fn key_bits(&self) -> u32 {
         self.board.holes() as u32
     }

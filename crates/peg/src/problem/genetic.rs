@@ -1,9 +1,9 @@
 //! The weights the genetic search evolves: one a class of holes.
 
-use super::{Goal, Problem};
+use super::{Goal, PegSolitaire};
 use crate::bits::Bits;
 
-impl<B: Bits> endgame_core::genetic::WeightGuided for Problem<B> {
+impl<B: Bits> endgame_core::genetic::WeightGuided for PegSolitaire<B> {
     fn class_count(&self) -> usize {
         self.hole_class.iter().max().map_or(0, |m| m + 1)
     }

@@ -34,7 +34,7 @@ use rules::Dir;
 use std::sync::Arc;
 use std::time::Duration;
 
-/// How long [`Problem::new`] spends deriving pagoda functions at most.
+/// How long [`PegSolitaire::new`] spends deriving pagoda functions at most.
 /// The built-in boards need a few milliseconds; a large custom board with
 /// no symmetry can need minutes for all of them, and prunes with those
 /// ready by then (the rest are derived by later problems on that board).
@@ -60,7 +60,7 @@ impl Default for Pruning {
 
 /// A peg-solitaire problem with `B`-bit bitboards.
 #[derive(Clone)]
-pub struct Problem<B: Bits> {
+pub struct PegSolitaire<B: Bits> {
     board: Arc<Board>,
     hole_bit: Vec<usize>,
     bit_hole: Vec<Option<usize>>,
@@ -89,7 +89,7 @@ pub struct Problem<B: Bits> {
     hole_class: Vec<usize>,
     /// The fast symmetries of small square boards, when they apply.
     d4: Option<D4<B>>,
-    /// Whether the CPU has AVX-512 (for [`Problem::neighbours_wide`]).
+    /// Whether the CPU has AVX-512 (for [`PegSolitaire::neighbours_wide`]).
     wide: bool,
     /// Whether the CPU has AVX-512 and GFNI (for [`d4_gfni`]).
     gfni: bool,
@@ -102,9 +102,9 @@ pub struct Problem<B: Bits> {
     unkey_table: Vec<[B; 256]>,
 }
 
-impl<B: Bits> std::fmt::Debug for Problem<B> {
+impl<B: Bits> std::fmt::Debug for PegSolitaire<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Problem")
+        f.debug_struct("PegSolitaire")
             .field("board", &self.board.name())
             .field("start", &self.start)
             .field("goal", &self.goal)
@@ -112,7 +112,7 @@ impl<B: Bits> std::fmt::Debug for Problem<B> {
     }
 }
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// The board.
     pub fn board(&self) -> &Arc<Board> {
         &self.board

@@ -1,11 +1,11 @@
 //! The text of moves (`from-to`) and positions (see `crate::notation`).
 
-use super::Problem;
+use super::PegSolitaire;
 use crate::bits::Bits;
 use crate::error::PegError;
 use endgame_core::Notation;
 
-impl<B: Bits> Notation for Problem<B> {
+impl<B: Bits> Notation for PegSolitaire<B> {
     type Error = PegError;
 
     fn format_move(&self, mv: u16) -> String {

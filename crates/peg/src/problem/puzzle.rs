@@ -1,13 +1,13 @@
 //! The puzzle: the goal test, the score and the pruning of positions
 //! that cannot reach the goal (position classes, pagoda functions).
 
-use super::{Goal, Problem};
+use super::{Goal, PegSolitaire};
 use crate::bits::Bits;
 #[allow(unused_imports)] // for the documentation's links
 use crate::class::PositionClasses;
 use endgame_core::Puzzle;
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// Why `pos` cannot reach the goal, if a quick test proves it.
     pub fn impossibility(&self, pos: B) -> Option<String> {
         if let Some((classes, goal_classes)) = &self.classes {
@@ -46,7 +46,7 @@ impl<B: Bits> Problem<B> {
     }
 }
 
-impl<B: Bits> Puzzle for Problem<B> {
+impl<B: Bits> Puzzle for PegSolitaire<B> {
     fn score(&self, pos: &B) -> u32 {
         pos.count()
     }

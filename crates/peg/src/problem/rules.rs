@@ -1,7 +1,7 @@
 //! The rules: jumps by direction (a few shifts and masks a direction),
 //! played forwards ([`Rules`]) and backwards ([`Reversible`]).
 
-use super::{Goal, Problem};
+use super::{Goal, PegSolitaire};
 use crate::bits::Bits;
 use endgame_core::{Reversible, Rules};
 
@@ -16,7 +16,7 @@ pub(super) struct Dir<B> {
     pub(super) ids: Vec<u16>,
 }
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// Calls `f(jump index)` for each jump whose mask test passes.
     #[inline(always)]
     pub(super) fn each_jump(&self, pos: B, forward: bool, mut f: impl FnMut(usize)) {
@@ -38,7 +38,7 @@ impl<B: Bits> Problem<B> {
     }
 }
 
-impl<B: Bits> Rules for Problem<B> {
+impl<B: Bits> Rules for PegSolitaire<B> {
     type Position = B;
     type Move = u16;
 
@@ -67,7 +67,7 @@ impl<B: Bits> Rules for Problem<B> {
     }
 }
 
-impl<B: Bits> Reversible for Problem<B> {
+impl<B: Bits> Reversible for PegSolitaire<B> {
     fn goals(&self) -> Vec<B> {
         match &self.goal {
             Goal::Pattern(_) => vec![self.goal_mask],

@@ -4,7 +4,7 @@
 use super::d4::D4;
 #[cfg(target_arch = "x86_64")]
 use super::d4::{d4_fixed_gfni, d4_gfni, d4_wide};
-use super::Problem;
+use super::PegSolitaire;
 use crate::bits::Bits;
 use crate::board::Lattice;
 use endgame_core::dense::DenseKeys;
@@ -35,7 +35,7 @@ fn least<B: Bits>(xs: &[B]) -> B {
     }
 }
 
-impl<B: Bits> Problem<B> {
+impl<B: Bits> PegSolitaire<B> {
     /// The delta-swap symmetries, if every element of the group is one of
     /// them (checked hole by hole against the board's permutations).
     pub(super) fn find_d4(&self, g: &[(usize, usize)], stride: usize) -> Option<D4<B>> {
@@ -142,7 +142,7 @@ impl<B: Bits> Problem<B> {
         }
     }
 
-    /// [`Problem::neighbours_n`] for this problem's group.
+    /// [`PegSolitaire::neighbours_n`] for this problem's group.
     #[inline]
     pub(super) fn neighbours(&self, pos: B, forward: bool, f: impl FnMut(B, u32)) {
         #[cfg(target_arch = "x86_64")]
@@ -185,7 +185,7 @@ impl<B: Bits> Problem<B> {
         d4.all(pos)
     }
 
-    /// [`Problem::neighbours_n`] compiled for CPUs with AVX-512, where the
+    /// [`PegSolitaire::neighbours_n`] compiled for CPUs with AVX-512, where the
     /// eight images of a neighbour fit one vector register.
     ///
     /// # Safety
@@ -215,7 +215,7 @@ impl<B: Bits> Problem<B> {
     }
 }
 
-impl<B: Bits> Symmetric for Problem<B> {
+impl<B: Bits> Symmetric for PegSolitaire<B> {
     fn symmetry_count(&self) -> usize {
         self.group.len()
     }

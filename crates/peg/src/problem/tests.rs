@@ -3,7 +3,7 @@ use super::*;
 use endgame_core::layered::{enumerate, LayeredError, LayeredOptions, Silent};
 use endgame_core::{Reversible, Rules, Symmetric};
 
-fn problem<B: Bits>(board: &str, vacate: &[&str], goal: Option<&str>) -> Problem<B> {
+fn problem<B: Bits>(board: &str, vacate: &[&str], goal: Option<&str>) -> PegSolitaire<B> {
     let b = Arc::new(Board::named(board, false).unwrap());
     let empty: Vec<usize> = vacate.iter().map(|h| b.hole(h).unwrap()).collect();
     let start: Vec<bool> = (0..b.holes()).map(|h| !empty.contains(&h)).collect();
@@ -11,11 +11,11 @@ fn problem<B: Bits>(board: &str, vacate: &[&str], goal: Option<&str>) -> Problem
         Some(h) => Goal::Pattern(vec![b.hole(h).unwrap()]),
         None => Goal::AnyOne,
     };
-    Problem::new(b, &start, goal, Pruning::default()).unwrap()
+    PegSolitaire::new(b, &start, goal, Pruning::default()).unwrap()
 }
 
 /// Positions along random lines of play from the start.
-fn sample<B: Bits>(p: &Problem<B>) -> Vec<B> {
+fn sample<B: Bits>(p: &PegSolitaire<B>) -> Vec<B> {
     let mut out = Vec::new();
     let mut seed = 0x9e37_79b9_7f4a_7c15u64;
     for _ in 0..40 {
@@ -37,7 +37,7 @@ fn sample<B: Bits>(p: &Problem<B>) -> Vec<B> {
 
 /// The fast symmetry routes (delta swaps, XOR images, orbit counts)
 /// agree with the byte tables and the trait's plain definitions.
-fn fast_routes_agree<B: Bits>(p: &Problem<B>) {
+fn fast_routes_agree<B: Bits>(p: &PegSolitaire<B>) {
     let n = p.group.len();
     for pos in sample(p) {
         let images: Vec<B> = (0..n)
@@ -82,10 +82,11 @@ fn gfni_images_agree_with_the_delta_swaps() {
     }
     let rect = Arc::new(Board::from_art("rect", "ooooo/ooooo/ooooo", false).unwrap());
     let start: Vec<bool> = (0..rect.holes()).map(|h| h != 0).collect();
-    let rect: Problem<u64> = Problem::new(rect, &start, Goal::AnyOne, Pruning::default()).unwrap();
-    let english: Problem<u64> = problem("english", &["d4"], Some("d4"));
-    let french: Problem<u128> = problem("french", &["d4"], None);
-    fn check<B: Bits>(p: &Problem<B>) {
+    let rect: PegSolitaire<u64> =
+        PegSolitaire::new(rect, &start, Goal::AnyOne, Pruning::default()).unwrap();
+    let english: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
+    let french: PegSolitaire<u128> = problem("french", &["d4"], None);
+    fn check<B: Bits>(p: &PegSolitaire<B>) {
         let d4 = p.d4.as_ref().expect("a grid board has delta swaps");
         for pos in sample(p) {
             // SAFETY: checked above that the CPU has the features.
@@ -103,7 +104,7 @@ fn gfni_images_agree_with_the_delta_swaps() {
 /// when σ(p) is a child of σ(q).
 #[test]
 fn the_reversal_is_the_complement_of_a_self_complementary_game() {
-    let central: Problem<u64> = problem("english", &["d4"], Some("d4"));
+    let central: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     let goal = central.goals()[0];
     assert_eq!(central.reversal(&central.start()), Some(goal));
     for pos in sample(&central) {
@@ -136,13 +137,13 @@ fn fast_symmetry_routes_agree_with_the_definitions() {
     fast_routes_agree(&problem::<u64>("triangle", &["a1"], None));
     fast_routes_agree(&problem::<u128>("wiegleb", &["e5"], Some("e5")));
     fast_routes_agree(&problem::<u128>("diamond", &["e5"], None));
-    let english: Problem<u64> = problem("english", &["d4"], Some("d4"));
+    let english: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     assert!(english.d4.is_some(), "the English board uses delta swaps");
 }
 
 /// The goal-only enumeration (from both ends, with and without
 /// pruning, with a tight budget) agrees with the full one.
-fn modes_agree<B: Bits>(p: &Problem<B>) {
+fn modes_agree<B: Bits>(p: &PegSolitaire<B>) {
     let full = enumerate(p, &LayeredOptions::default(), &Silent).unwrap();
     assert!(full.complete);
     for opts in [
@@ -215,8 +216,8 @@ fn goal_only_enumeration_agrees_when_the_middle_is_one_layer() {
         for h in 0..b.holes() {
             let start: Vec<bool> = (0..b.holes()).map(|k| k != h).collect();
             let goal = Goal::Pattern(vec![h]);
-            let p: Problem<u64> =
-                Problem::new(b.clone(), &start, goal, Pruning::default()).unwrap();
+            let p: PegSolitaire<u64> =
+                PegSolitaire::new(b.clone(), &start, goal, Pruning::default()).unwrap();
             if p.reversal(&p.start()).is_none() {
                 continue;
             }
@@ -232,7 +233,7 @@ fn goal_only_enumeration_agrees_when_the_middle_is_one_layer() {
 
 #[test]
 fn english_goal_only_counts_match_published_ones() {
-    let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+    let p: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     let opts = LayeredOptions {
         count_all: false,
         // Tight enough that the largest layers are built in batches.
@@ -273,7 +274,7 @@ fn english_goal_only_counts_match_published_ones() {
 
 #[test]
 fn a_small_budget_is_reported() {
-    let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+    let p: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     let opts = LayeredOptions {
         max_bytes: 4 << 20,
         ..LayeredOptions::default()
@@ -287,7 +288,7 @@ fn a_small_budget_is_reported() {
 
 #[test]
 fn search_order_finds_the_english_solution_quickly() {
-    let p: Problem<u64> = problem("english", &["d4"], Some("d4"));
+    let p: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     let r = endgame_core::dfs::solve(&p, &p.start(), &Default::default());
     assert!(r.reached_goal);
     assert!(r.expansions < 2_000, "{} expansions", r.expansions);
