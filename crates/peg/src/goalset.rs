@@ -872,6 +872,20 @@ pub(crate) mod tests {
     use endgame_core::layered::{self, LayeredOptions};
     use std::collections::HashMap;
 
+    /// The triangle's problems of the small-board cross-checks: vacancies
+    /// a1, b2, c3, c5 (each finishing in its vacancy) and the default.
+    pub(crate) fn triangle_specs() -> Vec<Spec> {
+        let mut specs: Vec<Spec> = ["a1", "b2", "c3", "c5"]
+            .iter()
+            .map(|h| Spec {
+                vacate: Some(vec![h.to_string()]),
+                ..Spec::named("triangle")
+            })
+            .collect();
+        specs.push(Spec::named("triangle"));
+        specs
+    }
+
     /// The problem of `spec` on a board of at most 64 holes.
     pub(crate) fn small(spec: &Spec) -> PegSolitaire<u64> {
         match build(spec).expect("a problem") {

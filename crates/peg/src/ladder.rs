@@ -168,7 +168,7 @@ impl<B: Bits> Ladder<B> {
 mod tests {
     use super::*;
     use crate::api::Spec;
-    use crate::goalset::tests::small;
+    use crate::goalset::tests::{small, triangle_specs};
     use endgame_core::Notation;
     use std::collections::HashMap;
 
@@ -205,14 +205,7 @@ mod tests {
     /// as brute force does.
     #[test]
     fn the_ladder_agrees_with_brute_force_on_small_boards() {
-        let mut specs: Vec<Spec> = ["a1", "b2", "c3", "c5"]
-            .iter()
-            .map(|h| Spec {
-                vacate: Some(vec![h.to_string()]),
-                ..Spec::named("triangle")
-            })
-            .collect();
-        specs.push(Spec::named("triangle"));
+        let specs = triangle_specs();
         for spec in specs {
             let p = small(&spec);
             let ladder =

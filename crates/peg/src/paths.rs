@@ -93,7 +93,7 @@ impl Paths {
 mod tests {
     use super::*;
     use crate::api::Spec;
-    use crate::goalset::tests::small;
+    use crate::goalset::tests::{small, triangle_specs};
     use crate::ladder::Ladder;
     use endgame_core::layered;
     use endgame_core::Notation;
@@ -123,14 +123,7 @@ mod tests {
     /// solutions of the triangle's top-vacancy game finishing anywhere.
     #[test]
     fn counts_agree_with_brute_force_at_every_reachable_position() {
-        let mut specs: Vec<Spec> = ["a1", "b2", "c3", "c5"]
-            .iter()
-            .map(|h| Spec {
-                vacate: Some(vec![h.to_string()]),
-                ..Spec::named("triangle")
-            })
-            .collect();
-        specs.push(Spec::named("triangle"));
+        let mut specs = triangle_specs();
         specs.push(Spec {
             finish: crate::api::Finish::Any,
             ..Spec::named("triangle")
