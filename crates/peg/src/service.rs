@@ -597,18 +597,23 @@ impl Service {
             .is_some_and(|(_, l)| l.paths(wait).is_some())
     }
 
-    /// Loads every result ladder already in the cache directory (never
+    /// Loads the result ladder each cached question's hints read (never
     /// building one) and makes its solution counts, so that the first
     /// hints on its board read them; returns the ladders' names whose
     /// counts are ready. A server calls it once at start (a second or two
     /// on the English board).
     pub fn prepare_counts(&self) -> Vec<String> {
+        // One question at a time, through the hints' own choice of table
+        // (`tables_for`), so a ladder no hint reads is neither loaded nor
+        // counted.
+        let mut asked = std::collections::HashSet::new();
         self.specs
             .iter()
             .filter(|s| matches!(s.kind, Kind::Best { .. }) && !s.on_demand)
-            .filter(|s| self.path(&s.name).exists())
-            .filter(|s| self.load(s).is_some_and(|l| l.paths(true).is_some()))
-            .map(|s| s.name.clone())
+            .filter(|s| self.path(&s.name).exists() && asked.insert((s.board, &s.hole)))
+            .filter_map(|s| self.tables_for(&s.origin()?).best)
+            .filter(|(_, l)| l.paths(true).is_some())
+            .map(|(name, _)| name)
             .collect()
     }
 
