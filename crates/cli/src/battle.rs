@@ -46,6 +46,12 @@ pub struct BattleCommon {
     /// No time limit for the whole battle (the per-move limits still hold).
     #[arg(long, conflicts_with = "time")]
     pub no_limit: bool,
+    /// Memory a player's decision may take beyond its fixed tables (`2G`,
+    /// `512M`): Pentago's `strong` searches instead of an exact solve
+    /// whose layers would not fit it.
+    #[arg(long, value_name = "SIZE", default_value = "4G",
+          value_parser = crate::limits::parse_size)]
+    pub max_memory: u64,
 }
 
 /// The Pentago players (`endgame_pentago::api::PLAYER_NAMES`), described.
@@ -214,6 +220,7 @@ fn run<G: Game>(
         limits: MoveLimits {
             time: args.time_per_move,
             nodes: args.nodes_per_move,
+            memory: Some(args.max_memory),
         },
         max_plies: 0,
     };

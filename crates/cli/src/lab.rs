@@ -70,9 +70,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "TIME", default_value = "3600s",
           value_parser = crate::limits::parse_duration)]
     pub time: std::time::Duration,
-    /// No time limit.
+    /// No time limit (the memory budget still holds).
     #[arg(long, conflicts_with = "time")]
     pub no_limit: bool,
+    /// Memory budget of the units computed at once (`2G`, `512M`): each
+    /// experiment declares the most one unit's tables may take (its
+    /// solvers stop or refuse before outgrowing that), and the run computes
+    /// at most this budget / that many units at once (fewer threads if
+    /// need be); a run whose single unit would not fit is refused.
+    #[arg(long, value_name = "SIZE", default_value = "8G",
+          value_parser = crate::limits::parse_size)]
+    pub max_memory: u64,
     #[command(flatten)]
     pub db: DbArgs,
 }
@@ -196,6 +204,12 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
     if a.seed > i64::MAX as u64 {
         bail!("--seed must be at most {}", i64::MAX);
     }
+    let opts = RunOptions {
+        threads: a.threads,
+        max_batches: a.batches,
+        max_memory: Some(a.max_memory),
+    };
+    runner::threads_within(exp, &params, &opts)?;
     let started = std::time::Instant::now();
     let mut st = Store::open(&a.db.db)?;
     let shown = RunProgressView::new(out, exp.name());
@@ -220,24 +234,14 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
             }),
         )
     });
-    let outcome = runner::run_with_progress(
-        &mut st,
-        exp,
-        &params,
-        a.seed,
-        &RunOptions {
-            threads: a.threads,
-            max_batches: a.batches,
-        },
-        &mut |p| {
-            *stored.lock().unwrap_or_else(|e| e.into_inner()) = (p.units_done, p.units_total);
-            shown.update(p)
-        },
-    )?;
+    let outcome = runner::run_with_progress(&mut st, exp, &params, a.seed, &opts, &mut |p| {
+        *stored.lock().unwrap_or_else(|e| e.into_inner()) = (p.units_done, p.units_total);
+        shown.update(p)
+    })?;
     shown.finish();
     out.render(&outcome, |o| {
         format!(
-            "run {} {} — {} {} seed {}: {}/{} units stored{}; this process computed {} units in {} batches ({:.1} s)\n",
+            "run {} {} — {} {} seed {}: {}/{} units stored{}; this process computed {} units in {} batches on {} thread{} ({:.1} s)\n",
             o.run.id,
             if o.created { "created" } else { "resumed" },
             o.run.experiment,
@@ -248,6 +252,8 @@ fn run_cmd(a: &RunArgs, out: Output) -> Result<String> {
             if o.run.finished_at.is_some() { ", finished" } else { "" },
             o.units_computed,
             o.batches_committed,
+            o.threads,
+            if o.threads == 1 { "" } else { "s" },
             o.seconds
         )
     })

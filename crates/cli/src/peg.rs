@@ -58,6 +58,7 @@ pub fn solve(args: &SolvePeg, out: Output) -> Result<String> {
     let budget = Budget {
         seed: args.seed,
         max_memo_entries: memo_entries(&problem, args.max_memory)?,
+        max_memory: Some(crate::limits::bytes(args.max_memory)?),
         ..Budget::from(&limits)
     };
     let spinner = Spinner::start(

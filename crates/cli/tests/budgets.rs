@@ -252,6 +252,29 @@ fn peg_french_without_pruning_stays_within_its_budgets() {
     within_memory(&args, &r, 32.0);
 }
 
+#[test]
+fn peg_best_first_search_stays_within_its_memory_budget() {
+    // The best-first search keeps every position it saw: without pruning
+    // on the French board it fills 32 MiB within a second.
+    let args = [
+        "solve",
+        "peg",
+        "--board",
+        "french",
+        "--method",
+        "astar",
+        "--no-classes",
+        "--no-pagoda",
+        "--time",
+        "20s",
+        "--max-memory",
+        "32M",
+    ];
+    let r = run(&args);
+    incomplete(&args, &r);
+    within_memory(&args, &r, 32.0);
+}
+
 /// A lab run of Martello games on 7×7 boards (hard ones take minutes and
 /// gigabytes each): its time limit ends the run; what was committed is
 /// kept and the report says how far it got.

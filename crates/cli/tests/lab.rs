@@ -603,3 +603,66 @@ fn two_workers_killed_three_times_on_postgres_lose_nothing() {
     c.exec(&format!("DROP SCHEMA {schema} CASCADE"), &[])
         .unwrap();
 }
+
+#[test]
+fn the_memory_budget_bounds_the_units_at_once() {
+    let d = tmpdir();
+    let db = d.path().join("lab.db").display().to_string();
+    // A Martello unit may hold two 1 GiB memos: 1G is too small for one,
+    // and nothing is written.
+    assert_user_error(
+        &[
+            "lab",
+            "run",
+            "martello-random",
+            "--param",
+            "n=3",
+            "--param",
+            "games=4",
+            "--max-memory",
+            "1G",
+            "--db",
+            &db,
+        ],
+        "memory budget too small: martello-random: one unit may take up to 2048 MiB",
+    );
+    assert!(!Path::new(&db).exists(), "nothing written");
+    // Room for one unit at a time: one thread, whatever was asked.
+    let run = |budget: &str| {
+        json(&[
+            "lab",
+            "run",
+            "martello-random",
+            "--param",
+            "n=3",
+            "--param",
+            "games=4",
+            "--param",
+            "batch=2",
+            "--threads",
+            "2",
+            "--max-memory",
+            budget,
+            "--db",
+            &db,
+        ])
+    };
+    let one = run("3G");
+    assert_eq!(one["threads"], 1, "{one}");
+    assert_eq!(one["units_computed"], 4, "{one}");
+    // A pentago-solver-speed unit's table follows its parameter.
+    assert_user_error(
+        &[
+            "lab",
+            "run",
+            "pentago-solver-speed",
+            "--param",
+            "table_bits=26",
+            "--max-memory",
+            "1G",
+            "--db",
+            &db,
+        ],
+        "one unit may take up to 2048 MiB",
+    );
+}

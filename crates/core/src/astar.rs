@@ -38,7 +38,8 @@ pub struct AstarOptions {
     pub max_expansions: u64,
     /// The caller's budget: the search also stops at its deadline, its
     /// cancel token and its node limit (looked at every
-    /// [`CHECK_EVERY`] expansions).
+    /// [`CHECK_EVERY`] expansions), and before its stores would outgrow
+    /// its memory (looked at whenever a store is about to grow).
     pub budget: Budget,
 }
 
@@ -71,6 +72,23 @@ pub struct AstarReport<M> {
     pub visited: usize,
     /// Estimated bytes of the visited set and the node store.
     pub memory_bytes: usize,
+    /// Whether the search stopped because growing a store would have
+    /// taken it past the budget's memory.
+    pub out_of_memory: bool,
+}
+
+/// Bytes the three stores of a search may hold while one of them grows:
+/// each store is `(len, capacity, bytes at capacity)`, and a full store
+/// grows by allocating a buffer twice its size while the old one is still
+/// held.
+fn growth_peak(stores: [(usize, usize, usize); 3]) -> usize {
+    let now: usize = stores.iter().map(|s| s.2).sum();
+    let growing: usize = stores
+        .iter()
+        .filter(|s| s.0 >= s.1)
+        .map(|s| 2 * s.2.max(64))
+        .sum();
+    now + growing
 }
 
 /// Best-first search from `start` for a goal position.
@@ -104,7 +122,10 @@ where
         .nodes
         .map_or(opts.max_expansions, |n| n.min(opts.max_expansions));
     let mut found = None;
-    let mut stopped = false;
+    let (mut stopped, mut out_of_memory) = (false, false);
+    let node_bytes = std::mem::size_of::<(P::Position, usize, Option<P::Move>)>();
+    let entry_bytes = std::mem::size_of::<Reverse<(i64, usize, u32)>>();
+    let key_bytes = std::mem::size_of::<P::Position>();
     if puzzle.is_goal(start) {
         found = Some(0);
     }
@@ -126,6 +147,32 @@ where
             if opts.use_pruning && !puzzle.is_goal(&child) && puzzle.cannot_reach_goal(&child) {
                 continue;
             }
+            // The memory budget holds before any store grows: a store at
+            // its capacity would grow on the next insert.
+            if let Some(limit) = opts.budget.memory {
+                let full = visited.len() >= visited.capacity()
+                    || nodes.len() >= nodes.capacity()
+                    || frontier.len() >= frontier.capacity();
+                if full
+                    && growth_peak([
+                        (
+                            visited.len(),
+                            visited.capacity(),
+                            hash_table_bytes(visited.capacity(), key_bytes),
+                        ),
+                        (nodes.len(), nodes.capacity(), nodes.capacity() * node_bytes),
+                        (
+                            frontier.len(),
+                            frontier.capacity(),
+                            frontier.capacity() * entry_bytes,
+                        ),
+                    ]) > limit
+                {
+                    stopped = true;
+                    out_of_memory = true;
+                    break;
+                }
+            }
             if !visited.insert(key(&child)) {
                 continue;
             }
@@ -137,6 +184,9 @@ where
             }
             let f = opts.g_weight * (g as i64 + 1) + h.estimate(puzzle, &child);
             frontier.push(Reverse((f, ci, g + 1)));
+        }
+        if out_of_memory {
+            break;
         }
     }
     let line = found.map(|mut i| {
@@ -157,5 +207,6 @@ where
         memory_bytes: hash_table_bytes(visited.len(), std::mem::size_of::<P::Position>())
             + nodes.capacity() * std::mem::size_of::<(P::Position, usize, Option<P::Move>)>()
             + frontier.capacity() * std::mem::size_of::<(i64, usize, u32)>(),
+        out_of_memory,
     }
 }

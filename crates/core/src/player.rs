@@ -16,6 +16,10 @@ pub struct MoveLimits {
     pub time: Option<Duration>,
     /// Positions the player may expand for the decision.
     pub nodes: Option<u64>,
+    /// Bytes of tables the decision may allocate beyond the player's own
+    /// fixed ones (an exact solver's layers), `None`: the player's
+    /// default. A player refuses such work rather than outgrow it.
+    pub memory: Option<u64>,
 }
 
 /// A strategy for a two-player game.

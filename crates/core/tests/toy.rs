@@ -845,3 +845,45 @@ fn goal_table_agrees_with_brute_force_near_the_goal() {
         }
     }
 }
+
+#[test]
+fn astar_stops_before_its_stores_outgrow_the_memory_budget() {
+    use endgame_core::budget::Budget;
+    let h = |_: &Line, p: &u32| p.count_ones() as i64;
+    let opts = |budget: Budget| AstarOptions {
+        use_pruning: false,
+        use_symmetry: false,
+        budget,
+        ..Default::default()
+    };
+    // The line whose exhaustive search holds the most.
+    let (l, free) = line_problems()
+        .into_iter()
+        .map(|l| {
+            let r = astar::search(&l, &l.start, &h, &opts(Budget::unlimited()));
+            (l, r)
+        })
+        .filter(|(_, r)| r.exhausted)
+        .max_by_key(|(_, r)| r.memory_bytes)
+        .expect("an unsolvable line");
+    assert!(!free.out_of_memory && free.memory_bytes > 1024, "{free:?}");
+    // Half of what it held: stopped, within the budget, nothing claimed.
+    let limit = free.memory_bytes / 2;
+    let r = astar::search(
+        &l,
+        &l.start,
+        &h,
+        &opts(Budget::unlimited().with_memory(limit)),
+    );
+    assert!(r.out_of_memory && !r.exhausted && r.line.is_none(), "{r:?}");
+    assert!(r.memory_bytes <= limit, "{} > {limit}", r.memory_bytes);
+    assert!(r.expansions < free.expansions);
+    // Room for every growth: the same search as without a budget.
+    let r = astar::search(
+        &l,
+        &l.start,
+        &h,
+        &opts(Budget::unlimited().with_memory(3 * free.memory_bytes)),
+    );
+    assert!(!r.out_of_memory && r.exhausted && r.expansions == free.expansions);
+}

@@ -21,6 +21,9 @@ pub enum LabError {
     /// A parameter value is malformed or out of range.
     #[error("bad parameter: {0}")]
     BadParam(String),
+    /// One unit of the run would not fit the memory budget.
+    #[error("memory budget too small: {0}")]
+    Memory(String),
     /// The database cannot be opened or reached.
     #[error("cannot open database {url}: {reason}")]
     Open {

@@ -440,6 +440,14 @@ pub trait Experiment: Sync {
             (self.units(p) / 20).max(1)
         }
     }
+    /// Most bytes one unit may hold at once under `p`: the sum of the caps
+    /// it gives its solvers' tables (memos, transposition tables, layer
+    /// pools), each of which stops or refuses before outgrowing its cap.
+    /// `lab run --max-memory` runs at most its budget / this many units at
+    /// once, and refuses a run whose single unit would not fit. The caps
+    /// depend on `p` only, so a unit's measures do not depend on the
+    /// budget or the thread count.
+    fn unit_memory(&self, p: &Params) -> u64;
     /// Measures unit `index`. Must depend only on `(p, seed, index)` (never
     /// on threads or scheduling), apart from `Measure::is_timing` fields.
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError>;

@@ -22,6 +22,39 @@ pub struct RunOptions {
     pub threads: usize,
     /// Stop after committing this many batches (`None`: until done).
     pub max_batches: Option<u64>,
+    /// Memory budget of the units running at once, bytes (`None`: no
+    /// limit): at most `max_memory / unit_memory` units run together
+    /// ([`Experiment::unit_memory`]); a run whose single unit needs more is
+    /// refused before any work.
+    pub max_memory: Option<u64>,
+}
+
+/// The threads a run of `exp` under `p` may use: `opts.threads` (0: one
+/// per core) but no more units at once than `opts.max_memory` holds.
+pub fn threads_within(
+    exp: &dyn Experiment,
+    p: &Params,
+    opts: &RunOptions,
+) -> Result<usize, LabError> {
+    let asked = if opts.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        opts.threads
+    };
+    let Some(budget) = opts.max_memory else {
+        return Ok(asked);
+    };
+    let unit = exp.unit_memory(p).max(1);
+    let fit = budget / unit;
+    if fit == 0 {
+        return Err(LabError::Memory(format!(
+            "{}: one unit may take up to {} MiB of tables with these parameters, more than the memory budget of {} MiB (raise --max-memory)",
+            exp.name(),
+            unit.div_ceil(1 << 20),
+            budget >> 20
+        )));
+    }
+    Ok(asked.min(usize::try_from(fit).unwrap_or(usize::MAX)))
 }
 
 /// A run as `status` lists it.
@@ -62,6 +95,9 @@ pub struct RunOutcome {
     pub units_computed: u64,
     /// Wall time of this process, seconds.
     pub seconds: f64,
+    /// Units this process ran at once (the threads, within the memory
+    /// budget).
+    pub threads: usize,
 }
 
 /// Now, as `YYYY-MM-DDTHH:MM:SSZ`.
@@ -288,8 +324,9 @@ pub fn run_with_progress(
     progress: &mut dyn FnMut(&RunProgress),
 ) -> Result<RunOutcome, LabError> {
     let t0 = Instant::now();
+    let threads = threads_within(exp, params, opts)?;
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
+        .num_threads(threads)
         .build()
         .map_err(|e| LabError::Unit(format!("thread pool: {e}")))?;
     let (id, created) = find_or_create(store, exp, params, seed)?;
@@ -407,6 +444,7 @@ pub fn run_with_progress(
         batches_committed: batches,
         units_computed: computed,
         seconds: t0.elapsed().as_secs_f64(),
+        threads,
     })
 }
 

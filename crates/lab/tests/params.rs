@@ -265,6 +265,7 @@ fn ten_million_one_unit_batches_start_at_once() {
         &RunOptions {
             threads: 1,
             max_batches: Some(1),
+            max_memory: None,
         },
         &mut |_, _| {},
     )
@@ -291,6 +292,7 @@ fn batch_rows_are_made_as_the_run_reaches_them() {
     let opts = |n| RunOptions {
         threads: 1,
         max_batches: n,
+        max_memory: None,
     };
     // Stop at the end of the first window, then resume twice.
     let o = runner::run(&mut st, exp, &p, 3, &opts(Some(w)), &mut |_, _| {}).unwrap();
@@ -353,6 +355,7 @@ fn workers_sharing_a_run_make_its_batch_rows_as_they_go() {
                         let opts = RunOptions {
                             threads: 1,
                             max_batches: None,
+                            max_memory: None,
                         };
                         runner::run(&mut st, exp, &p, 8, &opts, &mut |_, _| {}).unwrap()
                     })

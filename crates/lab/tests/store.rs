@@ -144,6 +144,7 @@ fn resume_after_a_transaction_dropped_mid_batch() {
             &RunOptions {
                 threads: 1,
                 max_batches: Some(3),
+                max_memory: None,
             },
             &mut |_, _| {},
         )
@@ -235,6 +236,7 @@ fn one_and_two_threads_give_identical_results() {
                 &RunOptions {
                     threads,
                     max_batches: None,
+                    max_memory: None,
                 },
                 &mut |_, _| {},
             )
@@ -270,6 +272,7 @@ fn two_workers_share_one_run_on_postgres() {
                         &RunOptions {
                             threads: 1,
                             max_batches: None,
+                            max_memory: None,
                         },
                         &mut |_, _| {},
                     )

@@ -264,17 +264,20 @@ pub enum Method {
 
 /// Budgets of `solve`.
 ///
-/// The depth-first searches check all of it themselves (every
-/// [`endgame_core::restarts::CHECK_EVERY`] expansions): the expansions,
-/// the deadline and the cancel token. The best-first and genetic searches
-/// take only the expansions; the deadline and the token are looked at
-/// before they start.
+/// Every search checks it itself: the depth-first searches the
+/// expansions, the memo entries, the deadline and the cancel token (every
+/// [`endgame_core::restarts::CHECK_EVERY`] expansions); the best-first
+/// search the expansions, the deadline, the token and `max_memory`; the
+/// genetic search the deadline and the token.
 #[derive(Clone, Debug)]
 pub struct Budget {
     /// Most positions expanded.
     pub max_expansions: u64,
     /// Most entries in memo tables.
     pub max_memo_entries: usize,
+    /// Most bytes of the best-first search's stores (`None`: no limit
+    /// but the expansions); it stops before they would outgrow it.
+    pub max_memory: Option<usize>,
     /// Random seed (genetic search).
     pub seed: u64,
     /// The instant after which the search stops, undecided (`None`: no
@@ -290,6 +293,7 @@ impl Default for Budget {
         Budget {
             max_expansions: 200_000_000,
             max_memo_entries: 100_000_000,
+            max_memory: None,
             seed: 1,
             deadline: None,
             cancel: Cancel::new(),
@@ -312,6 +316,7 @@ impl From<&endgame_core::budget::Budget> for Budget {
             max_memo_entries: b
                 .memory
                 .map_or(d.max_memo_entries, |m| (m / MEMO_ENTRY_BYTES).max(1)),
+            max_memory: b.memory,
             deadline: b.deadline,
             cancel: b.cancel.clone(),
             ..d
@@ -331,7 +336,7 @@ impl Budget {
         endgame_core::budget::Budget {
             nodes: None,
             deadline: self.deadline,
-            memory: None,
+            memory: self.max_memory,
             cancel: self.cancel.clone(),
         }
     }

@@ -1297,7 +1297,11 @@ impl Ai {
         let (mv, value) = match chosen {
             Some((m, v)) => (m, Some(v)),
             None => {
-                let limits = MoveLimits { time, nodes };
+                let limits = MoveLimits {
+                    time,
+                    nodes,
+                    memory: None,
+                };
                 (self.player.choose(&Pentago, pos, &limits), None)
             }
         };

@@ -270,6 +270,7 @@ impl Player<Pentago> for StrongPlayer {
         // is not good enough); in a lost one among every move.
         let mut keep: Option<Vec<Move>> = None;
         if pos.stones() >= EXACT_FROM {
+            self.solver.set_memory_limit(limits.memory);
             let budget = Budget {
                 time: time.map(|t| t.mul_f64(0.4)),
                 nodes: limits.nodes.map(|n| n * 2 / 5),

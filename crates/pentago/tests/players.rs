@@ -20,6 +20,7 @@ fn every_name_builds_and_plays_legal_moves() {
     let limits = MoveLimits {
         time: Some(Duration::from_millis(20)),
         nodes: None,
+        memory: None,
     };
     for name in NAMES {
         let mut p = by_name(name, 1).unwrap();
@@ -40,6 +41,7 @@ fn strong_never_spoils_a_proven_win() {
     let limits = MoveLimits {
         time: Some(Duration::from_secs(2)),
         nodes: None,
+        memory: None,
     };
     let mut checked = 0;
     for pos in undecided(24) {

@@ -705,6 +705,7 @@ impl Service {
                 let limits = MoveLimits {
                     time: budget.remaining(),
                     nodes: budget.nodes,
+                    memory: budget.memory.map(|m| m as u64),
                 };
                 Some(AiMove {
                     mv: p.choose(sim, pos, &limits),

@@ -26,6 +26,10 @@ pub const WEB_MAX_UNITS: u64 = 200;
 /// stops at the next batch boundary (its remaining batches stay `todo`
 /// for `endgame lab run` to finish).
 pub const WEB_MAX_SECONDS: u64 = 120;
+/// Memory budget of a run started from the web page (one unit at a time,
+/// [`endgame_lab::experiment::Experiment::unit_memory`]): a run whose unit
+/// may need more is refused.
+pub const WEB_LAB_MEMORY: u64 = 3 << 30;
 
 /// The lab's store, opened once when the server starts.
 pub struct Lab {
@@ -205,6 +209,7 @@ async fn experiments(State(app): State<AppState>) -> Json<serde_json::Value> {
         "db": app.lab.as_ref().map(|l| l.location().to_string()),
         "experiments": exps,
         "web_caps": { "max_units": WEB_MAX_UNITS, "max_seconds": WEB_MAX_SECONDS,
+                      "max_memory_bytes": WEB_LAB_MEMORY,
                       "int_params": "at most their defaults (pentago-solver-speed's stone bounds excepted)" },
     }))
 }
@@ -293,6 +298,12 @@ fn parse_start(body: &[u8]) -> Result<(&'static dyn Experiment, Params, u64), Ap
             })?,
     };
     check_web_size(exp, &params).map_err(ApiError::bad)?;
+    let one_at_a_time = runner::RunOptions {
+        threads: 1,
+        max_batches: None,
+        max_memory: Some(WEB_LAB_MEMORY),
+    };
+    runner::threads_within(exp, &params, &one_at_a_time).map_err(ApiError::bad)?;
     Ok((exp, params, seed))
 }
 
@@ -332,6 +343,7 @@ async fn start(
             let opts = runner::RunOptions {
                 threads: 1,
                 max_batches: Some(0),
+                max_memory: Some(WEB_LAB_MEMORY),
             };
             let out = runner::run(&mut st, exp, &params, seed, &opts, &mut |_, _| {})?;
             Ok((st, out.run))
@@ -391,6 +403,7 @@ fn compute(lab: Arc<Lab>, mut st: Store, exp: &'static dyn Experiment, params: P
     let opts = runner::RunOptions {
         threads: 1,
         max_batches: Some(1),
+        max_memory: Some(WEB_LAB_MEMORY),
     };
     let (state, message) = loop {
         match runner::run(&mut st, exp, &params, seed, &opts, &mut |_, _| {}) {

@@ -26,6 +26,10 @@ impl Experiment for Calibration {
             ParamSpec::int("sleep_ms", "0", 0, 60_000, "sleep per unit (ms)"),
         ]
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // A unit holds no tables.
+        1 << 20
+    }
     fn units(&self, p: &Params) -> u64 {
         p.int("units")
     }

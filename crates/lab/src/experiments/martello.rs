@@ -174,6 +174,11 @@ impl Experiment for Random {
             ),
         ]
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // The operation search's memo and the row-wise search's, each
+        // capped at MEMO_BYTES; the side measures run one after another.
+        2 * MEMO_BYTES as u64
+    }
     fn units(&self, p: &Params) -> u64 {
         game_list(p).map_or(p.int("games"), |g| g.len() as u64)
     }
@@ -578,6 +583,11 @@ impl Experiment for Sizes {
             ParamSpec::int("games", "300", 1, 10_000_000, "random boards per size"),
             ParamSpec::batch("100", 1_000_000),
         ]
+    }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // The operation search's memo and the row-wise search's, each
+        // capped at MEMO_BYTES; the side measures run one after another.
+        2 * MEMO_BYTES as u64
     }
     fn units(&self, p: &Params) -> u64 {
         p.int("max_n") * p.int("games")

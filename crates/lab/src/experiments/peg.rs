@@ -27,6 +27,17 @@ fn board_name(name: &str) -> Result<String, String> {
 }
 
 /// The search methods of the table, in its order.
+/// Bytes one search of a unit may hold (its memo, or the best-first
+/// search's stores): each search stops or replaces entries before
+/// outgrowing it.
+const SEARCH_BYTES: usize = 2 << 30;
+
+/// Memo entries of a depth-first search within [`SEARCH_BYTES`] (slots
+/// sized for the larger boards' 128-bit positions).
+fn search_memo_entries() -> usize {
+    endgame_core::memory::memo_entries_within(SEARCH_BYTES, std::mem::size_of::<(u128, u32)>())
+}
+
 const METHODS: [&str; 3] = ["dfs", "astar-manhattan", "astar-weighted"];
 /// The pruning techniques of the table, in its order.
 const TECHNIQUES: [&str; 4] = ["none", "pagoda", "symmetry", "both"];
@@ -71,6 +82,10 @@ impl Experiment for SearchTable {
             ParamSpec::batch("1", 12),
         ]
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // One search at a time, within SEARCH_BYTES.
+        SEARCH_BYTES as u64
+    }
     fn units(&self, _p: &Params) -> u64 {
         (METHODS.len() * TECHNIQUES.len()) as u64
     }
@@ -96,6 +111,7 @@ impl Experiment for SearchTable {
                     use_symmetry: symmetry,
                     use_pruning: pagoda,
                     max_expansions: Some(budget),
+                    max_memo_entries: search_memo_entries(),
                     ..DfsOptions::default()
                 });
                 (r.reached_goal, r.complete, r.expansions, r.memo_bytes, r.line.len())
@@ -110,6 +126,7 @@ impl Experiment for SearchTable {
                     use_symmetry: symmetry,
                     use_pruning: pagoda,
                     max_expansions: budget,
+                    budget: endgame_core::budget::Budget::unlimited().with_memory(SEARCH_BYTES),
                     ..AstarOptions::default()
                 });
                 let moves = r.line.as_ref().map_or(0, |l| l.len());
@@ -280,6 +297,11 @@ impl Experiment for Genetic {
             ),
             ParamSpec::batch("10", 100_000),
         ]
+    }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // The genetic search's short depth-first runs and their memos
+        // (a default unit peaks near 10 MB).
+        256 << 20
     }
     fn units(&self, p: &Params) -> u64 {
         boards(p).len() as u64 * p.int("runs")
@@ -496,12 +518,18 @@ impl Experiment for SingleVacancy {
             ParamSpec::batch("4", 1_000),
         ]
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // One search at a time, within SEARCH_BYTES.
+        SEARCH_BYTES as u64
+    }
     fn units(&self, p: &Params) -> u64 {
         Board::named(&p.text("board"), false).map_or(0, |b| study::single_vacancy_problems(&b))
     }
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError> {
         let budget = Budget {
             max_expansions: p.int("max_expansions"),
+            max_memo_entries: search_memo_entries(),
+            max_memory: Some(SEARCH_BYTES),
             seed: unit_seed(seed, index, 3),
             ..Budget::default()
         };

@@ -34,6 +34,15 @@ fn player_name(s: &str) -> Result<String, String> {
 /// The slides' battle: Black ("your" AI, as the slides address their
 /// audience) against White (the authors' own), 500 games, each starting
 /// 250: wins overall and when Black / White started.
+/// Bytes of layers an exact (retrograde) solve of a unit may take: enough
+/// for every position from `LATE_STONES` stones (18 empty cells, about
+/// 0.62 GB); earlier ones are refused and left to the alpha-beta.
+const EXACT_BYTES: u64 = 1 << 30;
+
+/// Bytes of a `strong` player's fixed tables (its search's and its exact
+/// solver's transposition tables, about 100 MB).
+const STRONG_TABLES: u64 = 128 << 20;
+
 const SOURCE_BATTLE: [(&str, u64, u64, u64); 3] = [
     ("Black wins", 223, 116, 107),
     ("White wins", 193, 90, 103),
@@ -96,6 +105,11 @@ impl Experiment for Battle {
         }
         Ok(())
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // Two players, each at most a strong one: its tables and an exact
+        // solve within EXACT_BYTES.
+        2 * (STRONG_TABLES + EXACT_BYTES)
+    }
     fn units(&self, p: &Params) -> u64 {
         p.int("games")
     }
@@ -115,6 +129,7 @@ impl Experiment for Battle {
         let limits = MoveLimits {
             time: (p.int("move_ms") > 0).then(|| Duration::from_millis(p.int("move_ms"))),
             nodes: (p.int("move_nodes") > 0).then(|| p.int("move_nodes")),
+            memory: Some(EXACT_BYTES),
         };
         let r = battle(
             &Pentago,
@@ -331,6 +346,10 @@ impl Experiment for SolverSpeed {
         }
         Ok(())
     }
+    fn unit_memory(&self, p: &Params) -> u64 {
+        // The alpha-beta table (16-byte slots) and an exact solve.
+        (16u64 << p.int("table_bits")) + EXACT_BYTES
+    }
     fn units(&self, p: &Params) -> u64 {
         p.int("positions")
     }
@@ -339,6 +358,7 @@ impl Experiment for SolverSpeed {
         let stones = rng.gen_range(p.int("min_stones")..=p.int("max_stones")) as u32;
         let pos = random_position(stones, &mut rng);
         let mut solver = Solver::new(p.int("table_bits") as u32);
+        solver.set_memory_limit(Some(EXACT_BYTES));
         let t = Instant::now();
         let v = solver.value(
             &pos,

@@ -44,6 +44,11 @@ impl Experiment for WeakRounds {
             ParamSpec::int("misere", "0", 0, 1, "1: misère rules"),
         ]
     }
+    fn unit_memory(&self, _p: &Params) -> u64 {
+        // The weak solve's memo of K6 at most (the three K6 units peak
+        // near 10 MB).
+        256 << 20
+    }
     fn units(&self, _p: &Params) -> u64 {
         KEYS.len() as u64
     }
