@@ -213,16 +213,15 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// (minimum 14–21 of 36 stones, rows that barely meet) in 7–5,248 steps
 /// where the operation search takes millions, and is slow where rows
 /// meet often. Both searches go on where they stopped at the stage
-/// before (memos, restart schedule, phase kept: see
-/// [`RestartSearch`]). 50,000 is about the 99th
-/// percentile of random 6×6 games, so almost every game ends in the
-/// first stage as before; a game past it pays the row-wise steps. The second stage is for 7×7 and
-/// larger (no 6×6 game of the crate README's runs takes 5 million).
-pub const STAGES: [(Option<u64>, u64); 3] = [
-    (Some(50_000), 20_000),
-    (Some(5_000_000), 500_000),
-    (None, 0),
-];
+/// before (memos, restart schedule, phase kept: see [`RestartSearch`]).
+/// 50,000 is about the 99th percentile of random 6×6 games, so almost
+/// every game ends in the first stage; a game past it pays the row-wise
+/// steps, about 1 µs each (8,000: the stuck boards of the crate README
+/// took at most 5,248; 20,000 cost 14–20 ms a game, 6 % of seed 1's
+/// CPU). The second stage is for 7×7 and larger (no 6×6 game of the
+/// crate README's runs takes 5 million).
+pub const STAGES: [(Option<u64>, u64); 3] =
+    [(Some(50_000), 8_000), (Some(5_000_000), 500_000), (None, 0)];
 
 fn solve_impl(
     m: &Martello,
@@ -307,11 +306,7 @@ where
         if let Some(r) = ops.advance(ops_limit.unwrap_or(u64::MAX), budget) {
             let bytes = bytes.max(ops.memo_bytes());
             *pool = ops.into_pool();
-            let mut line = vec![start];
-            for &op in &r.line {
-                let next = m.play_unchecked(line.last().expect("non-empty"), op);
-                line.push(next);
-            }
+            let line = line_of(m, start, &r.line);
             return Ok(Solution {
                 min_stones: r.best_score,
                 solvable: r.best_score == 1,
@@ -333,11 +328,7 @@ where
         if let Some(r) = rw.solve(&start, rw_budget) {
             let report = ops.stopped();
             *pool = ops.into_pool();
-            let mut line = vec![start];
-            for &op in &r.ops {
-                let next = m.play_unchecked(line.last().expect("non-empty"), op);
-                line.push(next);
-            }
+            let line = line_of(m, start, &r.ops);
             return Ok(Solution {
                 min_stones: r.min_stones,
                 solvable: r.min_stones == 1,
@@ -360,6 +351,16 @@ where
     let explored = ops.expansions() + rw.expansions();
     *pool = ops.into_pool();
     Err((seen.min(rw.best_seen()), explored))
+}
+
+/// The states of the line `ops` from `start`, start first.
+fn line_of(m: &Martello, start: State, ops: &[Op]) -> Vec<State> {
+    let mut line = vec![start];
+    for &op in ops {
+        let next = m.play_unchecked(line.last().expect("non-empty"), op);
+        line.push(next);
+    }
+    line
 }
 
 /// The operation search (restarts, goal first, floored best score).
@@ -394,11 +395,7 @@ fn solve_ops(
             restarts::solve_floored(m, &start, key, children, &ro, &mut fresh, floor)
         }
     });
-    let mut line = vec![start];
-    for &op in &r.line {
-        let next = m.play_unchecked(line.last().expect("non-empty"), op);
-        line.push(next);
-    }
+    let line = line_of(m, start, &r.line);
     let min_stones = if r.complete {
         r.best_score
     } else {
