@@ -216,12 +216,16 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// before (memos, restart schedule, phase kept: see [`RestartSearch`]).
 /// 50,000 is about the 99th percentile of random 6×6 games, so almost
 /// every game ends in the first stage; a game past it pays the row-wise
-/// steps, about 1 µs each (8,000: the stuck boards of the crate README
-/// took at most 5,248; 20,000 cost 14–20 ms a game, 6 % of seed 1's
-/// CPU). The second stage is for 7×7 and larger (no 6×6 game of the
+/// steps, about 1 µs each (20,000 cost 14–20 ms a game, about 6 % of a
+/// 6×6 study's CPU; 8,000 was tried and left seed 2's stuck game 8252,
+/// 19,558 steps, to the second stage: 670,000 expansions instead of
+/// 70,000). The second stage is for 7×7 and larger (no 6×6 game of the
 /// crate README's runs takes 5 million).
-pub const STAGES: [(Option<u64>, u64); 3] =
-    [(Some(50_000), 8_000), (Some(5_000_000), 500_000), (None, 0)];
+pub const STAGES: [(Option<u64>, u64); 3] = [
+    (Some(50_000), 20_000),
+    (Some(5_000_000), 500_000),
+    (None, 0),
+];
 
 fn solve_impl(
     m: &Martello,
