@@ -39,4 +39,6 @@ pub use objective::{By, ByScore, Objective};
 pub use rng::Rng;
 pub use schedule::Schedule;
 pub use searcher::{Searcher, CHECK_EVERY, INEXACT};
-pub use solve::{solve, solve_floored, solve_pooled, solve_with, RestartOptions, RestartReport};
+pub use solve::{
+    solve, solve_floored, solve_pooled, solve_with, RestartOptions, RestartReport, RestartSearch,
+};

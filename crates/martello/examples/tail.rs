@@ -62,6 +62,23 @@ fn main() {
         us.p999 as f64 / 1e3,
         us.max as f64 / 1e3
     );
+    // Where the CPU goes: the games past the first stage's expansion
+    // limit (`solver::STAGES`) and past the 0.2 s.
+    let busy: f64 = rs.iter().map(|r| r.seconds).sum();
+    let past = |f: &dyn Fn(&study::GameResult) -> bool| {
+        let v: Vec<_> = rs.iter().filter(|r| f(r)).collect();
+        (v.len(), v.iter().map(|r| r.seconds).sum::<f64>())
+    };
+    let stage = endgame_martello::solver::STAGES[0].0.unwrap_or(u64::MAX);
+    for (what, (k, s)) in [
+        (format!("explored > {stage}"), past(&|r| r.explored > stage)),
+        ("time > 0.2 s".to_string(), past(&|r| r.seconds > 0.2)),
+    ] {
+        println!(
+            "games with {what}: {k}, {s:.2} s of the games' {busy:.2} s ({:.1} %)",
+            100.0 * s / busy.max(1e-9)
+        );
+    }
     let mut slow: Vec<_> = rs.iter().collect();
     slow.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     println!("slowest games (index, board seed, min stones, explored, ms, memo MiB, board):");

@@ -3,9 +3,10 @@
 //! states survives budgeted restarts).
 
 use crate::state::{Martello, Op, Rowwise, Spots, State};
+use endgame_core::budget::Budget;
 use endgame_core::restarts::{
-    self, Children, LazyChild, Memo, MemoPool, Objective, RestartOptions, Schedule, Searcher,
-    INEXACT,
+    self, Children, LazyChild, Memo, MemoPool, Objective, RestartOptions, RestartSearch, Schedule,
+    Searcher, INEXACT,
 };
 use endgame_core::Rules;
 use serde::{Deserialize, Serialize};
@@ -211,13 +212,15 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// unsolvable ones; the row-wise search proves the stuck boards
 /// (minimum 14–21 of 36 stones, rows that barely meet) in 7–5,248 steps
 /// where the operation search takes millions, and is slow where rows
-/// meet often. The operation search starts again from scratch at each
-/// stage (its memo does not outlive a run of `solve_floored`), the
-/// row-wise one goes on where it stopped. 50,000 is about the 99th
-/// percentile of random 6×6 games, so almost every game ends in the
-/// first stage as before; a game past it pays at most 50,000 expansions
-/// again and 20,000 row-wise steps. The second stage is for 7×7 and
-/// larger (no 6×6 game of the crate README's runs takes 5 million).
+/// meet often. Both searches go on where they stopped at the stage
+/// before (memos, restart schedule, phase kept: see [`RestartSearch`]).
+/// 50,000 is about the 99th percentile of random 6×6 games, so almost
+/// every game ends in the first stage; a game past it pays the row-wise
+/// steps, about 1 µs each (20,000 cost 14–20 ms a game, about 6 % of a
+/// 6×6 study's CPU; 8,000 was tried and left seed 2's stuck game 8252,
+/// 19,558 steps, to the second stage: 670,000 expansions instead of
+/// 70,000). The second stage is for 7×7 and larger (no 6×6 game of the
+/// crate README's runs takes 5 million).
 pub const STAGES: [(Option<u64>, u64); 3] = [
     (Some(50_000), 20_000),
     (Some(5_000_000), 500_000),
@@ -234,55 +237,134 @@ fn solve_impl(
     if !opts.goal_first || opts.max_expansions.is_some() {
         return solve_ops(m, opts, lazy, pool, reserve);
     }
-    let start = m.start();
-    let mut rw = Rowwise::new(m);
-    // What the stages before spent: expansions of both searches, runs,
-    // the largest memo.
-    let (mut spent, mut runs, mut bytes) = (0, 0, 0);
-    for (ops_limit, rw_budget) in STAGES {
-        let tried = solve_ops(
-            m,
-            &SolveOptions {
-                max_expansions: ops_limit,
-                ..opts.clone()
-            },
-            lazy,
-            pool,
-            reserve,
-        );
-        if tried.complete {
-            return Solution {
-                explored: tried.explored + spent + rw.expansions(),
-                runs: tried.runs + runs,
-                memo_bytes: tried.memo_bytes.max(bytes),
-                ..tried
-            };
+    staged(m, opts, lazy, pool, reserve, None)
+        .unwrap_or_else(|_| unreachable!("without a budget the last stage runs to the end"))
+}
+
+/// The stages of [`STAGES`] (goal first), within `budget`'s deadline and
+/// cancel token if any: the solution, or, stopped by the budget, the
+/// fewest stones any search entered (a reachable count: an upper bound
+/// on the minimum) and the states both searches expanded. The one path
+/// of [`solve`] (the study, the CLI) and [`min_stones_within`] (the
+/// lab's budgeted games).
+fn staged(
+    m: &Martello,
+    opts: &SolveOptions,
+    lazy: bool,
+    pool: &mut Pool,
+    reserve: usize,
+    budget: Option<&Budget>,
+) -> Result<Solution, (u32, u64)> {
+    with_key!(m, opts.symmetry, |key, K| {
+        if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
+            // `key` is `key4` here: the lazy expander's keys match it.
+            let key4 = |s: &State| m.key4(s);
+            staged_with(m, key4, Lazy4, opts, pool, reserve, budget)
+        } else {
+            let mut fresh = MemoPool::<K>::default();
+            staged_with(m, key, children, opts, &mut fresh, reserve, budget)
         }
-        spent += tried.explored;
-        runs += tried.runs;
-        bytes = bytes.max(tried.memo_bytes);
-        let budget = rw_budget.min((opts.max_memo_bytes / Rowwise::ENTRY_BYTES) as u64);
-        if let Some(r) = rw.solve(&start, budget) {
-            let mut line = vec![start];
-            for &op in &r.ops {
-                let next = m.play_unchecked(line.last().expect("non-empty"), op);
-                line.push(next);
-            }
-            return Solution {
+    })
+}
+
+/// [`staged`] with memo keys `key` and expansion `kids`. The operation
+/// search is one [`RestartSearch`] advanced from stage to stage (its
+/// memos, its place in the restart schedule and its phase kept), the
+/// row-wise search one [`Rowwise`] going on from its memo.
+fn staged_with<K, F, E>(
+    m: &Martello,
+    key: F,
+    kids: E,
+    opts: &SolveOptions,
+    pool: &mut MemoPool<K>,
+    reserve: usize,
+    budget: Option<&Budget>,
+) -> Result<Solution, (u32, u64)>
+where
+    K: Hash + Eq + Copy,
+    F: Fn(&State) -> K + Clone,
+    E: Children<Martello, K> + Clone,
+{
+    let start = m.start();
+    let ro = RestartOptions {
+        schedule: opts.schedule.clone(),
+        max_memo_entries: entries_for::<K>(opts.max_memo_bytes),
+        seed: opts.seed,
+        max_expansions: None,
+        goal_first: true,
+        ordered: false,
+        prefetch: true,
+        reserve,
+    };
+    // The best-score search stops below a state once a line meets its
+    // floor (see `restarts::solve_floored`).
+    let floor = Some(|s: &State| m.floor(s));
+    let mut ops =
+        RestartSearch::new(m, &start, key, kids, &ro, pool, floor).track_best(budget.is_some());
+    let mut rw = Rowwise::new(m);
+    rw.stop_on(budget.cloned());
+    let stopped = || budget.is_some_and(Budget::stop);
+    // The largest memo of the stages so far.
+    let mut bytes = 0;
+    for (ops_limit, rw_budget) in STAGES {
+        if let Some(r) = ops.advance(ops_limit.unwrap_or(u64::MAX), budget) {
+            let bytes = bytes.max(ops.memo_bytes());
+            *pool = ops.into_pool();
+            let line = line_of(m, start, &r.line);
+            return Ok(Solution {
+                min_stones: r.best_score,
+                solvable: r.best_score == 1,
+                ops: r.line,
+                line,
+                explored: r.expansions + rw.expansions(),
+                generated: r.generated,
+                complete: true,
+                runs: r.runs,
+                memo_entries: r.memo_entries,
+                memo_bytes: bytes.max(r.memo_bytes),
+            });
+        }
+        bytes = bytes.max(ops.memo_bytes());
+        if stopped() {
+            break;
+        }
+        let rw_budget = rw_budget.min((opts.max_memo_bytes / Rowwise::ENTRY_BYTES) as u64);
+        if let Some(r) = rw.solve(&start, rw_budget) {
+            let report = ops.stopped();
+            *pool = ops.into_pool();
+            let line = line_of(m, start, &r.ops);
+            return Ok(Solution {
                 min_stones: r.min_stones,
                 solvable: r.min_stones == 1,
                 ops: r.ops,
                 line,
-                explored: spent + r.expansions,
-                generated: tried.generated,
+                explored: report.expansions + r.expansions,
+                generated: report.generated,
                 complete: true,
-                runs,
+                runs: report.runs,
                 memo_entries: r.memo_entries,
                 memo_bytes: r.memo_bytes.max(bytes),
-            };
+            });
+        }
+        if stopped() {
+            break;
         }
     }
-    unreachable!("the last stage runs the operation search to the end")
+    // Stopped by the budget (the last stage has no limit of its own).
+    let seen = ops.best_seen().map_or(start.stones(), |b| b.0);
+    let explored = ops.expansions() + rw.expansions();
+    *pool = ops.into_pool();
+    Err((seen.min(rw.best_seen()), explored))
+}
+
+/// The states of the line `ops` from `start`, start first.
+fn line_of(m: &Martello, start: State, ops: &[Op]) -> Vec<State> {
+    let mut line = vec![start];
+    for &op in ops {
+        let next = m.play_unchecked(line.last().expect("non-empty"), op);
+        line.push(next);
+    }
+    line
 }
 
 /// The operation search (restarts, goal first, floored best score).
@@ -317,11 +399,7 @@ fn solve_ops(
             restarts::solve_floored(m, &start, key, children, &ro, &mut fresh, floor)
         }
     });
-    let mut line = vec![start];
-    for &op in &r.line {
-        let next = m.play_unchecked(line.last().expect("non-empty"), op);
-        line.push(next);
-    }
+    let line = line_of(m, start, &r.line);
     let min_stones = if r.complete {
         r.best_score
     } else {
@@ -366,58 +444,28 @@ pub fn min_stones_full(
 }
 
 /// The fewest stones from the start within `budget` (its deadline and
-/// cancel token; its node limit per search), for studies that bound each
-/// game: `(Ok(min), explored)` when decided, else `(Err(bound), explored)`
-/// with `bound` the fewest stones on any state the searches entered (a
-/// reachable count, so an upper bound on the minimum). A goal search
-/// first, then (one stone out of reach) a best-score search floored by
-/// [`Martello::floor`]; exact values equal [`min_stones`]'s, explored
-/// counts differ from it (other searches), and a bound depends on when
-/// the deadline struck.
+/// cancel token; its node limit is not read), for studies that bound
+/// each game: `(Ok(min), explored)` when decided, else `(Err(bound),
+/// explored)` with `bound` the fewest stones on any state the searches
+/// entered (a reachable count, so an upper bound on the minimum). The
+/// stages of [`solve`] ([`STAGES`]: the operation search, goal first,
+/// floored by [`Martello::floor`], and the row-wise search), without
+/// restarts; exact values equal [`min_stones`]'s, explored counts may
+/// differ from it (no restarts), and a bound depends on when the
+/// deadline struck.
 pub fn min_stones_within(
     m: &Martello,
     max_memo_bytes: usize,
-    budget: &endgame_core::budget::Budget,
+    budget: &Budget,
 ) -> (Result<u32, u32>, u64) {
-    if m.n() <= 6 {
-        within(m, Martello::key4, max_memo_bytes, budget)
-    } else {
-        within(m, Martello::key7, max_memo_bytes, budget)
+    let opts = SolveOptions {
+        max_memo_bytes,
+        ..SolveOptions::default()
+    };
+    match staged(m, &opts, true, &mut Pool::default(), RESERVE, Some(budget)) {
+        Ok(s) => (Ok(s.min_stones), s.explored),
+        Err((bound, explored)) => (Err(bound), explored),
     }
-}
-
-/// [`min_stones_within`] with memo keys `key`.
-fn within<K: Hash + Eq + Copy>(
-    m: &Martello,
-    key: fn(&Martello, &State) -> K,
-    max_memo_bytes: usize,
-    budget: &endgame_core::budget::Budget,
-) -> (Result<u32, u32>, u64) {
-    let start = m.start();
-    let keyf = |s: &State| key(m, s);
-    let entries = entries_for::<K>(max_memo_bytes / 2);
-    let mut goal = Searcher::with_children(m, keyf, children, entries)
-        .goal_only()
-        .track_best(true)
-        .prefetch(true);
-    let v = goal.run_within(&start, budget, None);
-    let mut bound = goal.best_seen().map_or(start.stones(), |b| b.0);
-    let mut explored = goal.expansions;
-    match v {
-        Some(1) => return (Ok(1), explored),
-        None => return (Err(bound), explored),
-        Some(_) => drop(goal),
-    }
-    // The same objective as the analysis service's best-score search
-    // (floored by `Martello::floor`; no goal memo kept here).
-    let mut best = Searcher::with_children(m, keyf, children, entries)
-        .objective(Stones::new(None, key))
-        .track_best(true)
-        .prefetch(true);
-    let v = best.run_within(&start, budget, None);
-    explored += best.expansions;
-    bound = bound.min(best.best_seen().map_or(bound, |b| b.0));
-    (v.ok_or(bound), explored)
 }
 
 /// What the searches minimise: the stone count, stopping at one stone,

@@ -3,6 +3,7 @@
 //! operation search: the same minimum stone counts, and lines that play
 //! legally to them.
 
+use endgame_core::budget::Budget;
 use endgame_core::restarts::Rng;
 use endgame_core::Rules;
 use endgame_martello::board::Board;
@@ -146,4 +147,35 @@ fn stuck_boards_are_proven_row_wise() {
         assert_eq!(s.line.last().unwrap().stones(), want);
     }
     assert_eq!(op_min(&study::random_game(6, 5, 2571).unwrap()), 21);
+}
+
+/// The lab's budgeted solve (`min_stones_within`) runs the stages of
+/// `solve`: a stuck board ends in the row-wise stage (the first stage's
+/// 50,000 expansions and a few row-wise steps, where the operation
+/// search alone takes 1.5 million); a cancelled budget leaves it
+/// undecided before any step with the start's count as its bound; a
+/// row-wise search stopped by its budget or a cancel token answers
+/// nothing and reports a reachable count (at least the minimum, at most
+/// the start's).
+#[test]
+fn budgeted_solves_take_the_row_wise_stage() {
+    let generous = Budget::time(std::time::Duration::from_secs(600));
+    let cancelled = Budget::unlimited();
+    cancelled.cancel.cancel();
+    for (i, want) in [(2571, 21), (1912, 19)] {
+        let m = study::random_game(6, 5, i).unwrap();
+        let (got, explored) = solver::min_stones_within(&m, 1 << 28, &generous);
+        assert_eq!(got, Ok(want), "game {i}");
+        assert!(explored <= 50_100, "game {i}: {explored}");
+        let (got, explored) = solver::min_stones_within(&m, 1 << 28, &cancelled);
+        assert_eq!((got, explored), (Err(36), 0), "game {i}");
+        let mut rw = Rowwise::new(&m);
+        assert_eq!(rw.best_seen(), u32::MAX);
+        assert_eq!(rw.solve(&m.start(), 2), None);
+        assert!((want..=36).contains(&rw.best_seen()), "game {i}");
+        let mut rw = Rowwise::new(&m);
+        rw.stop_on(Some(cancelled.clone()));
+        assert_eq!(rw.solve(&m.start(), u64::MAX), None);
+        assert_eq!(rw.expansions(), 0);
+    }
 }

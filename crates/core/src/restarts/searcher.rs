@@ -54,7 +54,7 @@ pub struct Searcher<'a, P: Puzzle, K, F, E: Children<P, K> = ChildrenFn<P>, O = 
     puzzle: &'a P,
     key: F,
     children: E,
-    objective: O,
+    pub(super) objective: O,
     pub(super) memo: Memo<K>,
     max_memo_entries: usize,
     /// Expansions over all runs so far.

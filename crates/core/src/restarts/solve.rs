@@ -8,6 +8,7 @@ use super::objective::Objective;
 use super::rng::Rng;
 use super::schedule::Schedule;
 use super::searcher::{Searcher, INEXACT};
+use crate::budget::Budget;
 use crate::Puzzle;
 use std::hash::Hash;
 
@@ -139,19 +140,19 @@ where
     )
 }
 
-/// What the best-score search of [`solve_floored`] minimises: the score,
+/// What the best-score search of [`RestartSearch`] minimises: the score,
 /// stopping below a position as soon as a line meets its floor — the
 /// puzzle's lower bound `bound` on the best score reachable from it, or
 /// one more than the goal score where a failed goal search's memo
-/// (`goal`) holds the position with a value above the goal (no goal
-/// below it).
-struct Floored<'g, K, F, L> {
+/// (`goal`, moved here from that search) holds the position with a value
+/// above the goal (no goal below it).
+struct Floored<K, F, L> {
     bound: Option<L>,
-    goal: Option<&'g Memo<K>>,
+    goal: Option<Memo<K>>,
     key: F,
 }
 
-impl<P, K, F, L> Objective<P> for Floored<'_, K, F, L>
+impl<P, K, F, L> Objective<P> for Floored<K, F, L>
 where
     P: Puzzle,
     K: Hash + Eq + Copy,
@@ -174,7 +175,7 @@ where
         let stop = puzzle.score_bound();
         let mut f = self.bound.as_ref().map_or(stop, |b| b(pos).max(stop));
         if f <= stop {
-            if let Some(g) = self.goal {
+            if let Some(g) = &self.goal {
                 if g.get(&(self.key)(pos)).is_some_and(|v| v & !INEXACT > stop) {
                     f = stop + 1;
                 }
@@ -191,7 +192,8 @@ where
 /// one more than the goal score wherever that search proved the goal out
 /// of reach (its memo). The values stay exact; an unsolvable position
 /// whose floor its first line meets costs that line instead of its whole
-/// subtree. With `floor_of` `None` only the goal memo floors.
+/// subtree. With `floor_of` `None` only the goal memo floors. One
+/// [`RestartSearch`] advanced to `opts.max_expansions`.
 pub fn solve_floored<P, K, F, E, L>(
     puzzle: &P,
     start: &P::Position,
@@ -209,93 +211,265 @@ where
     L: Fn(&P::Position) -> u32,
 {
     let cap = opts.max_expansions.unwrap_or(u64::MAX);
-    let bound = puzzle.score_bound();
-    let mut runs = 0;
-    let mut spent = 0;
-    let mut generated = 0;
-    let mut goal = None;
-    if opts.goal_first {
-        let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
-            .goal_only()
-            .ordered(opts.ordered)
-            .prefetch(opts.prefetch)
-            .with_memo_pool(std::mem::take(pool));
-        if opts.reserve > 0 {
-            s.reserve(opts.reserve, start);
-        }
-        let value = run_schedule(&mut s, start, opts, cap);
-        runs += s.runs;
-        spent += s.expansions;
-        generated += s.generated;
-        let done = match value {
-            Some(v) if v <= bound => Some(true),
-            None => Some(false),
-            Some(_) => None,
-        };
-        if let Some(complete) = done {
-            let r = report(puzzle, start, &mut s, complete, runs, (spent, generated));
-            *pool = s.take_memo_pool();
-            return r;
-        }
-        goal = Some(s);
-    }
-    // The goal search's spare tables (its own are still read below).
-    let spare = goal
-        .as_mut()
-        .map(|g| std::mem::take(&mut g.memo.spare))
-        .unwrap_or_else(|| std::mem::take(pool));
-    let floored = Floored {
-        bound: floor_of,
-        goal: goal.as_ref().map(|g| &g.memo),
-        key: &key,
-    };
-    let mut s = Searcher::with_children(puzzle, &key, children.clone(), opts.max_memo_entries)
-        .objective(floored)
-        .ordered(opts.ordered)
-        .prefetch(opts.prefetch)
-        .with_memo_pool(spare);
-    if let Some(g) = &goal {
-        // The failed goal search's exact values (see `INEXACT`) spare the
-        // best-score search their subtrees.
-        g.seed_exact(&mut s);
-    }
-    let schedule = if opts.goal_first {
-        &[][..]
-    } else {
-        &opts.schedule.runs[..]
-    };
-    let plain = RestartOptions {
-        schedule: Schedule {
-            runs: schedule.to_vec(),
-        },
-        ..opts.clone()
-    };
-    let value = run_schedule(&mut s, start, &plain, cap.saturating_sub(spent));
-    runs += s.runs;
-    spent += s.expansions;
-    generated += s.generated;
-    let r = report(
-        puzzle,
-        start,
-        &mut s,
-        value.is_some(),
-        runs,
-        (spent, generated),
-    );
-    *pool = s.take_memo_pool();
-    if let Some(mut g) = goal {
-        pool.absorb(g.take_memo_pool());
-    }
+    let mut s = RestartSearch::new(puzzle, start, &key, children, opts, pool, floor_of);
+    let r = s.advance(cap, None).unwrap_or_else(|| s.stopped());
+    *pool = s.into_pool();
     r
 }
 
-/// Runs the budgeted runs of `opts.schedule`, then an unbounded one,
-/// within `cap` expansions; the value of the first run that finishes.
+/// The best-score search of a [`RestartSearch`].
+type BestSearch<'a, P, K, F, E, L> = Searcher<'a, P, K, F, E, Floored<K, F, L>>;
+
+/// Where the restart schedule of one search stands: the next run (entry
+/// and repetition) and the order seed drawn for it, kept until that run
+/// has had its whole budget, so a search stopped at a cap runs it again
+/// (with the same order) when it goes on.
+struct Cursor {
+    rng: Rng,
+    entry: usize,
+    rep: u32,
+    order: Option<u64>,
+}
+
+impl Cursor {
+    fn new(seed: u64) -> Cursor {
+        Cursor {
+            rng: Rng::new(seed),
+            entry: 0,
+            rep: 0,
+            order: None,
+        }
+    }
+}
+
+/// [`solve_floored`] in steps: [`RestartSearch::advance`] runs the
+/// searches until the total expansions reach a cap, or a [`Budget`]'s
+/// deadline or cancel token stops them, and a later call goes on where
+/// it stopped: both memos (which hold fully explored positions only),
+/// the restart schedule's place and the phase (goal search, then the
+/// floored best-score search) are kept, so staging a solve costs only
+/// the partial lines cut at each stop, not a fresh start. Advanced once
+/// without a budget to `opts.max_expansions`, it is the same search as
+/// [`solve_floored`].
+pub struct RestartSearch<'a, P, K, F, E, L>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K + Clone,
+    E: Children<P, K> + Clone,
+    L: Fn(&P::Position) -> u32,
+{
+    puzzle: &'a P,
+    start: P::Position,
+    opts: RestartOptions,
+    key: F,
+    children: E,
+    floor_of: Option<Option<L>>,
+    goal: Option<Searcher<'a, P, K, F, E>>,
+    best: Option<BestSearch<'a, P, K, F, E, L>>,
+    cursor: Cursor,
+    /// Whether the goal search finished with the goal out of reach.
+    goal_failed: bool,
+    track: bool,
+    pool: MemoPool<K>,
+}
+
+impl<'a, P, K, F, E, L> RestartSearch<'a, P, K, F, E, L>
+where
+    P: Puzzle,
+    K: Hash + Eq + Copy,
+    F: Fn(&P::Position) -> K + Clone,
+    E: Children<P, K> + Clone,
+    L: Fn(&P::Position) -> u32,
+{
+    /// A search from `start` taking its memo tables from `pool` (give
+    /// them back with [`RestartSearch::into_pool`]); nothing runs yet.
+    pub fn new(
+        puzzle: &'a P,
+        start: &P::Position,
+        key: F,
+        children: E,
+        opts: &RestartOptions,
+        pool: &mut MemoPool<K>,
+        floor_of: Option<L>,
+    ) -> Self {
+        RestartSearch {
+            puzzle,
+            start: *start,
+            opts: opts.clone(),
+            key,
+            children,
+            floor_of: Some(floor_of),
+            goal: None,
+            best: None,
+            cursor: Cursor::new(opts.seed),
+            goal_failed: false,
+            track: false,
+            pool: std::mem::take(pool),
+        }
+    }
+
+    /// Keep the lowest score entered and the line to it (see
+    /// [`Searcher::track_best`], [`RestartSearch::best_seen`]).
+    pub fn track_best(mut self, on: bool) -> Self {
+        self.track = on;
+        self
+    }
+
+    /// Positions expanded by both searches so far.
+    pub fn expansions(&self) -> u64 {
+        self.goal.as_ref().map_or(0, |g| g.expansions)
+            + self.best.as_ref().map_or(0, |b| b.expansions)
+    }
+
+    /// The lowest score either search entered and the moves to it from
+    /// the start (with [`RestartSearch::track_best`]).
+    pub fn best_seen(&self) -> Option<(u32, Vec<P::Move>)> {
+        let g = self.goal.as_ref().and_then(|g| g.best_seen());
+        let b = self.best.as_ref().and_then(|b| b.best_seen());
+        match (g, b) {
+            (Some(g), Some(b)) => Some(if b.0 < g.0 { b.clone() } else { g.clone() }),
+            (g, b) => g.or(b).cloned(),
+        }
+    }
+
+    /// Memo bytes of the searches now.
+    pub fn memo_bytes(&self) -> usize {
+        self.goal.as_ref().map_or(0, |g| g.memo_bytes())
+            + self.best.as_ref().map_or(0, |b| b.memo_bytes())
+    }
+
+    /// Runs on until the searches have expanded `cap` positions in all
+    /// or `budget` (its deadline and cancel token; its node limit is not
+    /// read) stops them: the report when the answer is found, `None`
+    /// when stopped (call again with a larger cap or a new budget to go
+    /// on).
+    pub fn advance(&mut self, cap: u64, budget: Option<&Budget>) -> Option<RestartReport<P::Move>> {
+        let bound = self.puzzle.score_bound();
+        if self.opts.goal_first && !self.goal_failed {
+            let g = self.goal.get_or_insert_with(|| {
+                let mut s = Searcher::with_children(
+                    self.puzzle,
+                    self.key.clone(),
+                    self.children.clone(),
+                    self.opts.max_memo_entries,
+                )
+                .goal_only()
+                .ordered(self.opts.ordered)
+                .prefetch(self.opts.prefetch)
+                .track_best(self.track)
+                .with_memo_pool(std::mem::take(&mut self.pool));
+                if self.opts.reserve > 0 {
+                    s.reserve(self.opts.reserve, &self.start);
+                }
+                s
+            });
+            let schedule = &self.opts.schedule.runs[..];
+            let v = run_schedule(g, &self.start, schedule, &mut self.cursor, cap, budget)?;
+            if v <= bound {
+                let (runs, e, gen) = (g.runs, g.expansions, g.generated);
+                return Some(report(self.puzzle, &self.start, g, true, runs, (e, gen)));
+            }
+            self.goal_failed = true;
+            self.cursor = Cursor::new(self.opts.seed);
+        }
+        if self.best.is_none() {
+            // The goal search's spare tables (its own move to the floor).
+            let spare = match self.goal.as_mut() {
+                Some(g) => std::mem::take(&mut g.memo.spare),
+                None => std::mem::take(&mut self.pool),
+            };
+            let floored = Floored {
+                bound: self.floor_of.take().flatten(),
+                goal: None,
+                key: self.key.clone(),
+            };
+            let mut s = Searcher::with_children(
+                self.puzzle,
+                self.key.clone(),
+                self.children.clone(),
+                self.opts.max_memo_entries,
+            )
+            .objective(floored)
+            .ordered(self.opts.ordered)
+            .prefetch(self.opts.prefetch)
+            .track_best(self.track)
+            .with_memo_pool(spare);
+            if let Some(g) = &mut self.goal {
+                // The failed goal search's exact values (see `INEXACT`)
+                // spare the best-score search their subtrees; its memo
+                // then floors the search.
+                g.seed_exact(&mut s);
+                s.objective.goal = Some(std::mem::take(&mut g.memo));
+            }
+            self.best = Some(s);
+        }
+        let spent = self.goal.as_ref().map_or(0, |g| g.expansions);
+        let b = self.best.as_mut().expect("made above");
+        let schedule = if self.opts.goal_first {
+            &[][..]
+        } else {
+            &self.opts.schedule.runs[..]
+        };
+        run_schedule(
+            b,
+            &self.start,
+            schedule,
+            &mut self.cursor,
+            cap.saturating_sub(spent),
+            budget,
+        )?;
+        let g = self.goal.as_ref();
+        let runs = b.runs + g.map_or(0, |g| g.runs);
+        let e = b.expansions + spent;
+        let gen = b.generated + g.map_or(0, |g| g.generated);
+        Some(report(self.puzzle, &self.start, b, true, runs, (e, gen)))
+    }
+
+    /// The report of a search stopped before its answer: no line, the
+    /// start's score, the effort so far.
+    pub fn stopped(&self) -> RestartReport<P::Move> {
+        let g = self.goal.as_ref();
+        let b = self.best.as_ref();
+        RestartReport {
+            best_score: self.puzzle.score(&self.start),
+            reached_goal: false,
+            line: Vec::new(),
+            expansions: self.expansions(),
+            generated: g.map_or(0, |g| g.generated) + b.map_or(0, |b| b.generated),
+            runs: g.map_or(0, |g| g.runs) + b.map_or(0, |b| b.runs),
+            complete: false,
+            memo_entries: b.map_or(0, |b| b.memo_entries()) + g.map_or(0, |g| g.memo_entries()),
+            memo_bytes: self.memo_bytes(),
+        }
+    }
+
+    /// Every memo table of the searches, for the next search.
+    pub fn into_pool(mut self) -> MemoPool<K> {
+        let mut pool = std::mem::take(&mut self.pool);
+        if let Some(mut b) = self.best.take() {
+            if let Some(g) = b.objective.goal.take() {
+                pool.absorb(g.into_pool());
+            }
+            pool.absorb(b.take_memo_pool());
+        }
+        if let Some(mut g) = self.goal.take() {
+            pool.absorb(g.take_memo_pool());
+        }
+        pool
+    }
+}
+
+/// Runs the rest of `schedule` (budgeted runs with random child orders)
+/// from `cursor`, then unbounded runs, until one finishes (its value) or
+/// `s` has expanded `cap` positions in all or `budget` stops it (`None`).
 fn run_schedule<P, K, F, E, O>(
     s: &mut Searcher<'_, P, K, F, E, O>,
     start: &P::Position,
-    opts: &RestartOptions,
+    schedule: &[(u32, u64)],
+    cursor: &mut Cursor,
     cap: u64,
+    budget: Option<&Budget>,
 ) -> Option<u32>
 where
     P: Puzzle,
@@ -304,24 +478,49 @@ where
     E: Children<P, K>,
     O: Objective<P>,
 {
-    let mut rng = Rng::new(opts.seed);
-    for &(k, b) in &opts.schedule.runs {
-        for _ in 0..k {
-            let left = cap.saturating_sub(s.expansions);
-            if left == 0 {
-                return None;
-            }
-            let order = Rng::new(rng.next_u64());
-            if let Some(v) = s.run(start, Some(b.min(left)), Some(order)) {
-                return Some(v);
+    // One run of at most `limit` expansions, within the budget's
+    // deadline and cancel token if any.
+    let run = |s: &mut Searcher<'_, P, K, F, E, O>, limit: Option<u64>, order: Option<Rng>| {
+        match budget {
+            None => s.run(start, limit, order),
+            Some(b) => {
+                let within = Budget {
+                    nodes: limit,
+                    deadline: b.deadline,
+                    memory: None,
+                    cancel: b.cancel.clone(),
+                };
+                s.run_within(start, &within, order)
             }
         }
+    };
+    let stopped = || budget.is_some_and(Budget::stop);
+    while let Some(&(k, b)) = schedule.get(cursor.entry) {
+        if cursor.rep >= k {
+            cursor.entry += 1;
+            cursor.rep = 0;
+            continue;
+        }
+        let left = cap.saturating_sub(s.expansions);
+        if left == 0 || stopped() {
+            return None;
+        }
+        let seed = *cursor.order.get_or_insert_with(|| cursor.rng.next_u64());
+        if let Some(v) = run(s, Some(b.min(left)), Some(Rng::new(seed))) {
+            return Some(v);
+        }
+        if b > left || stopped() {
+            // Cut short by the cap or the budget: run it again next time.
+            return None;
+        }
+        cursor.order = None;
+        cursor.rep += 1;
     }
     let left = cap.saturating_sub(s.expansions);
-    if left == 0 {
+    if left == 0 || stopped() {
         return None;
     }
-    s.run(start, (cap != u64::MAX).then_some(left), None)
+    run(s, (cap != u64::MAX).then_some(left), None)
 }
 
 fn report<P, K, F, E, O>(

@@ -205,3 +205,65 @@ fn a_run_within_a_budget_stops_itself_and_a_kept_memo_stays_exact() {
     assert_eq!(t.known(&start), Some(want));
     assert_eq!(t.run(&start, Some(0), None), Some(want));
 }
+
+/// A restart search stopped at caps and by a budget and advanced again
+/// ends with the brute force's minimum and a legal line to it, for both
+/// phases (goal search, floored best-score search) and restarts cut
+/// anywhere in the schedule; a stopped search reports no answer.
+#[test]
+fn a_restart_search_advanced_in_steps_stays_exact() {
+    let (mut stops, mut best_phase) = (0, 0);
+    for start in 1u32..(1 << 11) {
+        let l = Line(11, start);
+        let want = brute(&l, start);
+        for goal_first in [true, false] {
+            let opts = RestartOptions {
+                schedule: Schedule::reference(),
+                seed: u64::from(start),
+                goal_first,
+                ..Default::default()
+            };
+            let mut pool = MemoPool::default();
+            let floor = Some(|p: &u32| u32::from(*p != 0));
+            let mut s = RestartSearch::new(
+                &l,
+                &start,
+                |p: &u32| *p,
+                children_by_moves::<Line>,
+                &opts,
+                &mut pool,
+                floor,
+            );
+            // A cancelled budget stops it before any expansion.
+            let cancelled = Budget::unlimited();
+            cancelled.cancel.cancel();
+            assert_eq!(s.advance(u64::MAX, Some(&cancelled)), None);
+            assert_eq!(s.expansions(), 0);
+            let (mut cap, stops_before) = (0, stops);
+            let r = loop {
+                cap += 1 + cap / 2;
+                if let Some(r) = s.advance(cap, None) {
+                    break r;
+                }
+                assert!(s.expansions() <= cap, "start {start:b}");
+                assert!(!s.stopped().complete);
+                stops += 1;
+            };
+            assert!(r.complete && r.expansions <= cap);
+            assert_eq!(
+                r.best_score, want,
+                "start {start:b} goal first {goal_first}"
+            );
+            let end = r.line.iter().fold(start, |p, &m| {
+                assert!(l.is_legal(&p, m));
+                l.play_unchecked(&p, m)
+            });
+            assert_eq!(end.count_ones(), want);
+            best_phase += u32::from(goal_first && want > 1 && stops > stops_before);
+            assert!(s.into_pool().bytes() > 0);
+        }
+    }
+    // Many stops, among them of unsolvable starts searched goal first
+    // (whose searches have both phases).
+    assert!(stops > 10_000 && best_phase > 100, "{stops} {best_phase}");
+}

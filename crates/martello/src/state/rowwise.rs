@@ -29,6 +29,7 @@
 use super::lanes::{lane, remove_at, row_len, set_at};
 use super::{Martello, Op, State};
 use crate::board::MAX_N;
+use endgame_core::budget::Budget;
 use endgame_core::hash::FxHashMap;
 
 /// Whether two stone lanes share colour or symbol.
@@ -187,11 +188,20 @@ pub struct Rowwise<'a> {
     memo: FxHashMap<[u64; MAX_N], u8>,
     expansions: u64,
     budget: u64,
+    /// The deadline and cancel token that also stop the search.
+    stop: Option<Budget>,
+    /// The fewest stones of any searched state's rest (see
+    /// [`Rowwise::best_seen`]).
+    seen: u32,
 }
 
 impl<'a> Rowwise<'a> {
     /// Estimated bytes of one memo entry (key, value, hash table slack).
     pub const ENTRY_BYTES: usize = 2 * (std::mem::size_of::<[u64; MAX_N]>() + 1);
+
+    /// Steps between two looks at the deadline and cancel token (a step
+    /// takes microseconds, a clock read tens of nanoseconds).
+    pub const CHECK_EVERY: u64 = 256;
 
     /// States expanded so far.
     pub fn expansions(&self) -> u64 {
@@ -207,7 +217,23 @@ impl<'a> Rowwise<'a> {
             memo: FxHashMap::default(),
             expansions: 0,
             budget: 0,
+            stop: None,
+            seen: u32::MAX,
         }
+    }
+
+    /// Also stop when `stop`'s deadline passes or its cancel token is set
+    /// (looked at every [`Rowwise::CHECK_EVERY`] steps; its node limit is
+    /// not read).
+    pub fn stop_on(&mut self, stop: Option<Budget>) {
+        self.stop = stop;
+    }
+
+    /// The fewest stones a state the search entered leaves when every
+    /// row then makes its own best eats: a reachable count, so an upper
+    /// bound on the minimum (`u32::MAX` before any search).
+    pub fn best_seen(&self) -> u32 {
+        self.seen
     }
 
     /// The exact minimum stone count reachable from `s` with a line, or
@@ -360,11 +386,17 @@ impl<'a> Rowwise<'a> {
             return Some(u32::from(v));
         }
         let mut best = self.rest(rows);
+        self.seen = self.seen.min(best);
         // The classes of each part two empty rows cut off each keep a
         // stone: a line that meets this floor is best.
         let floor = self.m.floor(&State::from_rows(self.m.n, rows));
         if best > floor {
             if self.expansions >= self.budget {
+                return None;
+            }
+            if self.expansions.is_multiple_of(Self::CHECK_EVERY)
+                && self.stop.as_ref().is_some_and(Budget::stop)
+            {
                 return None;
             }
             self.expansions += 1;
