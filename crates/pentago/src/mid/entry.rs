@@ -180,6 +180,8 @@ unsafe fn both_turned_avx2<const FULL: bool>(
     use std::arch::x86_64::*;
     let v = |h: &Half| _mm256_broadcastsi128_si256(_mm_loadu_si128(h.as_ptr().cast()));
     let x = _mm256_load_si256((x as *const Both).cast());
+    // The parities are 0 or 1: masked, they index without a bounds check.
+    let (pj, pk) = (pj & 1, pk & 1);
     let (m, o) = (v(&fm[pk]), v(&fo[pk]));
     // The opponent's answer to the other question in each lane: the
     // halves swapped.
