@@ -10,7 +10,7 @@
 use super::entry::{stream_fence, Entry};
 use super::space::Space;
 use super::state::{Full, Line};
-use super::tables::rank;
+use super::tables::{tables, Tables};
 use crate::board::bits_of;
 
 /// What [`turn_block`] needs of its layer.
@@ -66,19 +66,19 @@ fn turn_node<E: Entry, const WIN: bool, const FULL: bool, const FAST: bool>(
     first: bool,
     e: E,
 ) -> E {
-    turn_node_at::<E, WIN, FULL, FAST>(c, f_a, fives_rank::<FAST>(sp, comp, b), first, e)
+    turn_node_at::<E, WIN, FULL, FAST>(c, f_a, fives_rank::<FAST>(tables(), sp, comp, b), first, e)
 }
 
 /// The rank among the root's empty cells of the second player's set `b`
 /// (in the frame of `comp`), which indexes its fives.
 #[inline(always)]
-fn fives_rank<const FAST: bool>(sp: &Space, comp: u32, b: u32) -> usize {
+fn fives_rank<const FAST: bool>(t: &Tables, sp: &Space, comp: u32, b: u32) -> usize {
     let cells = if FAST {
         pdep(b, comp)
     } else {
         sp.deposit(b, comp)
     };
-    rank(cells)
+    t.rank(cells)
 }
 
 /// [`turn_node`] with the second player's fives at `fy_rank` (its
@@ -228,6 +228,7 @@ fn gather_block_impl<
     let tc = if TURN { g.turn } else { None };
     let f_a = tc.map(|c| &c.fx[ia].0);
     let comp = !a & ((1u32 << g.n) - 1);
+    let t = tables();
     // The fives' ranks of the next `FIVES_AHEAD` nodes, each computed
     // once and its table entry fetched `FIVES_AHEAD` nodes before it is
     // used: the table is indexed by the rank of the node's stone set
@@ -239,7 +240,7 @@ fn gather_block_impl<
     let mut ahead = [0usize; FIVES_AHEAD];
     if let (true, Some(c)) = (TURN, tc) {
         for (slot, &b) in ahead.iter_mut().zip(g.bs) {
-            *slot = fives_rank::<FAST>(g.sp, comp, b);
+            *slot = fives_rank::<FAST>(t, g.sp, comp, b);
             prefetch(c.fy.as_ptr().wrapping_add(*slot));
         }
     }
@@ -250,7 +251,7 @@ fn gather_block_impl<
         let r = *slot;
         if let (true, Some(c)) = (TURN, tc) {
             if let Some(&b) = g.bs.get(i + FIVES_AHEAD) {
-                *slot = fives_rank::<FAST>(g.sp, comp, b);
+                *slot = fives_rank::<FAST>(t, g.sp, comp, b);
                 prefetch(c.fy.as_ptr().wrapping_add(*slot));
             }
         }
@@ -267,7 +268,7 @@ fn gather_block_impl<
         // of the first player's set with each added.
         let mut base = [0usize; 32];
         for (p, cell) in bits_of(comp as u64).enumerate() {
-            base[p] = rank(a | 1 << cell) * g.child_block;
+            base[p] = t.rank(a | 1 << cell) * g.child_block;
         }
         for (node, (slot, offs)) in out.iter_mut().zip(g.offs.chunks_exact(g.kids)).enumerate() {
             let r = next_rank(node);

@@ -127,10 +127,18 @@ pub(super) fn tables() -> &'static Tables {
 /// checks, a sixth of a node's in the fused gathers.
 #[inline(always)]
 pub(super) fn rank(m: u32) -> usize {
-    let t = tables();
-    let lo = t.rank_lo10[(m & 1023) as usize];
-    let hi = t.rank_hi10[(lo >> 16) as usize][(m >> 10) as usize & 1023];
-    ((lo & 0xffff) + hi) as usize
+    tables().rank(m)
+}
+
+impl Tables {
+    /// [`rank`] on tables the caller holds (the kernels, which so check
+    /// the tables' initialisation once a block, not once a node).
+    #[inline(always)]
+    pub(super) fn rank(&self, m: u32) -> usize {
+        let lo = self.rank_lo10[(m & 1023) as usize];
+        let hi = self.rank_hi10[(lo >> 16) as usize][(m >> 10) as usize & 1023];
+        ((lo & 0xffff) + hi) as usize
+    }
 }
 
 /// The states (both parities) in which `stones` (in the quadrants' own
