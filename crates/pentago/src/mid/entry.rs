@@ -179,8 +179,9 @@ unsafe fn both_turned_avx2<const FULL: bool>(
 ) -> Both {
     use std::arch::x86_64::*;
     let v = |h: &Half| _mm256_broadcastsi128_si256(_mm_loadu_si128(h.as_ptr().cast()));
-    let c = |k: u64| _mm256_set1_epi64x(k as i64);
     let x = _mm256_load_si256((x as *const Both).cast());
+    // The parities are 0 or 1: masked, they index without a bounds check.
+    let (pj, pk) = (pj & 1, pk & 1);
     let (m, o) = (v(&fm[pk]), v(&fo[pk]));
     // The opponent's answer to the other question in each lane: the
     // halves swapped.
@@ -198,25 +199,23 @@ unsafe fn both_turned_avx2<const FULL: bool>(
     // spread: see the scalar code.
     let both = _mm256_or_si256(w, _mm256_shuffle_epi32::<0x4e>(w));
     let and = _mm256_and_si256;
-    let q0 = _mm256_or_si256(
-        _mm256_or_si256(
-            and(_mm256_slli_epi64::<1>(w), c(0xeeee_eeee_eeee_eeee)),
-            and(_mm256_srli_epi64::<3>(w), c(0x1111_1111_1111_1111)),
-        ),
-        _mm256_or_si256(
-            and(_mm256_srli_epi64::<1>(w), c(0x7777_7777_7777_7777)),
-            and(_mm256_slli_epi64::<3>(w), c(0x8888_8888_8888_8888)),
-        ),
+    // Quadrant 0 (the 2 low bits of a bit's index, a nibble): the union
+    // of a nibble's two rotations by one is a function of the nibble, a
+    // 16-entry table looked up for the low and the high nibble of every
+    // byte.
+    let nib = _mm256_set1_epi8(0x0f);
+    let turn0 = _mm256_setr_epi8(
+        0, 10, 5, 15, 10, 10, 15, 15, 5, 15, 5, 15, 15, 15, 15, 15, 0, 10, 5, 15, 10, 10, 15, 15,
+        5, 15, 5, 15, 15, 15, 15, 15,
     );
+    let lo = _mm256_shuffle_epi8(turn0, and(w, nib));
+    let hi = _mm256_shuffle_epi8(turn0, and(_mm256_srli_epi16::<4>(w), nib));
+    let q0 = _mm256_or_si256(lo, _mm256_slli_epi16::<4>(hi));
+    // Quadrant 1 (the next 2 bits, a nibble of a 16-bit lane): the 16-bit
+    // lanes rotated by one nibble both ways, shifts that stay inside them.
     let q1 = _mm256_or_si256(
-        _mm256_or_si256(
-            and(_mm256_slli_epi64::<4>(w), c(0xfff0_fff0_fff0_fff0)),
-            and(_mm256_srli_epi64::<12>(w), c(0x000f_000f_000f_000f)),
-        ),
-        _mm256_or_si256(
-            and(_mm256_srli_epi64::<4>(w), c(0x0fff_0fff_0fff_0fff)),
-            and(_mm256_slli_epi64::<12>(w), c(0xf000_f000_f000_f000)),
-        ),
+        _mm256_or_si256(_mm256_slli_epi16::<4>(w), _mm256_srli_epi16::<12>(w)),
+        _mm256_or_si256(_mm256_srli_epi16::<4>(w), _mm256_slli_epi16::<12>(w)),
     );
     // Rotations of each word by 16 both ways: the 16-bit lanes of a word
     // rotated, one byte shuffle each.

@@ -10,7 +10,7 @@
 use super::entry::{stream_fence, Entry};
 use super::space::Space;
 use super::state::{Full, Line};
-use super::tables::rank;
+use super::tables::{tables, Tables};
 use crate::board::bits_of;
 
 /// What [`turn_block`] needs of its layer.
@@ -66,12 +66,32 @@ fn turn_node<E: Entry, const WIN: bool, const FULL: bool, const FAST: bool>(
     first: bool,
     e: E,
 ) -> E {
+    turn_node_at::<E, WIN, FULL, FAST>(c, f_a, fives_rank::<FAST>(tables(), sp, comp, b), first, e)
+}
+
+/// The rank among the root's empty cells of the second player's set `b`
+/// (in the frame of `comp`), which indexes its fives.
+#[inline(always)]
+fn fives_rank<const FAST: bool>(t: &Tables, sp: &Space, comp: u32, b: u32) -> usize {
     let cells = if FAST {
         pdep(b, comp)
     } else {
         sp.deposit(b, comp)
     };
-    let f_b = &c.fy[rank(cells)].0;
+    t.rank(cells)
+}
+
+/// [`turn_node`] with the second player's fives at `fy_rank` (its
+/// [`fives_rank`]).
+#[inline(always)]
+fn turn_node_at<E: Entry, const WIN: bool, const FULL: bool, const FAST: bool>(
+    c: &TurnCtx,
+    f_a: &Full,
+    fy_rank: usize,
+    first: bool,
+    e: E,
+) -> E {
+    let f_b = &c.fy[fy_rank].0;
     let (fm, fo) = if first { (f_a, f_b) } else { (f_b, f_a) };
     if FAST {
         e.turned_fast::<WIN, FULL>(fm, fo, c.pj, c.pk)
@@ -208,44 +228,50 @@ fn gather_block_impl<
     let tc = if TURN { g.turn } else { None };
     let f_a = tc.map(|c| &c.fx[ia].0);
     let comp = !a & ((1u32 << g.n) - 1);
-    let finish = |b: u32, acc: E| match (tc, f_a) {
-        (Some(c), Some(f_a)) if TURN => {
-            turn_node::<E, WIN, false, FAST>(g.sp, c, f_a, comp, b, !FIRST_MOVES, acc)
+    let t = tables();
+    // The fives' ranks of the next `FIVES_AHEAD` nodes, each computed
+    // once and its table entry fetched `FIVES_AHEAD` nodes before it is
+    // used: the table is indexed by the rank of the node's stone set
+    // among all the empty cells, so consecutive nodes read it far apart,
+    // and near the full board of a 17- or 16-stone root it outgrows the
+    // second-level cache (several MB): without the fetch the turn waits
+    // on that read at every node (the README's benchmark section has the
+    // figures).
+    let mut ahead = [0usize; FIVES_AHEAD];
+    if let (true, Some(c)) = (TURN, tc) {
+        for (slot, &b) in ahead.iter_mut().zip(g.bs) {
+            *slot = fives_rank::<FAST>(t, g.sp, comp, b);
+            prefetch(c.fy.as_ptr().wrapping_add(*slot));
         }
-        _ => acc,
-    };
-    // The fives of the node `FIVES_AHEAD` nodes on, fetched now: the
-    // table is indexed by the rank of the node's stone set among all the
-    // empty cells, so consecutive nodes read it far apart, and near the
-    // full board of a 17- or 16-stone root it outgrows the second-level
-    // cache (several MB): without this the turn waits on that read at
-    // every node (the README's benchmark section has the figures).
-    let ahead = |i: usize| {
+    }
+    // The rank of node `i`'s fives, replaced by that of node `i +
+    // FIVES_AHEAD`, whose entry is fetched.
+    let mut next_rank = |i: usize| -> usize {
+        let slot = &mut ahead[i % FIVES_AHEAD];
+        let r = *slot;
         if let (true, Some(c)) = (TURN, tc) {
             if let Some(&b) = g.bs.get(i + FIVES_AHEAD) {
-                let cells = if FAST {
-                    pdep(b, comp)
-                } else {
-                    g.sp.deposit(b, comp)
-                };
-                prefetch(c.fy.as_ptr().wrapping_add(rank(cells)));
+                *slot = fives_rank::<FAST>(t, g.sp, comp, b);
+                prefetch(c.fy.as_ptr().wrapping_add(*slot));
             }
         }
+        r
+    };
+    let finish = |r: usize, acc: E| match (tc, f_a) {
+        (Some(c), Some(f_a)) if TURN => {
+            turn_node_at::<E, WIN, false, FAST>(c, f_a, r, !FIRST_MOVES, acc)
+        }
+        _ => acc,
     };
     if FIRST_MOVES {
         // The complement's cells in order, and the rank base
         // of the first player's set with each added.
         let mut base = [0usize; 32];
         for (p, cell) in bits_of(comp as u64).enumerate() {
-            base[p] = rank(a | 1 << cell) * g.child_block;
+            base[p] = t.rank(a | 1 << cell) * g.child_block;
         }
-        for (node, ((slot, &b), offs)) in out
-            .iter_mut()
-            .zip(g.bs)
-            .zip(g.offs.chunks_exact(g.kids))
-            .enumerate()
-        {
-            ahead(node);
+        for (node, (slot, offs)) in out.iter_mut().zip(g.offs.chunks_exact(g.kids)).enumerate() {
+            let r = next_rank(node);
             let mut acc = E::ZERO;
             for &o in offs {
                 // SAFETY: the cell index is below the free cells' count
@@ -261,7 +287,7 @@ fn gather_block_impl<
                 // below the next layer's size, `g.next`'s length.
                 acc = acc.or(unsafe { *g.next.get_unchecked(i) });
             }
-            let e = finish(b, acc);
+            let e = finish(r, acc);
             if FAST && g.stream {
                 e.stream_fast(slot);
             } else {
@@ -272,20 +298,15 @@ fn gather_block_impl<
         // The children of block `a` are block `a` of the next layer, at
         // offsets that depend on the node only.
         let kids = &g.next[ia * g.child_block..(ia + 1) * g.child_block];
-        for (node, ((slot, &b), offs)) in out
-            .iter_mut()
-            .zip(g.bs)
-            .zip(g.offs.chunks_exact(g.kids))
-            .enumerate()
-        {
-            ahead(node);
+        for (node, (slot, offs)) in out.iter_mut().zip(g.offs.chunks_exact(g.kids)).enumerate() {
+            let r = next_rank(node);
             let mut acc = E::ZERO;
             for &o in offs {
                 // SAFETY: offsets are below `child_block`, the length of
                 // `kids` (checked in `Space::gather`).
                 acc = acc.or(unsafe { *kids.get_unchecked(o as usize) });
             }
-            let e = finish(b, acc);
+            let e = finish(r, acc);
             if FAST && g.stream {
                 e.stream_fast(slot);
             } else {

@@ -28,15 +28,12 @@ pub(super) struct Tables {
     /// `deposit[m][v]`: the low bits of `v` placed on the set bits of the
     /// byte `m` (a byte-wise software `pdep`).
     pub(super) deposit: Vec<[u8; 256]>,
-    /// Colex rank of a mask's low 9 bits, with their count in bits 16..
-    rank_lo: [u32; 512],
-    /// `rank_hi[c][h]`: what the middle 9 bits `h` (bits 9..18) add to
-    /// the colex rank when `c` bits are set below them, with their count
-    /// in bits 24..
-    rank_hi: [[u32; 512]; 10],
-    /// `rank_top[c][t]`: what bits 18 and 19 (`t`) add when `c` bits are
-    /// set below them (roots of 19 and 20 empty cells; 0 for `t` = 0).
-    rank_top: [[u32; 4]; 19],
+    /// Colex rank of a mask's low 10 bits, with their count in bits 16..
+    rank_lo10: [u32; 1024],
+    /// `rank_hi10[c][h]`: what bits 10..20 (`h`) add to the colex rank
+    /// when `c` bits are set below them (11 rows of 4 KiB; at a given
+    /// layer only the few counts its sets have below bit 10 are read).
+    rank_hi10: Box<[[u32; 1024]; 11]>,
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -96,56 +93,52 @@ pub(super) fn tables() -> &'static Tables {
                 }
             }
         }
-        let mut rank_lo = [0u32; 512];
-        let mut rank_hi = [[0u32; 512]; 10];
-        for m in 0..512usize {
+        let mut rank_lo10 = [0u32; 1024];
+        let mut rank_hi10 = Box::new([[0u32; 1024]; 11]);
+        for m in 0..1024usize {
             let mut r = 0;
             for (i, b) in bits_of(m as u64).enumerate() {
                 r += binom[b as usize][i + 1];
             }
-            rank_lo[m] = r as u32 | (m.count_ones() << 16);
-            for (c, row) in rank_hi.iter_mut().enumerate() {
+            rank_lo10[m] = r as u32 | (m.count_ones() << 16);
+            for (c, row) in rank_hi10.iter_mut().enumerate() {
                 let mut r = 0;
                 for (i, b) in bits_of(m as u64).enumerate() {
-                    r += binom[9 + b as usize][c + i + 1];
+                    r += binom[10 + b as usize][c + i + 1];
                 }
-                row[m] = r as u32 | m.count_ones() << 24;
-            }
-        }
-        let mut rank_top = [[0u32; 4]; 19];
-        for (c, row) in rank_top.iter_mut().enumerate() {
-            for (m, out) in row.iter_mut().enumerate() {
-                let mut r = 0;
-                for (i, b) in bits_of(m as u64).enumerate() {
-                    r += binom[18 + b as usize][c + i + 1];
-                }
-                *out = r as u32;
+                row[m] = r as u32;
             }
         }
         Tables {
             lines,
+            rank_lo10,
+            rank_hi10,
             exp,
             binom,
             deposit,
-            rank_lo,
-            rank_hi,
-            rank_top,
         }
     })
 }
 
 /// The colex rank of a mask of up to 20 bits among the masks with as
 /// many bits set (the sum over its bits of C(position, index + 1)), from
-/// two 9-bit tables and one for bits 18 and 19, small enough to stay in
-/// the first-level cache.
+/// two tables of 10 bits: two loads and an add, where three 9-bit tables
+/// (up to 2026-11-27) took about 25 instructions with their bounds
+/// checks, a sixth of a node's in the fused gathers.
 #[inline(always)]
 pub(super) fn rank(m: u32) -> usize {
-    let t = tables();
-    let lo = t.rank_lo[(m & 511) as usize];
-    let c = lo >> 16;
-    let hi = t.rank_hi[c as usize][(m >> 9) as usize & 511];
-    let top = t.rank_top[(c + (hi >> 24)) as usize][(m >> 18) as usize & 3];
-    ((lo & 0xffff) + (hi & 0xff_ffff) + top) as usize
+    tables().rank(m)
+}
+
+impl Tables {
+    /// [`rank`] on tables the caller holds (the kernels, which so check
+    /// the tables' initialisation once a block, not once a node).
+    #[inline(always)]
+    pub(super) fn rank(&self, m: u32) -> usize {
+        let lo = self.rank_lo10[(m & 1023) as usize];
+        let hi = self.rank_hi10[(lo >> 16) as usize][(m >> 10) as usize & 1023];
+        ((lo & 0xffff) + hi) as usize
+    }
 }
 
 /// The states (both parities) in which `stones` (in the quadrants' own
