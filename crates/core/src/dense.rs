@@ -42,6 +42,14 @@ pub trait DenseKeys<T>: Sync {
     /// Appends the keys of the canonical children of every position of
     /// `parents` to `out` (one per move, duplicates included).
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
+    /// Whether the [`DenseKeys::invariants`] are proven: every canonical
+    /// child of the positions of a layer then has the class of every
+    /// other, and the engine ranks children without testing their class
+    /// ([`LayerRank::rank_in_class`]). The default, `false`, keeps the
+    /// test, so that a puzzle whose invariants fail keeps its counts.
+    fn children_keep_class(&self) -> bool {
+        false
+    }
 }
 
 /// Layer-independent tables of a key layout.
@@ -59,8 +67,13 @@ pub struct Ranker {
     /// Always six tables (48 bits; those past the key's bytes add
     /// nothing), so that the sum is unrolled without bounds checks.
     class_tab: Box<[[u64; 256]; 6]>,
-    /// Per low half: its rank among the low halves of its class.
-    low: Vec<u32>,
+    /// Per low half: its rank among the low halves of its class, in 16
+    /// bits when every class has at most 2^16 low halves (then `low32` is
+    /// empty), else in `low32` (and `low16` is empty). Half the bytes keep
+    /// both rank tables of a 33-hole board in 512 KiB, within a core's L2
+    /// cache beside the bitmap's traffic.
+    low16: Vec<u16>,
+    low32: Vec<u32>,
     /// Low halves sorted by (class, value), and where each class starts.
     lows_sorted: Vec<u32>,
     class_start: Vec<u32>,
@@ -72,8 +85,9 @@ pub struct Ranker {
 /// `u32`, so the table is half the size of one that also held the class
 /// the low half must have): whether a key is in the layer at all is its
 /// bit count and parities, computed, and then its low half has the class
-/// its high half needs. Both tables together (3 bytes a half-key entry on
-/// average) stay in a core's L2 cache for boards of up to 34 holes.
+/// its high half needs. Both tables together (2 bytes a low half, 4 a high
+/// half: 512 KiB for 33 holes, 2 MiB for 37) stay in a core's L2 cache
+/// for boards of up to 34 holes.
 pub struct LayerRank<'r> {
     r: &'r Ranker,
     k: u32,
@@ -92,7 +106,10 @@ impl Ranker {
         if bits == 0 || bits > 48 || masks.len() > 8 {
             return None;
         }
-        let lo_bits = bits / 2;
+        // The low table's entries take 2 bytes and the high table's 4:
+        // the low half gets the odd bit (both tables then hold about
+        // the same bytes, the least in all).
+        let lo_bits = bits.div_ceil(2);
         let nl = 1usize << lo_bits;
         let mut m = [0u64; 8];
         m[..masks.len()].copy_from_slice(masks);
@@ -101,7 +118,8 @@ impl Ranker {
             lo_bits,
             masks: m,
             nm: masks.len(),
-            low: vec![0; nl],
+            low16: Vec::new(),
+            low32: Vec::new(),
             lows_sorted: Vec::new(),
             class_start: Vec::new(),
             class_tab: Box::new([[0; 256]; 6]),
@@ -115,9 +133,17 @@ impl Ranker {
         let nclass = (lo_bits as usize + 1) << masks.len();
         let mut count = vec![0u32; nclass + 1];
         let class: Vec<u32> = (0..nl as u64).map(|lo| r.class_of(lo) as u32).collect();
-        for (rank, &c) in r.low.iter_mut().zip(&class) {
-            *rank = count[c as usize];
-            count[c as usize] += 1;
+        let low: Vec<u32> = class
+            .iter()
+            .map(|&c| {
+                count[c as usize] += 1;
+                count[c as usize] - 1
+            })
+            .collect();
+        if count.iter().all(|&n| n <= 1 << 16) {
+            r.low16 = low.iter().map(|&x| x as u16).collect();
+        } else {
+            r.low32 = low;
         }
         let mut start = vec![0u32; nclass + 1];
         for c in 0..nclass {
@@ -230,13 +256,27 @@ impl LayerRank<'_> {
     /// The rank of `key`, or `None` when it is not a key of this layer.
     #[inline(always)]
     pub fn rank(&self, key: u64) -> Option<u64> {
-        let r = self.r;
-        if !r.has_class(key, self.spread) {
+        if !self.r.has_class(key, self.spread) {
             return None;
         }
+        self.rank_in_class(key)
+    }
+
+    /// The rank of `key`, known to have the layer's class (its bit count
+    /// and invariant parities): no class test. `None` only when its high
+    /// half lies past the table; a key of another class gets another
+    /// key's rank (or one past the layer).
+    #[inline(always)]
+    pub fn rank_in_class(&self, key: u64) -> Option<u64> {
+        let r = self.r;
         let hi = key >> r.lo_bits;
-        let lo = key & ((1u64 << r.lo_bits) - 1);
-        Some(*self.high.get(hi as usize)? as u64 + r.low[lo as usize] as u64)
+        let lo = (key & ((1u64 << r.lo_bits) - 1)) as usize;
+        let low = if r.low32.is_empty() {
+            r.low16[lo] as u64
+        } else {
+            r.low32[lo] as u64
+        };
+        Some(*self.high.get(hi as usize)? as u64 + low)
     }
 
     /// The high half owning rank `rank` (the last with `cum <= rank`).
@@ -334,15 +374,38 @@ pub fn set_keys(
     map: &[AtomicU64],
     bad: &AtomicBool,
 ) {
+    set_ranked_keys(layer, keys, false, ranks, map, bad)
+}
+
+/// [`set_keys`], without the class test when `in_class` (every key known
+/// to have the layer's class, see [`DenseKeys::children_keep_class`]); a
+/// rank past the layer still sets `bad`.
+pub fn set_ranked_keys(
+    layer: &LayerRank<'_>,
+    keys: &[u64],
+    in_class: bool,
+    ranks: &mut Vec<u64>,
+    map: &[AtomicU64],
+    bad: &AtomicBool,
+) {
     ranks.clear();
-    for &k in keys {
-        match layer.rank(k) {
-            Some(r) => ranks.push(r),
-            None => {
-                bad.store(true, Ordering::Relaxed);
-                return;
-            }
-        }
+    // Two loops, so that neither tests which one it is per key.
+    let ok = if in_class {
+        keys.iter().all(|&k| {
+            let r = layer.rank_in_class(k).filter(|&r| r < layer.total);
+            ranks.extend(r);
+            r.is_some()
+        })
+    } else {
+        keys.iter().all(|&k| {
+            let r = layer.rank(k);
+            ranks.extend(r);
+            r.is_some()
+        })
+    };
+    if !ok {
+        bad.store(true, Ordering::Relaxed);
+        return;
     }
     const AHEAD: usize = 16;
     for (i, &r) in ranks.iter().enumerate() {
@@ -415,5 +478,53 @@ mod tests {
             .unwrap();
         set_keys(&layer, &[odd], &mut Vec::new(), map.atomic(), &bad);
         assert!(bad.load(Ordering::Relaxed));
+    }
+
+    /// C(n, k) (0 when k > n).
+    fn choose(n: u64, k: u64) -> u64 {
+        if k > n {
+            return 0;
+        }
+        (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+    }
+
+    /// Keys wide enough for the low table's 32-bit entries (a low half of
+    /// 20 bits has 184,756 halves with 10 bits set): the rank of a key
+    /// with `k` bits is its index in the combinatorial number system
+    /// (`Σ C(b_i, i)` over its set bits `b_1 < … < b_k`), and the
+    /// class-free ranking agrees with the tested one.
+    #[test]
+    fn wide_keys_rank_as_the_combinatorial_number_system() {
+        // Layers of fewer than 2^32 keys: C(40, k) for k <= 11 or >= 29.
+        let r = Ranker::new(40, &[]).unwrap();
+        assert!(r.low16.is_empty() && !r.low32.is_empty());
+        let narrow = Ranker::new(33, &[]).unwrap();
+        assert!(!narrow.low16.is_empty() && narrow.low32.is_empty());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for k in [1u32, 7, 10, 11, 29, 31, 33, 39] {
+            let layer = r.layer(k, 0).unwrap();
+            assert_eq!(layer.len(), choose(40, k as u64));
+            let (map, small) = (narrow.layer(k, 0).unwrap(), k <= 33);
+            for _ in 0..200 {
+                // A pseudo-random key with k bits set.
+                let mut key = 0u64;
+                while key.count_ones() < k {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    key |= 1 << (x % 40);
+                }
+                let want: u64 = (0..40)
+                    .filter(|&b| key >> b & 1 == 1)
+                    .enumerate()
+                    .map(|(i, b)| choose(b, i as u64 + 1))
+                    .sum();
+                assert_eq!(layer.rank(key), Some(want), "key {key:b}");
+                assert_eq!(layer.rank_in_class(key), Some(want));
+                if small && key >> 33 == 0 {
+                    assert_eq!(map.rank_in_class(key), Some(want));
+                }
+            }
+        }
     }
 }

@@ -71,6 +71,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         }
         let mut map = crate::dense::Bitmap::new(layer.len());
         let bad = std::sync::atomic::AtomicBool::new(false);
+        // Children of a layer share its class when the puzzle proves its
+        // invariants: their class test is then skipped.
+        let in_class = dk.children_keep_class();
         let produced = std::sync::atomic::AtomicU64::new(0);
         if map_bytes > self.opts.dense_direct_bytes {
             // Too big for the caches: bits set at random would each miss.
@@ -108,7 +111,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                             produced
                                 .fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
                             for &k in &keys {
-                                let Some(r) = layer.rank(k) else {
+                                let r = if in_class {
+                                    layer.rank_in_class(k).filter(|&r| r < layer.len())
+                                } else {
+                                    layer.rank(k)
+                                };
+                                let Some(r) = r else {
                                     bad.store(true, std::sync::atomic::Ordering::Relaxed);
                                     return segs;
                                 };
@@ -146,7 +154,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                         keys.clear();
                         dk.child_keys(chunk, keys);
                         produced.fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                        crate::dense::set_keys(&layer, keys, ranks, atomic, &bad);
+                        crate::dense::set_ranked_keys(&layer, keys, in_class, ranks, atomic, &bad);
                     }
                 },
             );
