@@ -44,9 +44,11 @@ pub trait DenseKeys<T>: Sync {
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
     /// Whether the [`DenseKeys::invariants`] are proven: every canonical
     /// child of the positions of a layer then has the class of every
-    /// other, and the engine ranks children without testing their class
-    /// ([`LayerRank::rank_in_class`]). The default, `false`, keeps the
-    /// test, so that a puzzle whose invariants fail keeps its counts.
+    /// other, and so has every canonical parent of the members of a
+    /// reachable layer (in the layer before); the engine ranks them
+    /// without testing their class ([`LayerRank::rank_in_class`]). The
+    /// default, `false`, keeps the test, so that a puzzle whose
+    /// invariants fail keeps its counts.
     fn children_keep_class(&self) -> bool {
         false
     }
@@ -156,6 +158,27 @@ impl Ranker {
             fill[c as usize] += 1;
         }
         r.class_start = start;
+        Some(r)
+    }
+
+    /// [`Ranker::new`], shared: the tables of a layout are built once a
+    /// process (a few milliseconds for 33 holes, where an enumeration
+    /// ranks some fifty layers and steps), and the last few kept.
+    pub fn shared(bits: u32, masks: &[u64]) -> Option<std::sync::Arc<Ranker>> {
+        use std::sync::{Arc, Mutex};
+        /// Layouts kept (each a few MiB at most).
+        const KEEP: usize = 4;
+        static CACHE: Mutex<Vec<Arc<Ranker>>> = Mutex::new(Vec::new());
+        let same = |r: &Ranker| r.bits == bits && r.masks[..r.nm] == *masks;
+        if let Some(r) = CACHE.lock().ok()?.iter().find(|r| same(r)) {
+            return Some(r.clone());
+        }
+        let r = Arc::new(Ranker::new(bits, masks)?);
+        let mut cache = CACHE.lock().ok()?;
+        if cache.len() == KEEP {
+            cache.remove(0);
+        }
+        cache.push(r.clone());
         Some(r)
     }
 
@@ -379,7 +402,7 @@ pub fn set_keys(
 
 /// [`set_keys`], without the class test when `in_class` (every key known
 /// to have the layer's class, see [`DenseKeys::children_keep_class`]); a
-/// rank past the layer still sets `bad`.
+/// rank past the layer still sets `bad`. `ranks` is scratch space.
 pub fn set_ranked_keys(
     layer: &LayerRank<'_>,
     keys: &[u64],
@@ -388,42 +411,73 @@ pub fn set_ranked_keys(
     map: &[AtomicU64],
     bad: &AtomicBool,
 ) {
-    ranks.clear();
-    // Two loops, so that neither tests which one it is per key.
-    let ok = if in_class {
-        keys.iter().all(|&k| {
-            let r = layer.rank_in_class(k).filter(|&r| r < layer.total);
-            ranks.extend(r);
-            r.is_some()
-        })
+    // Two instances, so that neither tests which one it is per key.
+    let done = if in_class {
+        fill(
+            keys,
+            |k| layer.rank_in_class(k).filter(|&r| r < layer.total),
+            ranks,
+            map,
+        )
     } else {
-        keys.iter().all(|&k| {
-            let r = layer.rank(k);
-            ranks.extend(r);
-            r.is_some()
-        })
+        fill(keys, |k| layer.rank(k), ranks, map)
     };
-    if !ok {
+    if !done {
         bad.store(true, Ordering::Relaxed);
-        return;
     }
-    const AHEAD: usize = 16;
-    for (i, &r) in ranks.iter().enumerate() {
+}
+
+/// Sets the bits of the ranks of `keys` in `map` in one pass: each rank's
+/// word is prefetched as soon as it is known and its bit set
+/// [`FILL_AHEAD`] keys later, from a ring held in `ring`, so that the
+/// cache misses overlap and no list of ranks is written and read back.
+/// `false` (some bits set) at the first key `rank` refuses.
+#[inline(always)]
+fn fill(
+    keys: &[u64],
+    rank: impl Fn(u64) -> Option<u64>,
+    ring: &mut Vec<u64>,
+    map: &[AtomicU64],
+) -> bool {
+    ring.clear();
+    ring.resize(FILL_AHEAD, 0);
+    let ring: &mut [u64; FILL_AHEAD] = (&mut ring[..]).try_into().expect("the ring's size");
+    for (i, &k) in keys.iter().enumerate() {
+        let Some(r) = rank(k) else {
+            return false;
+        };
         #[cfg(target_arch = "x86_64")]
-        if let Some(&n) = ranks.get(i + AHEAD) {
-            // SAFETY: prefetching is a hint; the index is in bounds.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    map.as_ptr().add((n >> 6) as usize) as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
-            }
+        // SAFETY: prefetching is a hint; `r` is a rank of the layer, so
+        // its word is in bounds.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                map.as_ptr().add((r >> 6) as usize) as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            );
         }
-        let w = &map[(r >> 6) as usize];
-        let bit = 1u64 << (r & 63);
-        if w.load(Ordering::Relaxed) & bit == 0 {
-            w.fetch_or(bit, Ordering::Relaxed);
+        let slot = &mut ring[i % FILL_AHEAD];
+        if i >= FILL_AHEAD {
+            set_bit(map, *slot);
         }
+        *slot = r;
+    }
+    for i in keys.len().saturating_sub(FILL_AHEAD)..keys.len() {
+        set_bit(map, ring[i % FILL_AHEAD]);
+    }
+    true
+}
+
+/// Keys between a rank's prefetch and the setting of its bit.
+const FILL_AHEAD: usize = 16;
+
+/// Sets bit `r` of `map`, reading first: most children land on bits
+/// already set, and a load costs less than a locked `or`.
+#[inline(always)]
+fn set_bit(map: &[AtomicU64], r: u64) {
+    let w = &map[(r >> 6) as usize];
+    let bit = 1u64 << (r & 63);
+    if w.load(Ordering::Relaxed) & bit == 0 {
+        w.fetch_or(bit, Ordering::Relaxed);
     }
 }
 
@@ -478,6 +532,24 @@ mod tests {
             .unwrap();
         set_keys(&layer, &[odd], &mut Vec::new(), map.atomic(), &bad);
         assert!(bad.load(Ordering::Relaxed));
+    }
+
+    /// A layout's tables are built once and handed out again; another
+    /// layout gets its own, which rank as freshly built ones do.
+    #[test]
+    fn shared_rankers_are_one_per_layout() {
+        let masks = [0b1011u64, 0b0110];
+        let a = Ranker::shared(13, &masks).unwrap();
+        let b = Ranker::shared(13, &masks).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        let c = Ranker::shared(13, &masks[..1]).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a, &c));
+        let fresh = Ranker::new(13, &masks[..1]).unwrap();
+        let (x, y) = (c.layer(5, 1).unwrap(), fresh.layer(5, 1).unwrap());
+        assert_eq!(x.len(), y.len());
+        for key in 0..1u64 << 13 {
+            assert_eq!(x.rank(key), y.rank(key));
+        }
     }
 
     /// C(n, k) (0 when k > n).

@@ -59,7 +59,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         {
             return None;
         }
-        let ranker = crate::dense::Ranker::new(dk.key_bits(), &invariants)?;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &invariants)?;
         let (k, par) = ranker.layer_class(first);
         let layer = ranker.layer(k, par)?;
         let map_bytes = layer.len().div_ceil(8) as usize;
@@ -266,10 +266,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         maps: usize,
     ) -> Option<(
         &'a dyn crate::dense::DenseKeys<P::Position>,
-        crate::dense::Ranker,
+        std::sync::Arc<crate::dense::Ranker>,
     )> {
         let dk = self.puzzle.dense_keys()?;
-        let ranker = crate::dense::Ranker::new(dk.key_bits(), &dk.invariants())?;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
         let bytes = ranker.layer_size(class.0, class.1).div_ceil(8) as usize;
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         (bytes.saturating_mul(maps) <= avail / 2).then_some((dk, ranker))
@@ -374,11 +374,26 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let marks = found.atomic();
         let words = members.words();
         let mark = |r: u64| set_bit(marks, r);
-        let test = |parents: &[P::Position], keys: &mut Vec<u64>, pairs: &mut Vec<(u64, u32)>| {
+        // The parents of members of a layer have the class of the layer
+        // before when the puzzle proves its invariants (a move turned
+        // round keeps them too): no class test for them, only for `extra`.
+        let in_class = dk.children_keep_class();
+        let test = |parents: &[P::Position],
+                    keys: &mut Vec<u64>,
+                    pairs: &mut Vec<(u64, u32)>,
+                    in_class: bool| {
             keys.clear();
             dk.keys(parents, keys);
             pairs.clear();
-            pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+            if in_class {
+                pairs.extend(keys.iter().filter_map(|&k| {
+                    lr.rank_in_class(k)
+                        .filter(|&r| r < lr.len())
+                        .map(|r| (r, 0))
+                }));
+            } else {
+                pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+            }
             probe(words, pairs, |r, _| mark(r));
         };
         from.buckets.par_iter().for_each_init(
@@ -389,11 +404,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     for q in chunk {
                         canonical_parents(puzzle, q, |p, _| parents.push(p));
                     }
-                    test(parents, keys, pairs);
+                    test(parents, keys, pairs, in_class);
                 }
             },
         );
-        test(extra, &mut Vec::new(), &mut Vec::new());
+        test(extra, &mut Vec::new(), &mut Vec::new(), false);
         drop(members);
         Some(Self::extract_layer(dk, &lr, &found, class))
     }
