@@ -1,7 +1,7 @@
 //! The forward step by a ranked bitmap instead of hashing, for puzzles
 //! with dense keys and layers big enough for the bitmap to pay.
 
-use super::ctx::{canonical_parents, Ctx, ForwardLayer, Plan};
+use super::ctx::{canonical_parents, Counted, Ctx, ForwardLayer, Plan};
 use super::layer::Layer;
 use crate::{Reversible, Symmetric};
 use rayon::prelude::*;
@@ -232,6 +232,21 @@ fn prefetch(words: &[u64], r: u64) {
     let _ = (words, r);
 }
 
+/// Prefetches item `i` of `items` (in bounds).
+#[inline(always)]
+fn prefetch_item<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; `i` is an index of `items`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            items.as_ptr().add(i) as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
+}
+
 /// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
 /// in a fresh bitmap. Members come in key order within each bucket, so
 /// the rank tables and the bitmap are read and written in order.
@@ -411,6 +426,133 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         test(extra, &mut Vec::new(), &mut Vec::new(), false);
         drop(members);
         Some(Self::extract_layer(dk, &lr, &found, class))
+    }
+}
+
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    /// [`Ctx::backward_counts`] for a ranked `layer`, without hashing. The
+    /// goal-reaching members are the parents of `next`'s positions found
+    /// in the layer's bitmap, plus the `goals` ([`Ctx::dense_parents_within`]);
+    /// each one's count is then pulled from its children: `N(p) = [goal p]
+    /// + Σ N(canonical child)` over its moves (`N` is the same on a
+    /// class), each child looked up by its rank in a bitmap of `next` and
+    /// the popcounts of the words before it. The result is in key order.
+    /// `None` leaves the step to the hashed route (the layer is not
+    /// ranked, `next` is empty or a bitmap would not fit the budget).
+    pub(super) fn dense_backward_counts(
+        &self,
+        layer: &Layer<P::Position>,
+        next: &Counted<P::Position>,
+        goals: &[P::Position],
+    ) -> Option<Counted<P::Position>> {
+        layer.ranked?;
+        let puzzle = self.puzzle;
+        let dk = puzzle.dense_keys()?;
+        let first = next.first()?.0;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let next_class = ranker.layer_class(dk.key(&first));
+        // The next layer's bitmap with its word popcounts, beside the two
+        // bitmaps of this layer that the parents' step makes.
+        self.ranked_layer(next_class, 4)?;
+        let nlr = ranker.layer(next_class.0, next_class.1)?;
+        let mut sorted_next;
+        let next = if next.is_sorted_by(|a, b| a.0 < b.0) {
+            next
+        } else {
+            sorted_next = next.clone();
+            sorted_next.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            &sorted_next
+        };
+        let positions: Vec<P::Position> = next.iter().map(|e| e.0).collect();
+        let from = Layer::from_buckets(vec![positions]);
+        let mut map = member_map(dk, &nlr, &from)?;
+        let words = map.words_mut();
+        // Members before each word: a rank's index among the members is
+        // this plus the popcount of its word's lower bits.
+        let mut before = Vec::with_capacity(words.len());
+        let mut n = 0u32;
+        for w in words.iter() {
+            before.push(n);
+            n += w.count_ones();
+        }
+        if n as usize != next.len() {
+            return None;
+        }
+        let good = self.dense_parents_within(&from, layer, goals)?;
+        drop(from);
+        let words = map.words();
+        let in_class = dk.children_keep_class();
+        let rank = |key: u64| {
+            if in_class {
+                nlr.rank_in_class(key).filter(|&r| r < nlr.len())
+            } else {
+                nlr.rank(key)
+            }
+        };
+        // The index in `next` of the member of rank `r`, if it is one.
+        let index = |r: u64| {
+            let w = words[(r >> 6) as usize];
+            (w >> (r & 63) & 1 == 1).then(|| {
+                let below = (w & ((1u64 << (r & 63)) - 1)).count_ones();
+                (before[(r >> 6) as usize] + below) as usize
+            })
+        };
+        const NONE: u64 = u64::MAX;
+        let runs: Vec<Counted<P::Position>> = good
+            .buckets
+            .par_iter()
+            .map(|bucket| {
+                let mut out = Vec::with_capacity(bucket.len());
+                let (mut children, mut ends, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+                let mut slots: Vec<u64> = Vec::new();
+                for chunk in bucket.chunks(PROBE_CHUNK) {
+                    children.clear();
+                    ends.clear();
+                    for p in chunk {
+                        puzzle.for_each_canonical_child(p, |c| children.push(c));
+                        ends.push(children.len());
+                    }
+                    keys.clear();
+                    dk.keys(&children, &mut keys);
+                    // Ranks, then indices, then counts, each read
+                    // prefetched PROBE_AHEAD ahead so the misses overlap.
+                    slots.clear();
+                    slots.extend(keys.iter().map(|&k| rank(k).unwrap_or(NONE)));
+                    for i in 0..slots.len() {
+                        if let Some(&r) = slots.get(i + PROBE_AHEAD) {
+                            if r != NONE {
+                                prefetch(words, r);
+                                prefetch_item(&before, (r >> 6) as usize);
+                            }
+                        }
+                        let r = slots[i];
+                        slots[i] = if r == NONE {
+                            NONE
+                        } else {
+                            index(r).map_or(NONE, |x| x as u64)
+                        };
+                    }
+                    let mut start = 0;
+                    for (p, &end) in chunk.iter().zip(ends.iter()) {
+                        let mut n = goals.contains(p) as u128;
+                        for i in start..end {
+                            if let Some(&x) = slots.get(i + PROBE_AHEAD) {
+                                if x != NONE {
+                                    prefetch_item(next, x as usize);
+                                }
+                            }
+                            if slots[i] != NONE {
+                                n += next[slots[i] as usize].1;
+                            }
+                        }
+                        start = end;
+                        out.push((*p, n, puzzle.orbit_size(p)));
+                    }
+                }
+                out
+            })
+            .collect();
+        Some(runs.into_iter().flatten().collect())
     }
 }
 
