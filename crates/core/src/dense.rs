@@ -468,7 +468,7 @@ fn fill(
 }
 
 /// Keys between a rank's prefetch and the setting of its bit.
-const FILL_AHEAD: usize = 16;
+const FILL_AHEAD: usize = 32;
 
 /// Sets bit `r` of `map`, reading first: most children land on bits
 /// already set, and a load costs less than a locked `or`.

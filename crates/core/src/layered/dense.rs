@@ -199,7 +199,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
 /// Parents or candidates per batch of a dense membership test.
 const PROBE_CHUNK: usize = 256;
 /// Look-ups in flight while probing a bitmap (prefetched this far ahead).
-const PROBE_AHEAD: usize = 16;
+const PROBE_AHEAD: usize = 32;
 
 /// Sets bit `r` of the shared bitmap `marks`, reading first: most hits
 /// land on bits already set, and a load costs less than a locked `or`.
