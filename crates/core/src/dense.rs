@@ -42,6 +42,16 @@ pub trait DenseKeys<T>: Sync {
     /// Appends the keys of the canonical children of every position of
     /// `parents` to `out` (one per move, duplicates included).
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
+    /// Whether the [`DenseKeys::invariants`] are proven: every canonical
+    /// child of the positions of a layer then has the class of every
+    /// other, and so has every canonical parent of the members of a
+    /// reachable layer (in the layer before); the engine ranks them
+    /// without testing their class ([`LayerRank::rank_in_class`]). The
+    /// default, `false`, keeps the test, so that a puzzle whose
+    /// invariants fail keeps its counts.
+    fn children_keep_class(&self) -> bool {
+        false
+    }
 }
 
 /// Layer-independent tables of a key layout.
@@ -59,8 +69,13 @@ pub struct Ranker {
     /// Always six tables (48 bits; those past the key's bytes add
     /// nothing), so that the sum is unrolled without bounds checks.
     class_tab: Box<[[u64; 256]; 6]>,
-    /// Per low half: its rank among the low halves of its class.
-    low: Vec<u32>,
+    /// Per low half: its rank among the low halves of its class, in 16
+    /// bits when every class has at most 2^16 low halves (then `low32` is
+    /// empty), else in `low32` (and `low16` is empty). Half the bytes keep
+    /// both rank tables of a 33-hole board in 512 KiB, within a core's L2
+    /// cache beside the bitmap's traffic.
+    low16: Vec<u16>,
+    low32: Vec<u32>,
     /// Low halves sorted by (class, value), and where each class starts.
     lows_sorted: Vec<u32>,
     class_start: Vec<u32>,
@@ -72,8 +87,9 @@ pub struct Ranker {
 /// `u32`, so the table is half the size of one that also held the class
 /// the low half must have): whether a key is in the layer at all is its
 /// bit count and parities, computed, and then its low half has the class
-/// its high half needs. Both tables together (3 bytes a half-key entry on
-/// average) stay in a core's L2 cache for boards of up to 34 holes.
+/// its high half needs. Both tables together (2 bytes a low half, 4 a high
+/// half: 512 KiB for 33 holes, 2 MiB for 37) stay in a core's L2 cache
+/// for boards of up to 34 holes.
 pub struct LayerRank<'r> {
     r: &'r Ranker,
     k: u32,
@@ -92,7 +108,10 @@ impl Ranker {
         if bits == 0 || bits > 48 || masks.len() > 8 {
             return None;
         }
-        let lo_bits = bits / 2;
+        // The low table's entries take 2 bytes and the high table's 4:
+        // the low half gets the odd bit (both tables then hold about
+        // the same bytes, the least in all).
+        let lo_bits = bits.div_ceil(2);
         let nl = 1usize << lo_bits;
         let mut m = [0u64; 8];
         m[..masks.len()].copy_from_slice(masks);
@@ -101,7 +120,8 @@ impl Ranker {
             lo_bits,
             masks: m,
             nm: masks.len(),
-            low: vec![0; nl],
+            low16: Vec::new(),
+            low32: Vec::new(),
             lows_sorted: Vec::new(),
             class_start: Vec::new(),
             class_tab: Box::new([[0; 256]; 6]),
@@ -115,9 +135,17 @@ impl Ranker {
         let nclass = (lo_bits as usize + 1) << masks.len();
         let mut count = vec![0u32; nclass + 1];
         let class: Vec<u32> = (0..nl as u64).map(|lo| r.class_of(lo) as u32).collect();
-        for (rank, &c) in r.low.iter_mut().zip(&class) {
-            *rank = count[c as usize];
-            count[c as usize] += 1;
+        let low: Vec<u32> = class
+            .iter()
+            .map(|&c| {
+                count[c as usize] += 1;
+                count[c as usize] - 1
+            })
+            .collect();
+        if count.iter().all(|&n| n <= 1 << 16) {
+            r.low16 = low.iter().map(|&x| x as u16).collect();
+        } else {
+            r.low32 = low;
         }
         let mut start = vec![0u32; nclass + 1];
         for c in 0..nclass {
@@ -130,6 +158,27 @@ impl Ranker {
             fill[c as usize] += 1;
         }
         r.class_start = start;
+        Some(r)
+    }
+
+    /// [`Ranker::new`], shared: the tables of a layout are built once a
+    /// process (a few milliseconds for 33 holes, where an enumeration
+    /// ranks some fifty layers and steps), and the last few kept.
+    pub fn shared(bits: u32, masks: &[u64]) -> Option<std::sync::Arc<Ranker>> {
+        use std::sync::{Arc, Mutex};
+        /// Layouts kept (each a few MiB at most).
+        const KEEP: usize = 4;
+        static CACHE: Mutex<Vec<Arc<Ranker>>> = Mutex::new(Vec::new());
+        let same = |r: &Ranker| r.bits == bits && r.masks[..r.nm] == *masks;
+        if let Some(r) = CACHE.lock().ok()?.iter().find(|r| same(r)) {
+            return Some(r.clone());
+        }
+        let r = Arc::new(Ranker::new(bits, masks)?);
+        let mut cache = CACHE.lock().ok()?;
+        if cache.len() == KEEP {
+            cache.remove(0);
+        }
+        cache.push(r.clone());
         Some(r)
     }
 
@@ -230,13 +279,27 @@ impl LayerRank<'_> {
     /// The rank of `key`, or `None` when it is not a key of this layer.
     #[inline(always)]
     pub fn rank(&self, key: u64) -> Option<u64> {
-        let r = self.r;
-        if !r.has_class(key, self.spread) {
+        if !self.r.has_class(key, self.spread) {
             return None;
         }
+        self.rank_in_class(key)
+    }
+
+    /// The rank of `key`, known to have the layer's class (its bit count
+    /// and invariant parities): no class test. `None` only when its high
+    /// half lies past the table; a key of another class gets another
+    /// key's rank (or one past the layer).
+    #[inline(always)]
+    pub fn rank_in_class(&self, key: u64) -> Option<u64> {
+        let r = self.r;
         let hi = key >> r.lo_bits;
-        let lo = key & ((1u64 << r.lo_bits) - 1);
-        Some(*self.high.get(hi as usize)? as u64 + r.low[lo as usize] as u64)
+        let lo = (key & ((1u64 << r.lo_bits) - 1)) as usize;
+        let low = if r.low32.is_empty() {
+            r.low16[lo] as u64
+        } else {
+            r.low32[lo] as u64
+        };
+        Some(*self.high.get(hi as usize)? as u64 + low)
     }
 
     /// The high half owning rank `rank` (the last with `cum <= rank`).
@@ -334,33 +397,87 @@ pub fn set_keys(
     map: &[AtomicU64],
     bad: &AtomicBool,
 ) {
-    ranks.clear();
-    for &k in keys {
-        match layer.rank(k) {
-            Some(r) => ranks.push(r),
-            None => {
-                bad.store(true, Ordering::Relaxed);
-                return;
-            }
-        }
+    set_ranked_keys(layer, keys, false, ranks, map, bad)
+}
+
+/// [`set_keys`], without the class test when `in_class` (every key known
+/// to have the layer's class, see [`DenseKeys::children_keep_class`]); a
+/// rank past the layer still sets `bad`. `ranks` is scratch space.
+pub fn set_ranked_keys(
+    layer: &LayerRank<'_>,
+    keys: &[u64],
+    in_class: bool,
+    ranks: &mut Vec<u64>,
+    map: &[AtomicU64],
+    bad: &AtomicBool,
+) {
+    // Two instances, so that neither tests which one it is per key.
+    let done = if in_class {
+        fill(
+            keys,
+            |k| layer.rank_in_class(k).filter(|&r| r < layer.total),
+            ranks,
+            map,
+        )
+    } else {
+        fill(keys, |k| layer.rank(k), ranks, map)
+    };
+    if !done {
+        bad.store(true, Ordering::Relaxed);
     }
-    const AHEAD: usize = 16;
-    for (i, &r) in ranks.iter().enumerate() {
+}
+
+/// Sets the bits of the ranks of `keys` in `map` in one pass: each rank's
+/// word is prefetched as soon as it is known and its bit set
+/// [`FILL_AHEAD`] keys later, from a ring held in `ring`, so that the
+/// cache misses overlap and no list of ranks is written and read back.
+/// `false` (some bits set) at the first key `rank` refuses.
+#[inline(always)]
+fn fill(
+    keys: &[u64],
+    rank: impl Fn(u64) -> Option<u64>,
+    ring: &mut Vec<u64>,
+    map: &[AtomicU64],
+) -> bool {
+    ring.clear();
+    ring.resize(FILL_AHEAD, 0);
+    let ring: &mut [u64; FILL_AHEAD] = (&mut ring[..]).try_into().expect("the ring's size");
+    for (i, &k) in keys.iter().enumerate() {
+        let Some(r) = rank(k) else {
+            return false;
+        };
         #[cfg(target_arch = "x86_64")]
-        if let Some(&n) = ranks.get(i + AHEAD) {
-            // SAFETY: prefetching is a hint; the index is in bounds.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch(
-                    map.as_ptr().add((n >> 6) as usize) as *const i8,
-                    std::arch::x86_64::_MM_HINT_T0,
-                );
-            }
+        // SAFETY: prefetching is a hint; `r` is a rank of the layer, so
+        // its word is in bounds.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch(
+                map.as_ptr().add((r >> 6) as usize) as *const i8,
+                std::arch::x86_64::_MM_HINT_T0,
+            );
         }
-        let w = &map[(r >> 6) as usize];
-        let bit = 1u64 << (r & 63);
-        if w.load(Ordering::Relaxed) & bit == 0 {
-            w.fetch_or(bit, Ordering::Relaxed);
+        let slot = &mut ring[i % FILL_AHEAD];
+        if i >= FILL_AHEAD {
+            set_bit(map, *slot);
         }
+        *slot = r;
+    }
+    for i in keys.len().saturating_sub(FILL_AHEAD)..keys.len() {
+        set_bit(map, ring[i % FILL_AHEAD]);
+    }
+    true
+}
+
+/// Keys between a rank's prefetch and the setting of its bit.
+const FILL_AHEAD: usize = 32;
+
+/// Sets bit `r` of `map`, reading first: most children land on bits
+/// already set, and a load costs less than a locked `or`.
+#[inline(always)]
+fn set_bit(map: &[AtomicU64], r: u64) {
+    let w = &map[(r >> 6) as usize];
+    let bit = 1u64 << (r & 63);
+    if w.load(Ordering::Relaxed) & bit == 0 {
+        w.fetch_or(bit, Ordering::Relaxed);
     }
 }
 
@@ -415,5 +532,71 @@ mod tests {
             .unwrap();
         set_keys(&layer, &[odd], &mut Vec::new(), map.atomic(), &bad);
         assert!(bad.load(Ordering::Relaxed));
+    }
+
+    /// A layout's tables are built once and handed out again; another
+    /// layout gets its own, which rank as freshly built ones do.
+    #[test]
+    fn shared_rankers_are_one_per_layout() {
+        let masks = [0b1011u64, 0b0110];
+        let a = Ranker::shared(13, &masks).unwrap();
+        let b = Ranker::shared(13, &masks).unwrap();
+        assert!(std::sync::Arc::ptr_eq(&a, &b));
+        let c = Ranker::shared(13, &masks[..1]).unwrap();
+        assert!(!std::sync::Arc::ptr_eq(&a, &c));
+        let fresh = Ranker::new(13, &masks[..1]).unwrap();
+        let (x, y) = (c.layer(5, 1).unwrap(), fresh.layer(5, 1).unwrap());
+        assert_eq!(x.len(), y.len());
+        for key in 0..1u64 << 13 {
+            assert_eq!(x.rank(key), y.rank(key));
+        }
+    }
+
+    /// C(n, k) (0 when k > n).
+    fn choose(n: u64, k: u64) -> u64 {
+        if k > n {
+            return 0;
+        }
+        (0..k).fold(1, |c, i| c * (n - i) / (i + 1))
+    }
+
+    /// Keys wide enough for the low table's 32-bit entries (a low half of
+    /// 20 bits has 184,756 halves with 10 bits set): the rank of a key
+    /// with `k` bits is its index in the combinatorial number system
+    /// (`Σ C(b_i, i)` over its set bits `b_1 < … < b_k`), and the
+    /// class-free ranking agrees with the tested one.
+    #[test]
+    fn wide_keys_rank_as_the_combinatorial_number_system() {
+        // Layers of fewer than 2^32 keys: C(40, k) for k <= 11 or >= 29.
+        let r = Ranker::new(40, &[]).unwrap();
+        assert!(r.low16.is_empty() && !r.low32.is_empty());
+        let narrow = Ranker::new(33, &[]).unwrap();
+        assert!(!narrow.low16.is_empty() && narrow.low32.is_empty());
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for k in [1u32, 7, 10, 11, 29, 31, 33, 39] {
+            let layer = r.layer(k, 0).unwrap();
+            assert_eq!(layer.len(), choose(40, k as u64));
+            let (map, small) = (narrow.layer(k, 0).unwrap(), k <= 33);
+            for _ in 0..200 {
+                // A pseudo-random key with k bits set.
+                let mut key = 0u64;
+                while key.count_ones() < k {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    key |= 1 << (x % 40);
+                }
+                let want: u64 = (0..40)
+                    .filter(|&b| key >> b & 1 == 1)
+                    .enumerate()
+                    .map(|(i, b)| choose(b, i as u64 + 1))
+                    .sum();
+                assert_eq!(layer.rank(key), Some(want), "key {key:b}");
+                assert_eq!(layer.rank_in_class(key), Some(want));
+                if small && key >> 33 == 0 {
+                    assert_eq!(map.rank_in_class(key), Some(want));
+                }
+            }
+        }
     }
 }

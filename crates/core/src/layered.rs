@@ -43,7 +43,12 @@
 //! partition. Membership is then a bit of the layer's bitmap (rebuilt from
 //! the sorted members, in order, when wanted): the meeting across the
 //! middle and the steps down of the goal-only search test every candidate
-//! that way. Whatever merges or looks up by bucket (the solution counts,
+//! that way. The counted backward pass over ranked layers finds each
+//! layer's goal-reaching members the same way (parents of the next
+//! goal-reaching layer, by the bitmap) and pulls each one's count from its
+//! children, looked up by rank in a bitmap of the next layer's
+//! goal-reaching members and the popcounts before each word. Whatever
+//! else merges or looks up by bucket (the goal-only solution counts,
 //! intersections, small layers) partitions a ranked layer by hash first.
 //!
 //! Goal-only mode ([`LayeredOptions::count_all`] off). To find only the

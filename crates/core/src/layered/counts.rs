@@ -175,7 +175,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 .map(|&(_, g)| g)
                 .collect();
             pass.goal_reachable |= !here_goals.is_empty();
-            let here = self.backward_counts(here_layer, &next, &here_goals, depth)?;
+            // A ranked layer's counts come from bitmaps; others (and
+            // ranked ones the budget refuses) are hashed.
+            let here = match self.dense_backward_counts(here_layer, &next, &here_goals) {
+                Some(here) => here,
+                None => self.backward_counts(here_layer, &next, &here_goals, depth)?,
+            };
             stats[depth].to_goal_reduced = here.len() as u64;
             stats[depth].to_goal_raw = here.iter().map(|e| e.2 as u64).sum();
             if depth == 1 {

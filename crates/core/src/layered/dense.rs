@@ -1,7 +1,7 @@
 //! The forward step by a ranked bitmap instead of hashing, for puzzles
 //! with dense keys and layers big enough for the bitmap to pay.
 
-use super::ctx::{canonical_parents, Ctx, ForwardLayer, Plan};
+use super::ctx::{canonical_parents, Counted, Ctx, ForwardLayer, Plan};
 use super::layer::Layer;
 use crate::{Reversible, Symmetric};
 use rayon::prelude::*;
@@ -59,7 +59,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         {
             return None;
         }
-        let ranker = crate::dense::Ranker::new(dk.key_bits(), &invariants)?;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &invariants)?;
         let (k, par) = ranker.layer_class(first);
         let layer = ranker.layer(k, par)?;
         let map_bytes = layer.len().div_ceil(8) as usize;
@@ -71,6 +71,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         }
         let mut map = crate::dense::Bitmap::new(layer.len());
         let bad = std::sync::atomic::AtomicBool::new(false);
+        // Children of a layer share its class when the puzzle proves its
+        // invariants: their class test is then skipped.
+        let in_class = dk.children_keep_class();
         let produced = std::sync::atomic::AtomicU64::new(0);
         if map_bytes > self.opts.dense_direct_bytes {
             // Too big for the caches: bits set at random would each miss.
@@ -108,7 +111,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                             produced
                                 .fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
                             for &k in &keys {
-                                let Some(r) = layer.rank(k) else {
+                                let r = if in_class {
+                                    layer.rank_in_class(k).filter(|&r| r < layer.len())
+                                } else {
+                                    layer.rank(k)
+                                };
+                                let Some(r) = r else {
                                     bad.store(true, std::sync::atomic::Ordering::Relaxed);
                                     return segs;
                                 };
@@ -146,7 +154,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                         keys.clear();
                         dk.child_keys(chunk, keys);
                         produced.fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                        crate::dense::set_keys(&layer, keys, ranks, atomic, &bad);
+                        crate::dense::set_ranked_keys(&layer, keys, in_class, ranks, atomic, &bad);
                     }
                 },
             );
@@ -191,7 +199,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
 /// Parents or candidates per batch of a dense membership test.
 const PROBE_CHUNK: usize = 256;
 /// Look-ups in flight while probing a bitmap (prefetched this far ahead).
-const PROBE_AHEAD: usize = 16;
+const PROBE_AHEAD: usize = 32;
 
 /// Sets bit `r` of the shared bitmap `marks`, reading first: most hits
 /// land on bits already set, and a load costs less than a locked `or`.
@@ -222,6 +230,21 @@ fn prefetch(words: &[u64], r: u64) {
     }
     #[cfg(not(target_arch = "x86_64"))]
     let _ = (words, r);
+}
+
+/// Prefetches item `i` of `items` (in bounds).
+#[inline(always)]
+fn prefetch_item<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: prefetching is a hint; `i` is an index of `items`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            items.as_ptr().add(i) as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
 }
 
 /// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
@@ -258,10 +281,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         maps: usize,
     ) -> Option<(
         &'a dyn crate::dense::DenseKeys<P::Position>,
-        crate::dense::Ranker,
+        std::sync::Arc<crate::dense::Ranker>,
     )> {
         let dk = self.puzzle.dense_keys()?;
-        let ranker = crate::dense::Ranker::new(dk.key_bits(), &dk.invariants())?;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
         let bytes = ranker.layer_size(class.0, class.1).div_ceil(8) as usize;
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         (bytes.saturating_mul(maps) <= avail / 2).then_some((dk, ranker))
@@ -366,11 +389,26 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let marks = found.atomic();
         let words = members.words();
         let mark = |r: u64| set_bit(marks, r);
-        let test = |parents: &[P::Position], keys: &mut Vec<u64>, pairs: &mut Vec<(u64, u32)>| {
+        // The parents of members of a layer have the class of the layer
+        // before when the puzzle proves its invariants (a move turned
+        // round keeps them too): no class test for them, only for `extra`.
+        let in_class = dk.children_keep_class();
+        let test = |parents: &[P::Position],
+                    keys: &mut Vec<u64>,
+                    pairs: &mut Vec<(u64, u32)>,
+                    in_class: bool| {
             keys.clear();
             dk.keys(parents, keys);
             pairs.clear();
-            pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+            if in_class {
+                pairs.extend(keys.iter().filter_map(|&k| {
+                    lr.rank_in_class(k)
+                        .filter(|&r| r < lr.len())
+                        .map(|r| (r, 0))
+                }));
+            } else {
+                pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+            }
             probe(words, pairs, |r, _| mark(r));
         };
         from.buckets.par_iter().for_each_init(
@@ -381,13 +419,140 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     for q in chunk {
                         canonical_parents(puzzle, q, |p, _| parents.push(p));
                     }
-                    test(parents, keys, pairs);
+                    test(parents, keys, pairs, in_class);
                 }
             },
         );
-        test(extra, &mut Vec::new(), &mut Vec::new());
+        test(extra, &mut Vec::new(), &mut Vec::new(), false);
         drop(members);
         Some(Self::extract_layer(dk, &lr, &found, class))
+    }
+}
+
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    /// [`Ctx::backward_counts`] for a ranked `layer`, without hashing. The
+    /// goal-reaching members are the parents of `next`'s positions found
+    /// in the layer's bitmap, plus the `goals` ([`Ctx::dense_parents_within`]);
+    /// each one's count is then pulled from its children: `N(p) = [goal p]
+    /// + Σ N(canonical child)` over its moves (`N` is the same on a
+    /// class), each child looked up by its rank in a bitmap of `next` and
+    /// the popcounts of the words before it. The result is in key order.
+    /// `None` leaves the step to the hashed route (the layer is not
+    /// ranked, `next` is empty or a bitmap would not fit the budget).
+    pub(super) fn dense_backward_counts(
+        &self,
+        layer: &Layer<P::Position>,
+        next: &Counted<P::Position>,
+        goals: &[P::Position],
+    ) -> Option<Counted<P::Position>> {
+        layer.ranked?;
+        let puzzle = self.puzzle;
+        let dk = puzzle.dense_keys()?;
+        let first = next.first()?.0;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let next_class = ranker.layer_class(dk.key(&first));
+        // The next layer's bitmap with its word popcounts, beside the two
+        // bitmaps of this layer that the parents' step makes.
+        self.ranked_layer(next_class, 4)?;
+        let nlr = ranker.layer(next_class.0, next_class.1)?;
+        let mut sorted_next;
+        let next = if next.is_sorted_by(|a, b| a.0 < b.0) {
+            next
+        } else {
+            sorted_next = next.clone();
+            sorted_next.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            &sorted_next
+        };
+        let positions: Vec<P::Position> = next.iter().map(|e| e.0).collect();
+        let from = Layer::from_buckets(vec![positions]);
+        let mut map = member_map(dk, &nlr, &from)?;
+        let words = map.words_mut();
+        // Members before each word: a rank's index among the members is
+        // this plus the popcount of its word's lower bits.
+        let mut before = Vec::with_capacity(words.len());
+        let mut n = 0u32;
+        for w in words.iter() {
+            before.push(n);
+            n += w.count_ones();
+        }
+        if n as usize != next.len() {
+            return None;
+        }
+        let good = self.dense_parents_within(&from, layer, goals)?;
+        drop(from);
+        let words = map.words();
+        let in_class = dk.children_keep_class();
+        let rank = |key: u64| {
+            if in_class {
+                nlr.rank_in_class(key).filter(|&r| r < nlr.len())
+            } else {
+                nlr.rank(key)
+            }
+        };
+        // The index in `next` of the member of rank `r`, if it is one.
+        let index = |r: u64| {
+            let w = words[(r >> 6) as usize];
+            (w >> (r & 63) & 1 == 1).then(|| {
+                let below = (w & ((1u64 << (r & 63)) - 1)).count_ones();
+                (before[(r >> 6) as usize] + below) as usize
+            })
+        };
+        const NONE: u64 = u64::MAX;
+        let runs: Vec<Counted<P::Position>> = good
+            .buckets
+            .par_iter()
+            .map(|bucket| {
+                let mut out = Vec::with_capacity(bucket.len());
+                let (mut children, mut ends, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+                let mut slots: Vec<u64> = Vec::new();
+                for chunk in bucket.chunks(PROBE_CHUNK) {
+                    children.clear();
+                    ends.clear();
+                    for p in chunk {
+                        puzzle.for_each_canonical_child(p, |c| children.push(c));
+                        ends.push(children.len());
+                    }
+                    keys.clear();
+                    dk.keys(&children, &mut keys);
+                    // Ranks, then indices, then counts, each read
+                    // prefetched PROBE_AHEAD ahead so the misses overlap.
+                    slots.clear();
+                    slots.extend(keys.iter().map(|&k| rank(k).unwrap_or(NONE)));
+                    for i in 0..slots.len() {
+                        if let Some(&r) = slots.get(i + PROBE_AHEAD) {
+                            if r != NONE {
+                                prefetch(words, r);
+                                prefetch_item(&before, (r >> 6) as usize);
+                            }
+                        }
+                        let r = slots[i];
+                        slots[i] = if r == NONE {
+                            NONE
+                        } else {
+                            index(r).map_or(NONE, |x| x as u64)
+                        };
+                    }
+                    let mut start = 0;
+                    for (p, &end) in chunk.iter().zip(ends.iter()) {
+                        let mut n = goals.contains(p) as u128;
+                        for i in start..end {
+                            if let Some(&x) = slots.get(i + PROBE_AHEAD) {
+                                if x != NONE {
+                                    prefetch_item(next, x as usize);
+                                }
+                            }
+                            if slots[i] != NONE {
+                                n += next[slots[i] as usize].1;
+                            }
+                        }
+                        start = end;
+                        out.push((*p, n, puzzle.orbit_size(p)));
+                    }
+                }
+                out
+            })
+            .collect();
+        Some(runs.into_iter().flatten().collect())
     }
 }
 

@@ -157,14 +157,6 @@ pub(super) fn full<P: Reversible + Symmetric>(
     if opts.backward && unreachable {
         solutions = Some(0);
     } else if opts.backward {
-        // The counts merge layers bucket by bucket: partition the ranked
-        // ones by hash now, one at a time, each replacing its ranked self,
-        // so that no copy is held while the counts are.
-        for l in &mut layers {
-            if let Some(h) = l.to_hashed() {
-                *l = h;
-            }
-        }
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, true);
         let goals = goals_by_depth(puzzle);
         let pass =

@@ -109,6 +109,15 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
         out.extend(pos.iter().map(|&p| self.key_of(p)));
     }
 
+    /// The class masks meet every line of three in 0 or 2 holes, so no
+    /// jump changes a position's parities on them; and the symmetries
+    /// kept fix the start, so a canonical image `g(p)` has the parities
+    /// of `p` on `g⁻¹(m)`, again a class mask's set: the start's. Every
+    /// reachable canonical position thus has the start's class.
+    fn children_keep_class(&self) -> bool {
+        true
+    }
+
     fn positions(&self, keys: &[u64], out: &mut Vec<B>) {
         out.extend(keys.iter().map(|&k| self.unkey(k)));
     }
