@@ -172,7 +172,7 @@ fn marked<T: Ord + Copy>(share: &[T], hits: Vec<T>) -> Vec<T> {
 /// The weights of `pairs` summed per position, for the members of the
 /// sorted `share` only, sorted.
 fn summed<T: Ord + Copy>(share: &[T], mut pairs: Vec<(T, u128)>) -> Vec<(T, u128)> {
-    pairs.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    pairs.sort_unstable_by_key(|e| e.0);
     let mut out: Vec<(T, u128)> = Vec::new();
     let mut j = 0;
     for (p, w) in pairs {
