@@ -93,9 +93,9 @@ fn full_counts_match_one_process() {
         false,
         &[2],
     );
-    // A 3 × 5 rectangle drawn by hand, a hole off the centre empty: no
+    // A 4 × 5 rectangle drawn by hand, a hole off the centre empty: no
     // symmetry but the left-right mirror, and a goal anywhere.
-    let art = "o o o o o\no o . o o\no o o o o";
+    let art = "ooooo\nooooo\noo.oo\nooooo";
     check(
         spec(BoardSource::Art(art.into()), Finish::Any),
         false,
