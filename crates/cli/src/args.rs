@@ -282,6 +282,28 @@ pub struct CountPeg {
     #[arg(long, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=endgame_peg::api::MAX_THREADS as u64))]
     pub threads: Option<u64>,
+    /// Count across N processes on this machine (1 to 64), one thread
+    /// each, joined over loopback: the command starts N-1 copies of
+    /// itself and prints the same report as one process.
+    #[arg(long, value_name = "N", conflicts_with_all = ["threads", "hosts"],
+          value_parser = clap::value_parser!(u64)
+              .range(1..=endgame_cluster::MAX_LOCAL_PROCESSES as u64))]
+    pub workers: Option<u64>,
+    /// Count across the processes of a host file (one host:port a line,
+    /// process 0 first), this one being --process I: start one on each
+    /// line; process 0 prints the report, the others nothing.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "process",
+        conflicts_with = "threads"
+    )]
+    pub hosts: Option<std::path::PathBuf>,
+    /// This process's line of the --hosts file, from 0.
+    #[arg(long, value_name = "I", requires = "hosts",
+          value_parser = clap::value_parser!(u64)
+              .range(0..endgame_cluster::MAX_PROCESSES as u64))]
+    pub process: Option<u64>,
     /// Also the exact probability that uniformly random legal play from
     /// the start reaches the goal.
     #[arg(long)]

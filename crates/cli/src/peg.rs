@@ -196,6 +196,11 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
     let bar = Bar::new(out.progress_mode(), &format!("count peg {}", board.name()));
+    if args.workers.is_some() || args.hosts.is_some() {
+        let text = count_across(args, out, started, (&board, &problem), &bar);
+        bar.finish();
+        return text;
+    }
     let opts = api::CountOptions {
         max_bytes,
         goal_only: args.goal_only,
@@ -265,6 +270,118 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
             None => text,
         }
     })
+}
+
+/// `endgame count peg --workers N` or `--hosts FILE --process I`: the
+/// count across processes (`endgame_cluster`), whose report process 0
+/// renders as one process would; the other processes print nothing.
+fn count_across(
+    args: &CountPeg,
+    out: Output,
+    started: std::time::Instant,
+    (board, problem): (&Board, &AnyProblem),
+    bar: &Bar,
+) -> Result<String> {
+    if args.random_success || args.canonical_paths || args.move_sets {
+        bail!("--random-success, --canonical-paths and --move-sets do not run across processes");
+    }
+    let max_bytes = usize::try_from(args.max_memory)
+        .context("--max-memory is larger than this machine can address")?;
+    let (cluster, workers) = match (args.workers, &args.hosts, args.process) {
+        (Some(n), _, _) => {
+            let exe =
+                std::env::current_exe().context("cannot find this program to start workers")?;
+            let (c, w) = endgame_cluster::start(n as usize, exe, worker_args())?;
+            (c, Some(w))
+        }
+        (None, Some(file), Some(i)) => {
+            let text = std::fs::read_to_string(file)
+                .with_context(|| format!("cannot read the host file {}", file.display()))?;
+            (
+                endgame_cluster::Cluster::from_host_file(&text, i as usize)?,
+                None,
+            )
+        }
+        _ => bail!("--hosts needs --process"),
+    };
+    endgame_cluster::exit_on_panic(cluster.process);
+    // Processes must agree on the work: the problem as given, the
+    // options and this program's version.
+    let job = {
+        use std::hash::Hasher;
+        let mut h = endgame_core::hash::MumHasher::default();
+        h.write(
+            format!(
+                "{}|{:?}|{}|{}|{}",
+                env!("CARGO_PKG_VERSION"),
+                args.problem,
+                args.goal_only,
+                args.no_solutions,
+                args.max_memory
+            )
+            .as_bytes(),
+        );
+        h.finish()
+    };
+    let opts = endgame_core::layered::LayeredOptions {
+        max_bytes,
+        count_all: !args.goal_only,
+        count_solutions: !args.no_solutions || !args.goal_only,
+        ..Default::default()
+    };
+    let silent = endgame_core::layered::Silent;
+    let progress: &dyn endgame_core::layered::Progress = match cluster.process {
+        0 => bar,
+        _ => &silent,
+    };
+    let _watchdog = (!args.no_limit)
+        .then(|| crate::limits::Watchdog::arm(started, args.time, out, "count peg".to_string()));
+    let report = endgame_peg::with_problem!(problem, p => {
+        endgame_cluster::enumerate(p, &opts, &cluster, job, progress)
+            .map(|r| r.map(|r| api::count_report(p, &r, started)))
+    });
+    let report = match report {
+        // A budget ran out on some process: all of them stop.
+        Err(endgame_cluster::ClusterError::Count(e)) => {
+            if let Some(w) = workers {
+                w.wait()?;
+            }
+            let incomplete = Incomplete {
+                complete: false,
+                reason: format!("count stopped: {e}"),
+            };
+            let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
+            return crate::output::finished(text, false);
+        }
+        r => r?,
+    };
+    if let Some(w) = workers {
+        w.wait()?;
+    }
+    let Some(mut report) = report else {
+        return Ok(String::new());
+    };
+    report.time_ms = started.elapsed().as_secs_f64() * 1e3;
+    let report = CountPegReport {
+        report,
+        extra: None,
+    };
+    out.render(&report, |r| human::count(board, &r.report))
+}
+
+/// This command's arguments without `--workers N`: the other processes
+/// of a local cluster run them with `--hosts` and `--process` instead.
+fn worker_args() -> Vec<std::ffi::OsString> {
+    let mut out = Vec::new();
+    let mut args = std::env::args_os().skip(1);
+    while let Some(a) = args.next() {
+        if a == "--workers" {
+            args.next();
+        } else if !a.to_string_lossy().starts_with("--workers=") {
+            out.push(a);
+        }
+    }
+    out
 }
 
 /// The report of `endgame count peg`: the count's, and the counts asked

@@ -102,5 +102,6 @@ mod table;
 #[cfg(test)]
 mod tests;
 
-pub use full::enumerate;
+pub use ctx::canonical_parents;
+pub use full::{enumerate, goals_by_depth, hopeless};
 pub use options::{LayerStats, LayeredError, LayeredOptions, LayeredReport, Progress, Silent};

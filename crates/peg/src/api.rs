@@ -12,7 +12,7 @@ use endgame_core::astar::{self, AstarOptions};
 use endgame_core::budget::Cancel;
 use endgame_core::dfs::{self, DfsOptions, DfsReport};
 use endgame_core::genetic::{self, GeneticOptions};
-use endgame_core::layered::{self, LayeredOptions, Progress};
+use endgame_core::layered::{self, LayeredOptions, LayeredReport, Progress};
 use endgame_core::memory::peak_rss_bytes;
 use endgame_core::{Notation, Puzzle, Rules, Symmetric};
 use serde::Serialize;
@@ -749,6 +749,17 @@ fn count_typed<B: Bits>(
         progress,
     )
     .map_err(|e| PegError::Budget(format!("count stopped: {e}")))?;
+    Ok(count_report(p, &r, t0))
+}
+
+/// The report of a layered enumeration of `p` begun at `t0`: what
+/// [`count`] returns, for an enumeration run elsewhere (the count across
+/// processes of the `endgame-cluster` crate).
+pub fn count_report<B: Bits>(
+    p: &PegSolitaire<B>,
+    r: &LayeredReport<B>,
+    t0: Instant,
+) -> CountReport {
     let start_pegs = p.start().count();
     let layers: Vec<CountLayer> = r
         .layers
@@ -761,7 +772,7 @@ fn count_typed<B: Bits>(
             to_goal_reduced: l.to_goal_reduced,
         })
         .collect();
-    Ok(CountReport {
+    CountReport {
         board: p.board().name().to_string(),
         start: p.format_position(&p.start()),
         goal: goal_text(p),
@@ -784,7 +795,7 @@ fn count_typed<B: Bits>(
         table_bytes: r.table_bytes,
         time_ms: t0.elapsed().as_secs_f64() * 1e3,
         peak_memory_bytes: r.peak_rss,
-    })
+    }
 }
 
 #[cfg(test)]

@@ -175,7 +175,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
 
 /// Calls `f(canonical parent, orbit size)` for every parent of `q`.
 #[inline]
-pub(super) fn canonical_parents<P: Reversible + Symmetric>(
+pub fn canonical_parents<P: Reversible + Symmetric>(
     puzzle: &P,
     q: &P::Position,
     mut f: impl FnMut(P::Position, u32),

@@ -74,7 +74,7 @@ where
 }
 
 /// The canonical goals, each with the layer it lies in (by score).
-pub(super) fn goals_by_depth<P: Reversible + Symmetric>(puzzle: &P) -> Vec<(usize, P::Position)> {
+pub fn goals_by_depth<P: Reversible + Symmetric>(puzzle: &P) -> Vec<(usize, P::Position)> {
     let s0 = puzzle.score(&puzzle.start());
     let mut goals: Vec<(usize, P::Position)> = puzzle
         .goals()
@@ -88,7 +88,7 @@ pub(super) fn goals_by_depth<P: Reversible + Symmetric>(puzzle: &P) -> Vec<(usiz
 }
 
 /// Whether the start provably cannot reach any goal.
-pub(super) fn hopeless<P: Puzzle + Symmetric>(puzzle: &P) -> bool {
+pub fn hopeless<P: Puzzle + Symmetric>(puzzle: &P) -> bool {
     let start = puzzle.start();
     !puzzle.is_goal(&start) && puzzle.cannot_reach_goal(&start)
 }

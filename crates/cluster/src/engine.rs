@@ -1,0 +1,697 @@
+//! The layered enumeration spread over the processes of a cluster.
+//!
+//! Every position up to symmetry has one owner, the process its canonical
+//! key hashes to; each process keeps its share of every layer as a sorted
+//! vector. A layer is built by one round of the exchange: each process
+//! makes the canonical children of its share (the puzzle's own
+//! `for_each_canonical_child`, as the single-process engine does), sends
+//! each to its owner, and sorts and de-duplicates what it receives. Counts
+//! move the same way, as (position, weight) pairs summed by their owner,
+//! and the per-layer figures are summed over the processes after each
+//! round, so every process knows them and process 0 reports them.
+//!
+//! The two routes of `endgame_core::layered` are followed step for step,
+//! so the report is the single process's: the full enumeration with its
+//! counted backward pass, and the goal-only search of a puzzle with a time
+//! reversal (forward to the middle, the meeting, the steps back inside the
+//! forward layers, the mirrored solution count). See that module for why
+//! each step is right; here is only how each is split.
+
+use crate::channel::Channel;
+use crate::net::{join, Cluster, Joined};
+use crate::ClusterError;
+use endgame_core::hash::MumHasher;
+use endgame_core::layered::{
+    canonical_parents, goals_by_depth, hopeless, LayerStats, LayeredError, LayeredOptions,
+    LayeredReport, Progress,
+};
+use endgame_core::memory::peak_rss_bytes;
+use endgame_core::{Reversible, Symmetric};
+use std::hash::{Hash, Hasher};
+use timely::ExchangeData;
+
+/// The routing hash of a position: every bit of the key counts (see the
+/// layered engine's `hash_of` for why not FxHash).
+fn owner_hash<T: Hash>(t: &T) -> u64 {
+    let mut h = MumHasher::default();
+    t.hash(&mut h);
+    h.finish()
+}
+
+fn route_position<T: Hash>(t: &T) -> u64 {
+    owner_hash(t)
+}
+
+fn route_pair<T: Hash>(t: &(T, u128)) -> u64 {
+    owner_hash(&t.0)
+}
+
+fn route_message<T>(m: &Message<T>) -> u64 {
+    m.0
+}
+
+/// A control message: destination process, numbers, positions.
+type Message<T> = (u64, Vec<u128>, Vec<T>);
+
+/// A process's share of a layer with solution counts and orbit sizes,
+/// sorted by position.
+type Counted<T> = Vec<(T, u128, u32)>;
+
+/// The channels of one process. The channels hold on to the worker's
+/// connections: they are declared (so dropped) before it, or its
+/// communication threads would wait for them forever.
+struct Net<T: ExchangeData + Clone> {
+    positions: Channel<T>,
+    pairs: Channel<(T, u128)>,
+    control: Channel<Message<T>>,
+    me: usize,
+    peers: usize,
+    joined: Joined,
+}
+
+impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
+    fn new(mut joined: Joined, me: usize, peers: usize) -> Self {
+        let w = &mut joined.worker;
+        let positions = Channel::new(w, route_position::<T>);
+        let pairs = Channel::new(w, route_pair::<T>);
+        let control = Channel::new(w, route_message::<T>);
+        Net {
+            joined,
+            positions,
+            pairs,
+            control,
+            me,
+            peers,
+        }
+    }
+
+    /// Positions to their owners: what this process owns, in no order.
+    fn route(&mut self, produce: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
+        self.positions.round(&mut self.joined.worker, produce)
+    }
+
+    /// Weighted positions to their owners.
+    fn route_pairs(&mut self, produce: impl FnOnce(&mut dyn FnMut((T, u128)))) -> Vec<(T, u128)> {
+        self.pairs.round(&mut self.joined.worker, produce)
+    }
+
+    /// Every process's numbers, by process (a barrier too).
+    fn all(&mut self, numbers: Vec<u128>) -> Vec<Vec<u128>> {
+        let peers = self.peers;
+        let mut got = self.control.round(&mut self.joined.worker, |push| {
+            for p in 0..peers {
+                push((p as u64, numbers.clone(), Vec::new()));
+            }
+        });
+        debug_assert_eq!(got.len(), peers);
+        // Each message says nothing of its sender; the sums and maxima
+        // taken from them do not need to know.
+        got.sort_unstable_by(|a, b| a.1.cmp(&b.1));
+        got.into_iter().map(|m| m.1).collect()
+    }
+
+    /// The element-wise sums of every process's numbers.
+    fn sum(&mut self, numbers: Vec<u128>) -> Vec<u128> {
+        let n = numbers.len();
+        self.all(numbers).iter().fold(vec![0; n], |mut acc, v| {
+            for (a, x) in acc.iter_mut().zip(v) {
+                *a += x;
+            }
+            acc
+        })
+    }
+
+    /// The element-wise maxima of every process's numbers.
+    fn max(&mut self, numbers: Vec<u128>) -> Vec<u128> {
+        let n = numbers.len();
+        self.all(numbers).iter().fold(vec![0; n], |mut acc, v| {
+            for (a, x) in acc.iter_mut().zip(v) {
+                *a = (*a).max(*x);
+            }
+            acc
+        })
+    }
+
+    /// Every process's numbers and positions, at process 0 (empty
+    /// elsewhere).
+    fn gather(&mut self, numbers: Vec<u128>, positions: Vec<T>) -> Vec<(Vec<u128>, Vec<T>)> {
+        self.control
+            .round(&mut self.joined.worker, |push| {
+                push((0, numbers, positions));
+            })
+            .into_iter()
+            .map(|m| (m.1, m.2))
+            .collect()
+    }
+}
+
+/// Sorted and de-duplicated.
+fn distinct<T: Ord>(mut v: Vec<T>) -> Vec<T> {
+    v.sort_unstable();
+    v.dedup();
+    v.shrink_to_fit();
+    v
+}
+
+/// The members of the sorted `share` that occur in `hits`.
+fn marked<T: Ord + Copy>(share: &[T], hits: Vec<T>) -> Vec<T> {
+    let hits = distinct(hits);
+    let mut out = Vec::new();
+    let mut j = 0;
+    for h in hits {
+        while j < share.len() && share[j] < h {
+            j += 1;
+        }
+        if j < share.len() && share[j] == h {
+            out.push(h);
+        }
+    }
+    out
+}
+
+/// The weights of `pairs` summed per position, for the members of the
+/// sorted `share` only, sorted.
+fn summed<T: Ord + Copy>(share: &[T], mut pairs: Vec<(T, u128)>) -> Vec<(T, u128)> {
+    pairs.sort_unstable_by_key(|e| e.0);
+    let mut out: Vec<(T, u128)> = Vec::new();
+    let mut j = 0;
+    for (p, w) in pairs {
+        if let Some(last) = out.last_mut().filter(|l| l.0 == p) {
+            last.1 += w;
+            continue;
+        }
+        while j < share.len() && share[j] < p {
+            j += 1;
+        }
+        if j < share.len() && share[j] == p {
+            out.push((p, w));
+        }
+    }
+    out
+}
+
+fn bytes<T>(v: &[T]) -> usize {
+    std::mem::size_of_val(v) + 24
+}
+
+/// The lowest score over the layers seen and this process's positions
+/// with it (as the single engine's `Best`, per process).
+struct Best<T> {
+    score: u32,
+    count: u64,
+    positions: Vec<T>,
+    cap: usize,
+}
+
+impl<T: Copy + Ord> Best<T> {
+    fn add<P: Symmetric<Position = T> + endgame_core::Puzzle>(&mut self, puzzle: &P, layer: &[T]) {
+        let Some(s) = layer.iter().map(|p| puzzle.score(p)).min() else {
+            return;
+        };
+        if s > self.score {
+            return;
+        }
+        if s < self.score {
+            self.score = s;
+            self.count = 0;
+            self.positions.clear();
+        }
+        for p in layer {
+            if puzzle.score(p) == s {
+                self.count += 1;
+                if self.positions.len() < self.cap {
+                    self.positions.push(*p);
+                }
+            }
+        }
+    }
+}
+
+/// What the processes agree on about memory after a layer: the stored
+/// bytes of each, checked against the budget on every process.
+fn check_budget<T: ExchangeData + Clone + Copy + Hash>(
+    net: &mut Net<T>,
+    opts: &LayeredOptions,
+    stored: usize,
+    layer: usize,
+) -> Result<usize, ClusterError> {
+    let stop = opts.budget.stop() as u128;
+    let m = net.max(vec![stored as u128, stop]);
+    if m[1] > 0 {
+        return Err(ClusterError::Count(LayeredError::Stopped { layer }));
+    }
+    if m[0] as usize > opts.max_bytes {
+        return Err(ClusterError::Count(LayeredError::MemoryBudget {
+            budget: opts.max_bytes,
+            layer,
+            needed: m[0] as usize,
+        }));
+    }
+    Ok(m[0] as usize)
+}
+
+/// The enumeration of `endgame_core::layered::enumerate` over the cluster;
+/// the report on process 0, `None` on the others. `job` fingerprints the
+/// work so that processes of different counts refuse to pair up.
+pub fn enumerate<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    cluster: &Cluster,
+    job: u64,
+    progress: &dyn Progress,
+) -> Result<Option<LayeredReport<P::Position>>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let joined = join(cluster, job)?;
+    let mut net = Net::new(joined, cluster.process, cluster.peers());
+    let mut report = None;
+    if !opts.count_all {
+        report = mirrored(puzzle, opts, &mut net, progress)?;
+    }
+    let report = match report {
+        Some(r) => r,
+        None => full(puzzle, opts, &mut net, progress)?,
+    };
+    finish(&mut net, report)
+}
+
+/// A report with process 0's best positions, memory figures and so on
+/// replaced by the cluster's (the largest per process).
+fn finish<T: ExchangeData + Clone + Copy + Hash + Ord>(
+    net: &mut Net<T>,
+    mut r: LayeredReport<T>,
+) -> Result<Option<LayeredReport<T>>, ClusterError> {
+    let rss = peak_rss_bytes().unwrap_or(0) as u128;
+    let m = net.max(vec![r.table_bytes as u128, rss]);
+    r.table_bytes = m[0] as usize;
+    r.peak_rss = (m[1] > 0).then_some(m[1] as u64);
+    let all = net.gather(
+        vec![r.best_score as u128, r.best_count as u128],
+        std::mem::take(&mut r.best_positions),
+    );
+    if net.me != 0 {
+        return Ok(None);
+    }
+    let best = all
+        .iter()
+        .map(|(n, _)| n[0])
+        .min()
+        .unwrap_or(u32::MAX as u128);
+    r.best_score = best as u32;
+    r.best_count = 0;
+    for (n, ps) in all {
+        if n[0] == best {
+            r.best_count += n[1] as u64;
+            r.best_positions.extend(ps);
+        }
+    }
+    r.best_positions.sort_unstable();
+    Ok(Some(r))
+}
+
+fn full<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    net: &mut Net<P::Position>,
+    progress: &dyn Progress,
+) -> Result<LayeredReport<P::Position>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let start = puzzle.canonical(&puzzle.start());
+    let unreachable = hopeless(puzzle);
+    let keep = opts.backward && !unreachable;
+    let me = net.me;
+    let first = net.route(|push| {
+        if me == 0 {
+            push(start)
+        }
+    });
+    let mut layers = vec![first];
+    let mut stats = vec![LayerStats {
+        depth: 0,
+        reduced: 1,
+        raw: puzzle.orbit_size(&start) as u64,
+        ..Default::default()
+    }];
+    let mut best = Best {
+        score: u32::MAX,
+        count: 0,
+        positions: Vec::new(),
+        cap: opts.max_final_positions,
+    };
+    best.add(puzzle, &layers[0]);
+    let mut goal_reachable = layers[0].iter().any(|p| puzzle.is_goal(p));
+    let mut stored = bytes(&layers[0]);
+    let mut table_bytes = stored;
+    loop {
+        let depth = stats.len();
+        let parents = layers.last().expect("the start layer");
+        progress.phase(&format!("layer {depth}"), 1);
+        let children = net.route(|push| {
+            for p in parents {
+                puzzle.for_each_canonical_child(p, &mut *push);
+            }
+        });
+        let mut next = distinct(children);
+        if opts.prune {
+            next.retain(|p| !puzzle.cannot_reach_goal(p));
+        }
+        let raw: u64 = next.iter().map(|p| puzzle.orbit_size(p) as u64).sum();
+        let goal = next.iter().any(|p| puzzle.is_goal(p));
+        let s = net.sum(vec![next.len() as u128, raw as u128, goal as u128]);
+        progress.advance(1);
+        if s[0] == 0 {
+            break;
+        }
+        stored += bytes(&next);
+        table_bytes = table_bytes.max(check_budget(net, opts, stored, depth)?);
+        best.add(puzzle, &next);
+        goal_reachable |= s[2] > 0;
+        stats.push(LayerStats {
+            depth,
+            reduced: s[0] as u64,
+            raw: s[1] as u64,
+            ..Default::default()
+        });
+        if keep {
+            layers.push(next);
+        } else {
+            stored -= bytes(&layers[0]);
+            layers[0] = next;
+        }
+    }
+    let mut solutions = None;
+    if opts.backward && unreachable {
+        solutions = Some(0);
+    } else if opts.backward {
+        let goals = goals_by_depth(puzzle);
+        progress.phase("backward", stats.len() as u64);
+        let mut next: Counted<P::Position> = Vec::new();
+        for depth in (0..stats.len()).rev() {
+            let here = &layers[depth];
+            let pairs = net.route_pairs(|push| {
+                for &(q, n, o) in &next {
+                    let w = n * o as u128;
+                    canonical_parents(puzzle, &q, |p, _| push((p, w)));
+                }
+            });
+            next = counted(puzzle, here, pairs, &goals, depth);
+            let s = net.sum(vec![
+                next.len() as u128,
+                next.iter().map(|e| e.2 as u128).sum(),
+                if depth == 0 {
+                    next.iter().map(|e| e.1).sum()
+                } else {
+                    0
+                },
+            ]);
+            stats[depth].to_goal_reduced = s[0] as u64;
+            stats[depth].to_goal_raw = s[1] as u64;
+            if depth == 0 {
+                solutions = Some(s[2]);
+            }
+            progress.advance(1);
+        }
+    }
+    Ok(LayeredReport {
+        layers: stats,
+        goal_reachable,
+        solutions,
+        best_score: best.score,
+        best_positions: best.positions,
+        best_count: best.count,
+        child_solutions: Vec::new(),
+        goal_layers: Vec::new(),
+        table_bytes,
+        bitmap_bytes: 0,
+        peak_rss: None,
+        complete: !opts.prune,
+    })
+}
+
+/// The members of this process's share `here` of layer `depth` that the
+/// routed `pairs` reach, with their solution counts (the sum of the
+/// weights `N(q)·|O_q|` divided by their own orbit size) and orbit sizes;
+/// a goal of this depth held here counts one solution.
+fn counted<P: Reversible + Symmetric>(
+    puzzle: &P,
+    here: &[P::Position],
+    mut pairs: Vec<(P::Position, u128)>,
+    goals: &[(usize, P::Position)],
+    depth: usize,
+) -> Counted<P::Position> {
+    for &(d, g) in goals {
+        if d == depth && here.binary_search(&g).is_ok() {
+            pairs.push((g, puzzle.orbit_size(&g) as u128));
+        }
+    }
+    summed(here, pairs)
+        .into_iter()
+        .map(|(p, w)| {
+            let o = puzzle.orbit_size(&p);
+            debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
+            (p, w / o as u128, o)
+        })
+        .collect()
+}
+
+/// The goal-only search of a puzzle with a time reversal σ (a single goal,
+/// σ of the start): `Ok(None)` when that route does not apply and the
+/// caller enumerates everything.
+fn mirrored<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    net: &mut Net<P::Position>,
+    progress: &dyn Progress,
+) -> Result<Option<LayeredReport<P::Position>>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let start = puzzle.canonical(&puzzle.start());
+    let s0 = puzzle.score(&start) as usize;
+    let goals = goals_by_depth(puzzle);
+    let Some(&(last, _)) = goals.last() else {
+        return Ok(None);
+    };
+    let reversal = puzzle
+        .reversal(&puzzle.start())
+        .filter(|g| goals.len() == 1 && goals[0] == (last, puzzle.canonical(g)));
+    if reversal.is_none() {
+        return Err(ClusterError::Unsupported(
+            "a goal-only count across processes needs a single goal that is the \
+             start's complement; count everything instead (without --goal-only)"
+                .into(),
+        ));
+    }
+    let unreachable = hopeless(puzzle);
+    let half = last / 2;
+    let me = net.me;
+    let mut stats: Vec<LayerStats> = (0..=last)
+        .map(|depth| LayerStats {
+            depth,
+            ..Default::default()
+        })
+        .collect();
+    stats[0].reduced = 1;
+    stats[0].raw = puzzle.orbit_size(&start) as u64;
+    let mut best = Best {
+        score: u32::MAX,
+        count: 0,
+        positions: Vec::new(),
+        cap: opts.max_final_positions,
+    };
+    let first = net.route(|push| {
+        if me == 0 {
+            push(start)
+        }
+    });
+    let mut fwd = vec![first];
+    let mut stored = bytes(&fwd[0]);
+    let mut table_bytes = stored;
+    // Forward to the middle.
+    while fwd.len() - 1 < half && !unreachable {
+        let fd = fwd.len() - 1;
+        progress.phase(&format!("layer {}", fd + 1), 1);
+        let parents = &fwd[fd];
+        let children = net.route(|push| {
+            for p in parents {
+                puzzle.for_each_canonical_child(p, &mut *push);
+            }
+        });
+        let mut next = distinct(children);
+        if opts.prune {
+            next.retain(|p| !puzzle.cannot_reach_goal(p));
+        }
+        let s = net.sum(vec![next.len() as u128]);
+        progress.advance(1);
+        stats[fd + 1].reduced = s[0] as u64;
+        stored += bytes(&next);
+        table_bytes = table_bytes.max(check_budget(net, opts, stored, fd + 1)?);
+        let empty = s[0] == 0;
+        fwd.push(next);
+        if empty {
+            break;
+        }
+    }
+    let m = fwd.len() - 1;
+    let met = m == half && !unreachable && net.sum(vec![fwd[m].len() as u128])[0] > 0;
+    if met {
+        let fine = fwd[m].iter().all(|p| puzzle.score(p) as usize + m == s0);
+        if net.sum(vec![(!fine) as u128])[0] > 0 {
+            return Ok(None);
+        }
+    }
+    for f in &fwd {
+        best.add(puzzle, f);
+    }
+    let across = last % 2 == 1;
+    let mut solutions = None;
+    let mut goal_reachable = false;
+    if met {
+        progress.phase("meeting", 1);
+        // x of layer m reaches the goal when σ(x) is in layer m (even
+        // `last`) or has a parent there (odd): the relation is symmetric,
+        // so each x marks its partners at their owners.
+        let middle = &fwd[m];
+        let hits = net.route(|push| {
+            for x in middle {
+                let Some(s) = puzzle.reversal(x) else {
+                    continue;
+                };
+                if across {
+                    canonical_parents(puzzle, &s, |y, _| push(y));
+                } else {
+                    push(puzzle.canonical(&s));
+                }
+            }
+        });
+        let good = marked(middle, hits);
+        progress.advance(1);
+        // Steps back inside the forward layers: the parents of the
+        // goal-reaching positions one layer deeper.
+        progress.phase("goal-reaching", m as u64);
+        let mut low: Vec<Vec<P::Position>> = vec![good];
+        for d in (0..m).rev() {
+            let to = low.last().expect("a layer");
+            let hits = net.route(|push| {
+                for q in to {
+                    canonical_parents(puzzle, q, |p, _| push(p));
+                }
+            });
+            low.push(marked(&fwd[d], hits));
+            progress.advance(1);
+        }
+        low.reverse();
+        // low[d] for d <= m; deeper layers mirror them.
+        let layer = |d: usize| if d <= m { &low[d] } else { &low[last - d] };
+        let mut local = Vec::with_capacity(2 * (last + 1));
+        for d in 0..=last {
+            let l = layer(d);
+            local.push(l.len() as u128);
+            local.push(l.iter().map(|p| puzzle.orbit_size(p) as u128).sum());
+        }
+        let s = net.sum(local);
+        for (d, stat) in stats.iter_mut().enumerate() {
+            if d > m {
+                stat.reduced = s[2 * d] as u64;
+            }
+            stat.to_goal_reduced = s[2 * d] as u64;
+            stat.to_goal_raw = s[2 * d + 1] as u64;
+        }
+        goal_reachable = s[2 * last] > 0;
+        // The deepest layer, σ of the goal-reaching starts, for the best
+        // result (σ maps classes one to one, so no two processes hold
+        // the same image).
+        if last > m {
+            let deepest: Vec<P::Position> = layer(last)
+                .iter()
+                .filter_map(|p| puzzle.reversal(p).map(|s| puzzle.canonical(&s)))
+                .collect();
+            best.add(puzzle, &deepest);
+        }
+        if opts.count_solutions {
+            progress.phase("counting", m as u64 + 1);
+            solutions = Some(mirrored_solutions(puzzle, net, &low, m, across)?);
+        }
+    } else {
+        solutions = Some(0);
+    }
+    Ok(Some(LayeredReport {
+        layers: stats,
+        goal_reachable,
+        solutions,
+        best_score: best.score,
+        best_positions: best.positions,
+        best_count: best.count,
+        child_solutions: Vec::new(),
+        goal_layers: Vec::new(),
+        table_bytes,
+        bitmap_bytes: 0,
+        peak_rss: None,
+        complete: false,
+    }))
+}
+
+/// The solutions from the goal-reaching layers `good[0..=m]` of the
+/// shallower half (`endgame_core::layered`'s `mirrored_solutions`): the
+/// sequences from the start `F(p)` forward, then the crossing of the
+/// middle, each member's incoming weights times its own `F`.
+fn mirrored_solutions<P>(
+    puzzle: &P,
+    net: &mut Net<P::Position>,
+    good: &[Vec<P::Position>],
+    m: usize,
+    across: bool,
+) -> Result<u128, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let mut f: Counted<P::Position> = good[0]
+        .iter()
+        .map(|&p| (p, 1, puzzle.orbit_size(&p)))
+        .collect();
+    for layer in &good[1..=m] {
+        let pairs = net.route_pairs(|push| {
+            for &(q, n, o) in &f {
+                let w = n * o as u128;
+                puzzle.for_each_canonical_child(&q, |c| push((c, w)));
+            }
+        });
+        f = counted(puzzle, layer, pairs, &[], usize::MAX);
+    }
+    let s = net.sum(vec![f.len() as u128, good[m].len() as u128]);
+    if s[0] != s[1] {
+        return Ok(0);
+    }
+    let pairs = net.route_pairs(|push| {
+        for &(p, n, o) in &f {
+            let w = n * o as u128;
+            let Some(s) = puzzle.reversal(&p) else {
+                continue;
+            };
+            if across {
+                canonical_parents(puzzle, &s, |r, _| push((r, w)));
+            } else {
+                push((puzzle.canonical(&s), w));
+            }
+        }
+    });
+    // f covers every member of the middle layer here, sorted as it is.
+    let keys: Vec<P::Position> = f.iter().map(|e| e.0).collect();
+    let crossing: u128 = summed(&keys, pairs)
+        .into_iter()
+        .map(|(r, w)| {
+            let k = keys
+                .binary_search(&r)
+                .expect("a member of the middle layer");
+            w * f[k].1
+        })
+        .sum();
+    Ok(net.sum(vec![crossing])[0])
+}

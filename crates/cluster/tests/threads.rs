@@ -1,0 +1,190 @@
+//! The count across processes against the single-process engine: each
+//! "process" here is a thread of the test with its own timely worker and
+//! TCP connections on loopback, which is all a process is to the cluster.
+
+use endgame_cluster::{enumerate, Cluster, ClusterError};
+use endgame_core::layered::{self, LayeredOptions, LayeredReport, Silent};
+use endgame_core::{Reversible, Symmetric};
+use endgame_peg::api::{build, AnyProblem, BoardSource, Finish, Spec};
+use std::hash::Hash;
+use std::net::TcpListener;
+use std::time::Duration;
+use timely::ExchangeData;
+
+/// `n` free loopback addresses.
+fn addresses(n: usize) -> Vec<String> {
+    let ls: Vec<TcpListener> = (0..n)
+        .map(|_| TcpListener::bind("127.0.0.1:0").expect("a free port"))
+        .collect();
+    ls.iter()
+        .map(|l| l.local_addr().expect("bound").to_string())
+        .collect()
+}
+
+/// Runs the count on `n` threads as a cluster; process 0's report, and
+/// that every other process returned none.
+fn across<P>(
+    p: &P,
+    opts: &LayeredOptions,
+    n: usize,
+) -> Result<LayeredReport<P::Position>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let addrs = addresses(n);
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..n)
+            .map(|i| {
+                let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
+                s.spawn(move || enumerate(p, opts, &c, 7, &Silent))
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    let mut it = results.into_iter();
+    let first = it.next().expect("process 0")?;
+    for r in it {
+        assert!(r?.is_none(), "only process 0 reports");
+    }
+    Ok(first.expect("process 0 reports"))
+}
+
+fn same<T: std::fmt::Debug + PartialEq>(a: &LayeredReport<T>, b: &LayeredReport<T>) {
+    assert_eq!(a.layers, b.layers);
+    assert_eq!(a.goal_reachable, b.goal_reachable);
+    assert_eq!(a.solutions, b.solutions);
+    assert_eq!(a.best_score, b.best_score);
+    assert_eq!(a.best_count, b.best_count);
+    assert_eq!(a.best_positions, b.best_positions);
+    assert_eq!(a.complete, b.complete);
+}
+
+fn check(spec: Spec, goal_only: bool, processes: &[usize]) {
+    let problem = build(&spec).expect("a valid problem");
+    let opts = LayeredOptions {
+        count_all: !goal_only,
+        ..Default::default()
+    };
+    endgame_peg::with_problem!(&problem, p => {
+        let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+        assert!(one.layers.len() > 5 && one.solutions.is_some());
+        for &n in processes {
+            same(&across(p, &opts, n).expect("counted across"), &one);
+        }
+    });
+}
+
+fn spec(board: BoardSource, finish: Finish) -> Spec {
+    Spec {
+        finish,
+        board,
+        ..Spec::named("triangle")
+    }
+}
+
+#[test]
+fn full_counts_match_one_process() {
+    check(Spec::named("triangle"), false, &[1, 2, 3]);
+    check(
+        spec(BoardSource::Named("triangle".into()), Finish::Any),
+        false,
+        &[2],
+    );
+    // A 4 × 5 rectangle drawn by hand, a hole off the centre empty: no
+    // symmetry but the left-right mirror, and a goal anywhere.
+    let art = "ooooo\nooooo\noo.oo\nooooo";
+    check(
+        spec(BoardSource::Art(art.into()), Finish::Any),
+        false,
+        &[2, 4],
+    );
+}
+
+#[test]
+fn goal_only_counts_match_one_process() {
+    // 14 moves on the triangle (even: the two halves meet on a layer),
+    // and the 6-row triangle (20 moves).
+    check(Spec::named("triangle"), true, &[2, 3]);
+    check(Spec::named("triangle6"), true, &[2]);
+}
+
+#[test]
+fn a_goal_only_count_without_a_time_reversal_is_refused() {
+    let problem = build(&spec(BoardSource::Named("triangle".into()), Finish::Any)).unwrap();
+    let opts = LayeredOptions {
+        count_all: false,
+        ..Default::default()
+    };
+    endgame_peg::with_problem!(&problem, p => {
+        let e = across(p, &opts, 2).unwrap_err();
+        assert!(matches!(e, ClusterError::Unsupported(_)), "{e}");
+    });
+}
+
+#[test]
+fn peers_of_another_job_or_cluster_size_are_refused() {
+    let problem = build(&Spec::named("triangle")).unwrap();
+    let opts = &LayeredOptions::default();
+    let AnyProblem::Small(p) = &problem else {
+        panic!("the triangle fits 64 bits")
+    };
+    let addrs = addresses(2);
+    let (a, b) = std::thread::scope(|s| {
+        let c0 = Cluster::new(addrs.clone(), 0).unwrap();
+        let c1 = Cluster::new(addrs.clone(), 1).unwrap();
+        let h0 = s.spawn(move || enumerate(p, opts, &c0, 1, &Silent).map(|_| ()));
+        let h1 = s.spawn(move || enumerate(p, opts, &c1, 2, &Silent).map(|_| ()));
+        (h0.join().unwrap(), h1.join().unwrap())
+    });
+    let e = a.unwrap_err().to_string();
+    assert!(e.contains("another count"), "{e}");
+    assert!(b.is_err());
+
+    // Process 1 of a 3-process file meets process 0 of a 2-process one.
+    let mut three = addrs.clone();
+    three.push(addresses(1)[0].clone());
+    let (a, b) = std::thread::scope(|s| {
+        let c0 = Cluster::new(addrs.clone(), 0).unwrap();
+        let mut c1 = Cluster::new(three, 1).unwrap();
+        c1.timeout = Duration::from_secs(2);
+        let h0 = s.spawn(move || enumerate(p, opts, &c0, 1, &Silent).map(|_| ()));
+        let h1 = s.spawn(move || enumerate(p, opts, &c1, 1, &Silent).map(|_| ()));
+        (h0.join().unwrap(), h1.join().unwrap())
+    });
+    let e = a.unwrap_err().to_string();
+    assert!(e.contains("host files differ"), "{e}");
+    assert!(b.is_err());
+}
+
+#[test]
+fn an_unreachable_peer_is_an_error_within_the_timeout() {
+    let problem = build(&Spec::named("triangle")).unwrap();
+    let AnyProblem::Small(p) = &problem else {
+        panic!("the triangle fits 64 bits")
+    };
+    // Process 1 dials process 0, which never listens.
+    let mut c = Cluster::new(addresses(2), 1).unwrap();
+    c.timeout = Duration::from_millis(600);
+    let t = std::time::Instant::now();
+    let e = enumerate(p, &LayeredOptions::default(), &c, 1, &Silent).unwrap_err();
+    assert!(t.elapsed() < Duration::from_secs(10));
+    assert!(e.to_string().contains("did not answer"), "{e}");
+}
+
+#[test]
+fn host_files_are_checked() {
+    let c = Cluster::from_host_file("# two\n127.0.0.1:4000\n\nlocalhost:4001\n", 1).unwrap();
+    assert_eq!(c.addresses, ["127.0.0.1:4000", "localhost:4001"]);
+    for (text, i, what) in [
+        ("", 0, "names no process"),
+        ("127.0.0.1:4000\n", 1, "not in the host file"),
+        ("127.0.0.1\n", 0, "not host:port"),
+        ("127.0.0.1:0\n", 0, "not host:port"),
+    ] {
+        let e = Cluster::from_host_file(text, i).unwrap_err().to_string();
+        assert!(e.contains(what), "{text:?}: {e}");
+    }
+}
