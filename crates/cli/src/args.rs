@@ -304,6 +304,11 @@ pub struct CountPeg {
           value_parser = clap::value_parser!(u64)
               .range(0..endgame_cluster::MAX_PROCESSES as u64))]
     pub process: Option<u64>,
+    /// How long a process waits for its peers to answer when the cluster
+    /// forms (`30s`, `2s`): a peer that never comes is then an error.
+    #[arg(long, value_name = "TIME", default_value = "30s",
+          value_parser = crate::limits::parse_duration)]
+    pub connect_timeout: std::time::Duration,
     /// Also the exact probability that uniformly random legal play from
     /// the start reaches the goal.
     #[arg(long)]

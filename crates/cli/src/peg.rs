@@ -304,6 +304,10 @@ fn count_across(
         }
         _ => bail!("--hosts needs --process"),
     };
+    let cluster = endgame_cluster::Cluster {
+        timeout: args.connect_timeout,
+        ..cluster
+    };
     endgame_cluster::exit_on_panic(cluster.process);
     // Processes must agree on the work: the problem as given, the
     // options and this program's version.
