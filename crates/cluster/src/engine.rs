@@ -22,7 +22,7 @@ use crate::net::{join, Cluster, Joined};
 use crate::ClusterError;
 use endgame_core::hash::MumHasher;
 use endgame_core::layered::{
-    canonical_parents, goals_by_depth, hopeless, LayerStats, LayeredError, LayeredOptions,
+    canonical_parents, goals_by_depth, hopeless, Best, LayerStats, LayeredError, LayeredOptions,
     LayeredReport, Progress,
 };
 use endgame_core::memory::peak_rss_bytes;
@@ -194,37 +194,15 @@ fn bytes<T>(v: &[T]) -> usize {
     std::mem::size_of_val(v) + 24
 }
 
-/// The lowest score over the layers seen and this process's positions
-/// with it (as the single engine's `Best`, per process).
-struct Best<T> {
-    score: u32,
-    count: u64,
-    positions: Vec<T>,
-    cap: usize,
-}
-
-impl<T: Copy + Ord> Best<T> {
-    fn add<P: Symmetric<Position = T> + endgame_core::Puzzle>(&mut self, puzzle: &P, layer: &[T]) {
-        let Some(s) = layer.iter().map(|p| puzzle.score(p)).min() else {
-            return;
-        };
-        if s > self.score {
-            return;
-        }
-        if s < self.score {
-            self.score = s;
-            self.count = 0;
-            self.positions.clear();
-        }
-        for p in layer {
-            if puzzle.score(p) == s {
-                self.count += 1;
-                if self.positions.len() < self.cap {
-                    self.positions.push(*p);
-                }
-            }
-        }
-    }
+/// Takes this process's share of a layer into `best` (as the single
+/// engine does with a whole layer).
+fn add_best<P: endgame_core::Puzzle>(
+    best: &mut Best<P::Position>,
+    puzzle: &P,
+    layer: &[P::Position],
+) {
+    let low = layer.iter().map(|p| puzzle.score(p)).min();
+    best.add_members(puzzle, low, layer.iter());
 }
 
 /// What the processes agree on about memory after a layer: the stored
@@ -337,13 +315,8 @@ where
         raw: puzzle.orbit_size(&start) as u64,
         ..Default::default()
     }];
-    let mut best = Best {
-        score: u32::MAX,
-        count: 0,
-        positions: Vec::new(),
-        cap: opts.max_final_positions,
-    };
-    best.add(puzzle, &layers[0]);
+    let mut best = Best::new(opts.max_final_positions);
+    add_best(&mut best, puzzle, &layers[0]);
     let mut goal_reachable = layers[0].iter().any(|p| puzzle.is_goal(p));
     let mut stored = bytes(&layers[0]);
     let mut table_bytes = stored;
@@ -369,7 +342,7 @@ where
         }
         stored += bytes(&next);
         table_bytes = table_bytes.max(check_budget(net, opts, stored, depth)?);
-        best.add(puzzle, &next);
+        add_best(&mut best, puzzle, &next);
         goal_reachable |= s[2] > 0;
         stats.push(LayerStats {
             depth,
@@ -499,12 +472,7 @@ where
         .collect();
     stats[0].reduced = 1;
     stats[0].raw = puzzle.orbit_size(&start) as u64;
-    let mut best = Best {
-        score: u32::MAX,
-        count: 0,
-        positions: Vec::new(),
-        cap: opts.max_final_positions,
-    };
+    let mut best = Best::new(opts.max_final_positions);
     let first = net.route(|push| {
         if me == 0 {
             push(start)
@@ -547,7 +515,7 @@ where
         }
     }
     for f in &fwd {
-        best.add(puzzle, f);
+        add_best(&mut best, puzzle, f);
     }
     let across = last % 2 == 1;
     let mut solutions = None;
@@ -612,7 +580,7 @@ where
                 .iter()
                 .filter_map(|p| puzzle.reversal(p).map(|s| puzzle.canonical(&s)))
                 .collect();
-            best.add(puzzle, &deepest);
+            add_best(&mut best, puzzle, &deepest);
         }
         if opts.count_solutions {
             progress.phase("counting", m as u64 + 1);

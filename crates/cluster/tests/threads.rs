@@ -149,7 +149,8 @@ fn peers_of_another_job_or_cluster_size_are_refused() {
     let (a, b) = std::thread::scope(|s| {
         let c0 = Cluster::new(addrs.clone(), 0).unwrap();
         let mut c1 = Cluster::new(three, 1).unwrap();
-        c1.timeout = Duration::from_secs(2);
+        // Long enough for process 0 to read its hello on a loaded machine.
+        c1.timeout = Duration::from_secs(10);
         let h0 = s.spawn(move || enumerate(p, opts, &c0, 1, &Silent).map(|_| ()));
         let h1 = s.spawn(move || enumerate(p, opts, &c1, 1, &Silent).map(|_| ()));
         (h0.join().unwrap(), h1.join().unwrap())

@@ -103,5 +103,5 @@ mod table;
 mod tests;
 
 pub use ctx::canonical_parents;
-pub use full::{enumerate, goals_by_depth, hopeless};
+pub use full::{enumerate, goals_by_depth, hopeless, Best};
 pub use options::{LayerStats, LayeredError, LayeredOptions, LayeredReport, Progress, Silent};

@@ -11,16 +11,22 @@ use crate::{Puzzle, Reversible, Symmetric};
 use rayon::prelude::*;
 use std::hash::Hash;
 
-/// Lowest score, and the positions with it, over the layers seen so far.
-pub(super) struct Best<T> {
-    pub(super) score: u32,
-    pub(super) positions: Vec<T>,
-    pub(super) count: u64,
-    pub(super) cap: usize,
+/// Lowest score, and the positions with it (at most `cap` kept, all
+/// counted), over the layers seen so far.
+pub struct Best<T> {
+    /// The lowest score seen.
+    pub score: u32,
+    /// Positions with that score, at most `cap`, in the order seen.
+    pub positions: Vec<T>,
+    /// Positions with that score.
+    pub count: u64,
+    /// Most positions kept.
+    pub cap: usize,
 }
 
-impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
-    pub(super) fn new(cap: usize) -> Self {
+impl<T: Copy> Best<T> {
+    /// Nothing seen yet; keeps at most `cap` positions.
+    pub fn new(cap: usize) -> Self {
         Best {
             score: u32::MAX,
             positions: Vec::new(),
@@ -29,19 +35,25 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
         }
     }
 
-    pub(super) fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
-        let Some(s) = layer.par_iter().map(|p| puzzle.score(p)).min() else {
+    /// Takes in a layer whose lowest score is `low` (`None`: empty), its
+    /// members in a fixed order.
+    pub fn add_members<'a, P: Puzzle<Position = T>>(
+        &mut self,
+        puzzle: &P,
+        low: Option<u32>,
+        members: impl Iterator<Item = &'a T>,
+    ) where
+        T: 'a,
+    {
+        let Some(s) = low.filter(|&s| s <= self.score) else {
             return;
         };
-        if s > self.score {
-            return;
-        }
         if s < self.score {
             self.score = s;
             self.positions.clear();
             self.count = 0;
         }
-        for p in layer.iter() {
+        for p in members {
             if puzzle.score(p) == s {
                 self.count += 1;
                 if self.positions.len() < self.cap {
@@ -49,6 +61,13 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
                 }
             }
         }
+    }
+}
+
+impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
+    pub(super) fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
+        let low = layer.par_iter().map(|p| puzzle.score(p)).min();
+        self.add_members(puzzle, low, layer.iter());
     }
 }
 
