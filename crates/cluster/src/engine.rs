@@ -194,6 +194,32 @@ fn bytes<T>(v: &[T]) -> usize {
     std::mem::size_of_val(v) + 24
 }
 
+/// The report process 0 gives: the summed layer figures, the best
+/// positions merged over the processes; per-position tables stay empty.
+fn report<T>(
+    layers: Vec<LayerStats>,
+    goal_reachable: bool,
+    solutions: Option<u128>,
+    best: Best<T>,
+    table_bytes: usize,
+    complete: bool,
+) -> LayeredReport<T> {
+    LayeredReport {
+        layers,
+        goal_reachable,
+        solutions,
+        best_score: best.score,
+        best_positions: best.positions,
+        best_count: best.count,
+        child_solutions: Vec::new(),
+        goal_layers: Vec::new(),
+        table_bytes,
+        bitmap_bytes: 0,
+        peak_rss: None,
+        complete,
+    }
+}
+
 /// Takes this process's share of a layer into `best` (as the single
 /// engine does with a whole layer).
 fn add_best<P: endgame_core::Puzzle>(
@@ -390,20 +416,14 @@ where
             progress.advance(1);
         }
     }
-    Ok(LayeredReport {
-        layers: stats,
+    Ok(report(
+        stats,
         goal_reachable,
         solutions,
-        best_score: best.score,
-        best_positions: best.positions,
-        best_count: best.count,
-        child_solutions: Vec::new(),
-        goal_layers: Vec::new(),
+        best,
         table_bytes,
-        bitmap_bytes: 0,
-        peak_rss: None,
-        complete: !opts.prune,
-    })
+        !opts.prune,
+    ))
 }
 
 /// The members of this process's share `here` of layer `depth` that the
@@ -589,20 +609,14 @@ where
     } else {
         solutions = Some(0);
     }
-    Ok(Some(LayeredReport {
-        layers: stats,
+    Ok(Some(report(
+        stats,
         goal_reachable,
         solutions,
-        best_score: best.score,
-        best_positions: best.positions,
-        best_count: best.count,
-        child_solutions: Vec::new(),
-        goal_layers: Vec::new(),
+        best,
         table_bytes,
-        bitmap_bytes: 0,
-        peak_rss: None,
-        complete: false,
-    }))
+        false,
+    )))
 }
 
 /// The solutions from the goal-reaching layers `good[0..=m]` of the

@@ -75,6 +75,26 @@ pub fn goal(problem: &AnyProblem) -> String {
     crate::with_problem!(problem, p => goal_text(p))
 }
 
+/// The start position of a problem in notation.
+pub fn start_notation(problem: &AnyProblem) -> String {
+    crate::with_problem!(problem, p => p.format_position(&p.start()))
+}
+
+/// The position after playing `moves` (jump notation) from the start of
+/// `problem`, in notation; an unreadable or illegal move is an error
+/// naming it.
+pub fn position_after<M: AsRef<str>>(problem: &AnyProblem, moves: &[M]) -> Result<String, String> {
+    crate::with_problem!(problem, p => {
+        let mut pos = p.start();
+        for m in moves {
+            let m = m.as_ref();
+            let mv = p.parse_move(m).map_err(|e| e.to_string())?;
+            pos = p.play(&pos, mv).map_err(|e| format!("move {m}: {e}"))?;
+        }
+        Ok(p.format_position(&pos))
+    })
+}
+
 /// Where the board comes from.
 #[derive(Clone, Debug)]
 pub enum BoardSource {

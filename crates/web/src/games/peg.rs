@@ -171,14 +171,7 @@ fn current_now(
 ) -> Result<Current, ApiError> {
     let (board, start) = starts.get_or_build(q, deadline)?;
     let played = split_moves(q.moves.as_deref());
-    let position = with_problem!(start.as_ref(), p => {
-        let mut pos = p.start();
-        for m in &played {
-            let mv = p.parse_move(m).map_err(ApiError::bad)?;
-            pos = p.play(&pos, mv).map_err(|e| ApiError::bad(format!("move {m}: {e}")))?;
-        }
-        p.format_position(&pos)
-    });
+    let position = api::position_after(start.as_ref(), &played).map_err(ApiError::bad)?;
     // The goal stays the board's default (a mid-game position on a drawn
     // board keeps aiming for its vacancy) or the one asked for.
     let cur = api::build_within(&spec(q, Some(position)), deadline).map_err(ApiError::bad)?;
@@ -226,7 +219,7 @@ pub(crate) async fn state(
         PegState {
             board: board.name().to_string(),
             lattice: match board.lattice() { Lattice::Square => "square", Lattice::Hex => "hex" },
-            start: with_problem!(start.as_ref(), s => s.format_position(&s.start())),
+            start: api::start_notation(start.as_ref()),
             position: p.format_position(&pos),
             goal: api::goal(&cur),
             pegs: p.peg_count(pos) as usize,
@@ -269,7 +262,7 @@ pub(crate) async fn hints(
     } else {
         (Cost::Lane(question(&q)), LANE_COUNT_PEGS)
     };
-    let position = with_problem!(&cur, p => p.format_position(&p.start()));
+    let position = api::start_notation(&cur);
     let key = format!("{} at {position}", question(&q));
     app.analyze(
         &q.budget,
