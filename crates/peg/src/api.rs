@@ -95,6 +95,83 @@ pub fn position_after<M: AsRef<str>>(problem: &AnyProblem, moves: &[M]) -> Resul
     })
 }
 
+/// One hole of a position, as a front end draws it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct HoleView {
+    /// The hole's name in the notation.
+    pub name: String,
+    /// Column of the board's drawing.
+    pub x: i32,
+    /// Row of the board's drawing.
+    pub y: i32,
+    /// Whether it holds a peg.
+    pub peg: bool,
+}
+
+/// One legal jump of a position, named for a front end.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct JumpView {
+    /// The jump in the notation (`from-to`), as moves are played.
+    #[serde(rename = "move")]
+    pub name: String,
+    /// The hole the peg leaves.
+    pub from: String,
+    /// The hole whose peg is taken.
+    pub over: String,
+    /// The hole it lands in.
+    pub to: String,
+}
+
+/// The start position of a problem as a front end shows it: its holes,
+/// its legal jumps, and whether play is over.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PositionView {
+    /// The position in notation.
+    pub position: String,
+    /// Every hole of the board with its peg.
+    pub holes: Vec<HoleView>,
+    /// Pegs on the board.
+    pub pegs: usize,
+    /// The legal jumps, in move order.
+    pub moves: Vec<JumpView>,
+    /// No jump is left.
+    pub over: bool,
+    /// The position is the goal.
+    pub solved: bool,
+}
+
+/// [`PositionView`] of the start of `problem` (play moves first with
+/// [`position_after`] and build the problem from that position).
+pub fn view(problem: &AnyProblem) -> PositionView {
+    crate::with_problem!(problem, p => {
+        let pos = p.start();
+        let board = p.board();
+        let name = |h: usize| board.hole_name(h).to_string();
+        let moves: Vec<JumpView> = p
+            .moves(&pos)
+            .into_iter()
+            .map(|m| {
+                let j = board.jumps()[m as usize];
+                JumpView { name: p.move_name(m), from: name(j.from), over: name(j.over), to: name(j.to) }
+            })
+            .collect();
+        let holes = (0..board.holes())
+            .map(|h| {
+                let (x, y) = board.coords(h);
+                HoleView { name: name(h), x, y, peg: p.has_peg(pos, h) }
+            })
+            .collect();
+        PositionView {
+            position: p.format_position(&pos),
+            holes,
+            pegs: p.peg_count(pos) as usize,
+            over: moves.is_empty(),
+            solved: p.is_goal(&pos),
+            moves,
+        }
+    })
+}
+
 /// Where the board comes from.
 #[derive(Clone, Debug)]
 pub enum BoardSource {

@@ -9,10 +9,7 @@ use crate::api::{opt, split_moves, ApiError, BudgetQuery, Cost, Q};
 use crate::AppState;
 use axum::extract::State;
 use axum::Json;
-use endgame_core::{Notation, Puzzle, Rules};
-use endgame_peg::api::{
-    self, with_problem, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec,
-};
+use endgame_peg::api::{self, AnyProblem, Board, BoardSource, Finish, Lattice, Pruning, Spec};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -37,39 +34,17 @@ impl crate::api::Params for PegQuery {
         &["board", "art", "start", "finish", "diagonal", "moves"];
 }
 
-/// One hole as the UI draws it.
-#[derive(Debug, Serialize)]
-pub(crate) struct Hole {
-    name: String,
-    x: i32,
-    y: i32,
-    peg: bool,
-}
-
-/// One legal jump.
-#[derive(Debug, Serialize)]
-pub(crate) struct Jump {
-    #[serde(rename = "move")]
-    mv: String,
-    from: String,
-    over: String,
-    to: String,
-}
-
 /// `state`: the board, the position after the moves, the legal jumps.
 #[derive(Debug, Serialize)]
 pub(crate) struct PegState {
     board: String,
     lattice: &'static str,
     start: String,
-    position: String,
     goal: String,
-    holes: Vec<Hole>,
-    pegs: usize,
-    moves: Vec<Jump>,
+    /// position, holes, pegs, moves, over, solved.
+    #[serde(flatten)]
+    view: api::PositionView,
     played: Vec<String>,
-    over: bool,
-    solved: bool,
 }
 
 fn finish(arg: Option<&str>) -> Finish {
@@ -185,51 +160,17 @@ pub(crate) async fn state(
 ) -> Result<Json<PegState>, ApiError> {
     // The moves need no pagoda functions: only those already derived.
     let (board, start, cur, played) = current(&app, &q, Duration::ZERO).await?;
-    let st = with_problem!(&cur, p => {
-        let pos = p.start();
-        let moves: Vec<Jump> = p
-            .moves(&pos)
-            .into_iter()
-            .map(|m| {
-                let name = p.move_name(m);
-                let mut parts = name.split('-');
-                let from = parts.next().unwrap_or("").to_string();
-                let to = parts.next().unwrap_or("").to_string();
-                let (fi, ti) = (board.hole(&from).ok(), board.hole(&to).ok());
-                let over = match (fi, ti) {
-                    (Some(f), Some(t)) => {
-                        let (a, b) = (board.coords(f), board.coords(t));
-                        board
-                            .hole_at((a.0 + b.0) / 2, (a.1 + b.1) / 2)
-                            .map(|o| board.hole_name(o).to_string())
-                            .unwrap_or_default()
-                    }
-                    _ => String::new(),
-                };
-                Jump { mv: name, from, over, to }
-            })
-            .collect();
-        let holes: Vec<Hole> = (0..board.holes())
-            .map(|h| {
-                let (x, y) = board.coords(h);
-                Hole { name: board.hole_name(h).to_string(), x, y, peg: p.has_peg(pos, h) }
-            })
-            .collect();
-        let solved = p.is_goal(&pos);
-        PegState {
-            board: board.name().to_string(),
-            lattice: match board.lattice() { Lattice::Square => "square", Lattice::Hex => "hex" },
-            start: api::start_notation(start.as_ref()),
-            position: p.format_position(&pos),
-            goal: api::goal(&cur),
-            pegs: p.peg_count(pos) as usize,
-            over: moves.is_empty(),
-            solved,
-            holes,
-            moves,
-            played,
-        }
-    });
+    let st = PegState {
+        board: board.name().to_string(),
+        lattice: match board.lattice() {
+            Lattice::Square => "square",
+            Lattice::Hex => "hex",
+        },
+        start: api::start_notation(start.as_ref()),
+        goal: api::goal(&cur),
+        view: api::view(&cur),
+        played,
+    };
     Ok(Json(st))
 }
 
