@@ -597,6 +597,19 @@ impl Service {
             .is_some_and(|(_, l)| l.paths(wait).is_some())
     }
 
+    /// Whether hints on `problem`'s question will read their solution
+    /// counts from a table whose counts are still being made (started
+    /// now if they were not): an analysis made meanwhile lacks counts a
+    /// later one has, so it must not be kept as the final answer.
+    pub fn counts_pending(&self, problem: &AnyProblem) -> bool {
+        let AnyProblem::Small(p) = problem else {
+            return false;
+        };
+        self.tables_for(p)
+            .best
+            .is_some_and(|(_, l)| l.paths(false).is_none())
+    }
+
     /// Loads the result ladder each cached question's hints read (never
     /// building one) and makes its solution counts, so that the first
     /// hints on its board read them; returns the ladders' names whose

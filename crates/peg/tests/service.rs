@@ -142,6 +142,7 @@ fn triangle_hints_read_solution_counts_equal_to_the_enumeration() {
         let pos = walk("triangle", picks);
         let p = at("triangle", Some(&pos));
         assert!(s.counts_ready(&p, true), "{pos}");
+        assert!(!s.counts_pending(&p), "{pos}");
         let a = s.analyze(&p, &budget());
         assert_eq!(a.detail.solutions, enumerated("triangle", &pos), "{pos}");
         for m in &a.moves {
@@ -149,6 +150,24 @@ fn triangle_hints_read_solution_counts_equal_to_the_enumeration() {
             assert_eq!(m.detail.solutions, want, "{pos} {}", m.mv);
         }
     }
+}
+
+/// A fresh service's English hints wait for counts it makes in the
+/// background (the web keeps no answer made meanwhile); a drawn board
+/// with no table never waits.
+#[test]
+fn counts_are_pending_until_made() {
+    let s = Service::with_dir(&scratch("pending"));
+    let p = at("english", None);
+    // A fresh service has no ladder on disk yet: its hints count
+    // themselves, nothing pending.
+    assert!(!s.counts_pending(&p));
+    let drawn = api::build(&Spec {
+        board: api::BoardSource::Art("ooo.".into()),
+        ..Spec::named("english")
+    })
+    .expect("a drawn board");
+    assert!(!s.counts_pending(&drawn));
 }
 
 #[test]

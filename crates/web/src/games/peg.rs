@@ -203,14 +203,28 @@ pub(crate) async fn hints(
     } else {
         (Cost::Lane(question(&q)), LANE_COUNT_PEGS)
     };
-    let position = api::start_notation(&cur);
-    let key = format!("{} at {position}", question(&q));
+    // An analysis made while the start-up counts are still running lacks
+    // the counts a later one reads: not kept as the answer. (Asking may
+    // load a table: on the blocking pool.)
+    let key = format!("{} at {}", question(&q), api::start_notation(&cur));
+    let (cur, key) = {
+        let service = service.clone();
+        tokio::task::spawn_blocking(move || {
+            let pending = service.counts_pending(&cur);
+            (cur, (!pending).then_some(key))
+        })
+        .await
+        .map_err(|e| ApiError {
+            status: axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("looking up the tables failed: {e}"),
+        })?
+    };
     app.analyze(
         &q.budget,
         api::DEFAULT_TIME,
         api::DEFAULT_NODES,
         cost,
-        Some(key),
+        key,
         move |b| service.analyze_with(&cur, count, b),
     )
     .await
