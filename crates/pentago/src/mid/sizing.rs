@@ -20,7 +20,7 @@ use std::sync::atomic::Ordering;
 /// ([`memory`]) against a limit ([`memory_limit`]) before anything is
 /// allocated. Colex ranks (two tables of 10 and 11 bits), `u32` stone
 /// sets and 16-bit child offsets (at most C(14, 7) = 3 432 a block at 21)
-/// hold up to here; 22 would need 33 GiB even a sweep per question.
+/// hold up to here; 22 would need about 17 GiB even a sweep per question.
 pub const MAX_EMPTY: u32 = 21;
 
 /// Both questions share one sweep (32 bytes a node) whenever the memory
