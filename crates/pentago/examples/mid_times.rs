@@ -4,7 +4,9 @@
 //! `?` unknown, to compare methods):
 //! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 reference | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
 //!
-//! `mid` the retrograde solver alone (its memory limit `mid::memory_limit`), `ab` the alpha-beta alone (with a
+//! `mid` the retrograde solver alone (its memory limit `mid::memory_limit`,
+//! or `MID_MEMORY_GIB` GiB from the environment: 15-stone roots need more
+//! than the default), `ab` the alpha-beta alone (with a
 //! time cap, default 10 s), `auto` what `Solver::value_and_children`
 //! chooses; `memory` prints the predicted peak memory by empty cells.
 
@@ -21,6 +23,10 @@ fn main() {
         .nth(2)
         .and_then(|s| s.parse::<f64>().ok())
         .unwrap_or(10.0);
+    if let Ok(gib) = std::env::var("MID_MEMORY_GIB") {
+        let gib: f64 = gib.parse().expect("MID_MEMORY_GIB: a number of GiB");
+        mid::set_memory_limit((gib * (1u64 << 30) as f64) as u64);
+    }
     if method == "memory" {
         // The predicted peak of a retrograde solve by empty cells.
         for n in 12..=mid::MAX_EMPTY {

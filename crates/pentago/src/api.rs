@@ -88,9 +88,10 @@ pub const SOLVE_EARLY_TIME: Duration = Duration::from_secs(10);
 
 /// From this many stones (18 empty cells) the retrograde solver answers
 /// within a hint's default time ([`DEFAULT_TIME`]) and 1 GB. Its range
-/// reaches further ([`mid::MAX_EMPTY`] = 20 empty cells, 16 stones: about
-/// 1.6 GiB at 17 stones and 4.3 GiB at 16), where a solve without a time
-/// limit uses it when the memory limit allows ([`mid::reaches`]).
+/// reaches further ([`mid::MAX_EMPTY`] = 21 empty cells, 15 stones: about
+/// 1.6 GiB at 17 stones, 4.3 GiB at 16, 7.2 GiB at 15, a sweep per
+/// question, over the default limit), where a solve without a time limit
+/// uses it when the memory limit allows ([`mid::reaches`]).
 pub const LATE_STONES: u32 = 18;
 
 /// Table size of the service's solvers: 2^22 slots of 16 bytes (64 MiB),

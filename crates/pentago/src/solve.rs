@@ -137,11 +137,11 @@ impl Default for Solver {
 
 impl Solver {
     /// A solver sized for one long solve of `pos`: the large table where
-    /// the retrograde solver does not reach (before 16 stones, or its
+    /// the retrograde solver does not reach (before 15 stones, or its
     /// memory over the limit); where it does, the alpha-beta only gets a
     /// first share before the retrograde solver (about 0.62 GB at 18
-    /// stones, 1.6 GiB at 17, 4.3 GiB at 16) takes over: the default 64
-    /// MiB.
+    /// stones, 1.6 GiB at 17, 4.3 GiB at 16, 7.2 GiB at 15) takes over:
+    /// the default 64 MiB.
     pub fn for_position(pos: &Position) -> Solver {
         if mid::reaches(pos) {
             Solver::new(DEFAULT_TABLE_BITS)

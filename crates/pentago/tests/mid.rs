@@ -253,7 +253,21 @@ fn a_root_over_the_memory_limit_is_refused_with_its_needs() {
         matches!(s.retrograde_refusal(), Some(mid::Refusal::TooLarge { .. })),
         "{v:?}"
     );
-    // 21 empty cells: beyond the solver whatever the memory.
+    // 21 empty cells (15 stones): in range, but over the default limit
+    // even a sweep per question, so refused by memory, not by range.
     let q = whole_moves(15, 3, 40)[0];
+    assert_eq!(q.empty().count_ones(), 21);
+    let need = mid::memory(&q).unwrap();
+    assert!(need.two_sweeps > mid::DEFAULT_MEMORY_BYTES, "{need:?}");
+    assert_eq!(
+        mid::plan(&q, Some(mid::DEFAULT_MEMORY_BYTES)),
+        Err(mid::Refusal::TooLarge {
+            empty: 21,
+            needed: need.two_sweeps,
+            limit: mid::effective_limit(Some(mid::DEFAULT_MEMORY_BYTES)),
+        })
+    );
+    // 22 empty cells: beyond the solver whatever the memory.
+    let q = whole_moves(14, 3, 40)[0];
     assert_eq!(mid::plan(&q, Some(u64::MAX)), Err(mid::Refusal::TooEarly));
 }

@@ -187,3 +187,63 @@ fn every_published_value_agrees() {
     assert_eq!(agreed.get(&16).copied().unwrap_or(0), 57);
     assert_eq!(agreed.get(&17).copied().unwrap_or(0), 55);
 }
+
+/// 15 stones (21 empty cells) by the retrograde solver: the 15-stone
+/// position due to place whose solution answers the most rows (itself,
+/// its placements and the positions one full move on), solved once a
+/// sweep per question within 8 GiB, and every row it answers as
+/// published. Ignored: one solve of about 55 s of CPU (two threads,
+/// about 2 minutes at a load of 7) and 7.2 GiB, which must be available;
+/// run it with
+/// `cargo test --release -p endgame-pentago --test published -- --ignored fifteen --nocapture`.
+#[test]
+#[ignore = "about 2 minutes and 7.2 GiB: a 15-stone retrograde solve"]
+fn fifteen_stones_agree_by_the_retrograde_solver() {
+    let rs = rows();
+    let values: HashMap<Position, Value> = rs.iter().map(|r| (r.0, r.2)).collect();
+    // The rows a solve of `p` answers (a solution's `lookup`).
+    let covered = |p: &Position| -> Vec<Position> {
+        let mut out = vec![*p];
+        for cell in 0..64u8 {
+            if p.empty() >> cell & 1 == 0 {
+                continue;
+            }
+            let placed = p.place(cell);
+            out.push(placed);
+            // A placement making five ends the game: no rotation follows.
+            if placed.outcome().is_none() {
+                out.extend((0..8).map(|r| placed.rotated(r)));
+            }
+        }
+        out.sort();
+        out.dedup();
+        out.retain(|q| values.contains_key(q));
+        out
+    };
+    let root = rs
+        .iter()
+        .filter(|r| r.1 == 15 && !r.0.must_rotate())
+        .max_by_key(|r| {
+            (
+                covered(&r.0).len(),
+                std::cmp::Reverse(format_position(&r.0)),
+            )
+        })
+        .expect("15-stone positions due to place")
+        .0;
+    let rows_answered = covered(&root);
+    assert!(rows_answered.len() >= 3, "{}", rows_answered.len());
+    let t = Instant::now();
+    let sol = mid::solve_limited(&root, None, None, Some(8 << 30))
+        .unwrap_or_else(|e| panic!("{}: {e}", format_position(&root)));
+    eprintln!(
+        "{}: {:?} in {:.1} s, {} rows answered",
+        format_position(&root),
+        sol.value(),
+        t.elapsed().as_secs_f64(),
+        rows_answered.len()
+    );
+    for q in &rows_answered {
+        assert_eq!(sol.lookup(q), Some(values[q]), "{}", format_position(q));
+    }
+}

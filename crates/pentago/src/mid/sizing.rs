@@ -12,13 +12,16 @@ use super::tables::tables;
 use crate::game::Position;
 use std::sync::atomic::Ordering;
 
-/// The most empty cells the solver takes (20 empties, i.e. 16 stones:
-/// about 4.3 GB with both questions in one sweep, 2.2 GB with a sweep per
-/// question; 19: 1.5 GB; 18: 0.62 GB; each further empty cell multiplies
-/// time and memory by about three). Whether a root fits is decided by
-/// its memory ([`memory`]) against a limit ([`memory_limit`]) before
-/// anything is allocated.
-pub const MAX_EMPTY: u32 = 20;
+/// The most empty cells the solver takes (21 empties, i.e. 15 stones:
+/// 12.5 GiB with both questions in one sweep, 7.2 GiB with a sweep per
+/// question, more than the default limit; 20: 4.3 GiB and 2.65 GiB;
+/// 19: 1.6 GiB; 18: 0.62 GiB; each further empty cell multiplies time and
+/// memory by about three). Whether a root fits is decided by its memory
+/// ([`memory`]) against a limit ([`memory_limit`]) before anything is
+/// allocated. Colex ranks (two tables of 10 and 11 bits), `u32` stone
+/// sets and 16-bit child offsets (at most C(14, 7) = 3 432 a block at 21)
+/// hold up to here; 22 would need about 17 GiB even a sweep per question.
+pub const MAX_EMPTY: u32 = 21;
 
 /// Both questions share one sweep (32 bytes a node) whenever the memory
 /// limit allows it, at every size up to [`MAX_EMPTY`]; else a sweep per

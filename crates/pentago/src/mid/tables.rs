@@ -30,10 +30,10 @@ pub(super) struct Tables {
     pub(super) deposit: Vec<[u8; 256]>,
     /// Colex rank of a mask's low 10 bits, with their count in bits 16..
     rank_lo10: [u32; 1024],
-    /// `rank_hi10[c][h]`: what bits 10..20 (`h`) add to the colex rank
-    /// when `c` bits are set below them (11 rows of 4 KiB; at a given
+    /// `rank_hi11[c][h]`: what bits 10..21 (`h`) add to the colex rank
+    /// when `c` bits are set below them (11 rows of 8 KiB; at a given
     /// layer only the few counts its sets have below bit 10 are read).
-    rank_hi10: Box<[[u32; 1024]; 11]>,
+    rank_hi11: Box<[[u32; 2048]; 11]>,
 }
 
 pub(super) fn tables() -> &'static Tables {
@@ -94,14 +94,16 @@ pub(super) fn tables() -> &'static Tables {
             }
         }
         let mut rank_lo10 = [0u32; 1024];
-        let mut rank_hi10 = Box::new([[0u32; 1024]; 11]);
-        for m in 0..1024usize {
-            let mut r = 0;
-            for (i, b) in bits_of(m as u64).enumerate() {
-                r += binom[b as usize][i + 1];
+        let mut rank_hi11 = Box::new([[0u32; 2048]; 11]);
+        for m in 0..2048usize {
+            if m < 1024 {
+                let mut r = 0;
+                for (i, b) in bits_of(m as u64).enumerate() {
+                    r += binom[b as usize][i + 1];
+                }
+                rank_lo10[m] = r as u32 | (m.count_ones() << 16);
             }
-            rank_lo10[m] = r as u32 | (m.count_ones() << 16);
-            for (c, row) in rank_hi10.iter_mut().enumerate() {
+            for (c, row) in rank_hi11.iter_mut().enumerate() {
                 let mut r = 0;
                 for (i, b) in bits_of(m as u64).enumerate() {
                     r += binom[10 + b as usize][c + i + 1];
@@ -112,7 +114,7 @@ pub(super) fn tables() -> &'static Tables {
         Tables {
             lines,
             rank_lo10,
-            rank_hi10,
+            rank_hi11,
             exp,
             binom,
             deposit,
@@ -120,9 +122,9 @@ pub(super) fn tables() -> &'static Tables {
     })
 }
 
-/// The colex rank of a mask of up to 20 bits among the masks with as
+/// The colex rank of a mask of up to 21 bits among the masks with as
 /// many bits set (the sum over its bits of C(position, index + 1)), from
-/// two tables of 10 bits: two loads and an add, where three 9-bit tables
+/// two tables (the low 10 bits, then the 11 above): two loads and an add, where three 9-bit tables
 /// (up to 2026-11-27) took about 25 instructions with their bounds
 /// checks, a sixth of a node's in the fused gathers.
 #[inline(always)]
@@ -136,7 +138,7 @@ impl Tables {
     #[inline(always)]
     pub(super) fn rank(&self, m: u32) -> usize {
         let lo = self.rank_lo10[(m & 1023) as usize];
-        let hi = self.rank_hi10[(lo >> 16) as usize][(m >> 10) as usize & 1023];
+        let hi = self.rank_hi11[(lo >> 16) as usize][(m >> 10) as usize & 2047];
         ((lo & 0xffff) + hi) as usize
     }
 }

@@ -208,10 +208,15 @@ fn subsets_are_in_colex_rank_order() {
         }
     }
     assert_eq!(sp.deposit(0b101, 0b11010), 0b10010);
-    // Masks of 19 and 20 bits (roots of 16 and 17 stones), every count
+    // Masks of 19 to 21 bits (roots of 15 to 17 stones), every count
     // below and above the tables' split at bit 10.
     for k in [1, 2, 9, 10, 11, 19, 20] {
         for (i, &m) in subsets(20, k).iter().enumerate() {
+            assert_eq!(rank(m), i, "{m:#x}");
+        }
+    }
+    for k in [1, 3, 10, 11, 20, 21] {
+        for (i, &m) in subsets(21, k).iter().enumerate() {
             assert_eq!(rank(m), i, "{m:#x}");
         }
     }
