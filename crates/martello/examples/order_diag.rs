@@ -101,8 +101,17 @@ fn main() {
     let cap: u64 = std::env::var("CAP").map_or(5_000_000, |s| s.parse().unwrap());
     let mut total = 0;
     let mut all = Vec::new();
-    for a in &args[3..] {
-        let i: u64 = a.parse().unwrap();
+    // `A..B`: games A to B-1.
+    let games: Vec<u64> = args[3..]
+        .iter()
+        .flat_map(|a| match a.split_once("..") {
+            Some((x, y)) => (x.parse().unwrap()..y.parse().unwrap()).collect::<Vec<u64>>(),
+            None => vec![a.parse().unwrap()],
+        })
+        .collect();
+    let quiet = games.len() > 100;
+    let mut solved = (0, 0u64);
+    for i in games {
         let b = Board::random(n, game_seed(seed, n, i)).unwrap();
         let m = Martello::new(n, State::from_board(&b)).unwrap();
         let p = Ordered(&m, order);
@@ -122,7 +131,11 @@ fn main() {
         // `ALT=1`: every other restart run in random order (a portfolio).
         let alt = std::env::var("ALT").is_ok();
         let mut run = 0;
-        'o: for &(k, bud) in &better_schedule().runs {
+        let schedule = match std::env::var("SCHEDULE") {
+            Ok(s) => endgame_core::restarts::Schedule::parse(&s).unwrap(),
+            Err(_) => better_schedule(),
+        };
+        'o: for &(k, bud) in &schedule.runs {
             for _ in 0..k {
                 run += 1;
                 s = s.ordered(order > 0 && !(alt && run % 2 == 0));
@@ -136,18 +149,27 @@ fn main() {
             s = s.ordered(order > 0);
             v = s.run(&start, Some(cap.saturating_sub(s.expansions)), None);
         }
+        if v == Some(1) {
+            solved.0 += 1;
+            solved.1 += s.expansions;
+        }
+        total += s.expansions;
+        all.push(s.expansions);
+        if quiet {
+            continue;
+        }
         println!(
             "game {i}: goal {v:?} expansions {} {:.1} ms",
             s.expansions,
             t.elapsed().as_secs_f64() * 1e3
         );
-        total += s.expansions;
-        all.push(s.expansions);
     }
     all.sort();
     println!(
-        "ORDER={order}: {} games, total {total}, median {}",
+        "ORDER={order}: {} games, total {total}, median {}; solvable {} games, total {}",
         all.len(),
-        all[all.len() / 2]
+        all[all.len() / 2],
+        solved.0,
+        solved.1
     );
 }
