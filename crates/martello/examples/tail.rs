@@ -79,6 +79,24 @@ fn main() {
             100.0 * s / busy.max(1e-9)
         );
     }
+    // The games past the first stage by kind (the ninth session's three):
+    // hard solvable, unsolvable with a small minimum, stuck.
+    for (what, lo, hi) in [
+        ("solvable", 1, 1),
+        ("minimum 2-4", 2, 4),
+        ("minimum >= 5", 5, u32::MAX),
+    ] {
+        let v: Vec<_> = rs
+            .iter()
+            .filter(|r| r.explored > stage && (lo..=hi).contains(&r.min_stones))
+            .collect();
+        println!(
+            "  past {stage}, {what}: {} games, {} expansions, {:.2} s",
+            v.len(),
+            v.iter().map(|r| r.explored).sum::<u64>(),
+            v.iter().map(|r| r.seconds).sum::<f64>()
+        );
+    }
     let mut slow: Vec<_> = rs.iter().collect();
     slow.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
     println!("slowest games (index, board seed, min stones, explored, ms, memo MiB, board):");

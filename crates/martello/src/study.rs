@@ -433,6 +433,7 @@ fn schedule_options(
         seed,
         max_expansions: None,
         goal_first: true,
+        ordered: true,
     }
 }
 

@@ -2,7 +2,7 @@
 //! raw boards.
 
 use endgame_core::conformance::{self, random_positions, Options, PuzzleValue};
-use endgame_core::restarts::Schedule;
+use endgame_core::restarts::{Children, Schedule};
 use endgame_core::{Puzzle, Rules};
 use endgame_martello::board::{Board, EMPTY};
 use endgame_martello::real::{real_moves, RealMove};
@@ -204,6 +204,7 @@ fn solver_variants_agree_and_lines_are_legal() {
                     symmetry: sym,
                     schedule: sched,
                     seed,
+                    ordered: seed % 2 == 0,
                     ..Default::default()
                 };
                 let r = solver::solve(&m, &opts);
@@ -396,6 +397,12 @@ fn lazy_children_match_the_built_children() {
                     assert_eq!(m.is_goal(c), l.goal);
                     assert_eq!(m.cannot_reach_goal(c), l.pruned);
                     assert_eq!(m.build_lazy(&s, l), *c);
+                    // The ordered search's rank is the child's spread less
+                    // the parent's (so both sort children alike).
+                    assert_eq!(
+                        solver::Lazy4.rank(&m, &s, l),
+                        m.search_order(c) - m.search_order(&s)
+                    );
                     checked += 1;
                 }
                 if built.is_empty() {
@@ -413,21 +420,32 @@ fn lazy_children_match_the_built_children() {
 /// random orders shuffle the same lists).
 #[test]
 fn lazy_search_equals_the_built_search() {
+    // Games whose ordered search expands another number of states than
+    // the unordered one: the order is applied (on both paths).
+    let mut reordered = 0;
     for n in 3..=6 {
         for seed in 0..12 {
             let m = game(n, seed);
             for sched in [Schedule::plain(), Schedule::reference()] {
-                let opts = SolveOptions {
-                    schedule: sched,
-                    seed,
-                    ..Default::default()
-                };
-                let a = solver::solve(&m, &opts);
-                let b = solver::solve_built(&m, &opts);
-                assert_eq!(a, b, "n {n} seed {seed}");
+                let mut explored = Vec::new();
+                for ordered in [false, true] {
+                    let opts = SolveOptions {
+                        schedule: sched.clone(),
+                        seed,
+                        ordered,
+                        ..Default::default()
+                    };
+                    let a = solver::solve(&m, &opts);
+                    let b = solver::solve_built(&m, &opts);
+                    assert_eq!(a, b, "n {n} seed {seed} ordered {ordered}");
+                    explored.push((a.explored, a.min_stones));
+                }
+                assert_eq!(explored[0].1, explored[1].1);
+                reordered += usize::from(explored[0].0 != explored[1].0);
             }
         }
     }
+    assert!(reordered > 20, "{reordered}");
 }
 
 /// Solves that reuse memo tables through one pool (stale keys in every

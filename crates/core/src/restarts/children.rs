@@ -63,7 +63,8 @@ pub trait Children<P: Puzzle, K> {
     /// prunes) the expander may leave out children whose
     /// [`LazyChild::pruned`] is set (the search would drop them unprobed
     /// anyway), saving their keys; the count still includes them. Only
-    /// used with the score as objective and without [`Searcher::ordered`].
+    /// used with the score as objective, and with [`Searcher::ordered`]
+    /// only where [`Children::ranks`].
     #[inline(always)]
     fn expand_lazy(
         &self,
@@ -73,6 +74,22 @@ pub trait Children<P: Puzzle, K> {
         _skip_pruned: bool,
     ) -> Option<u64> {
         None
+    }
+    /// Whether [`Children::rank`] orders lazy children as
+    /// [`Puzzle::search_order`] orders their positions, so that a
+    /// [`Searcher::ordered`] search may expand lazily. `false` (the
+    /// default): an ordered search builds every child.
+    #[inline(always)]
+    fn ranks(&self) -> bool {
+        false
+    }
+    /// The rank of a lazy child of `pos` for an ordered search (lower
+    /// first): any number that sorts children as [`Puzzle::search_order`]
+    /// sorts their positions (only the order matters, so a rank may
+    /// leave out what every child of `pos` shares).
+    #[inline(always)]
+    fn rank(&self, _puzzle: &P, _pos: &P::Position, _c: &LazyChild<P::Move, K, Self::Aux>) -> i64 {
+        0
     }
     /// The position of a lazy child of `pos`.
     #[inline(always)]

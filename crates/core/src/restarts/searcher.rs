@@ -202,6 +202,8 @@ where
 {
     /// Tries children in the order of [`Puzzle::search_order`] (lowest
     /// first; random runs shuffle first, so ties are broken at random).
+    /// Lazily expanded where the expander ranks its lazy children
+    /// ([`Children::ranks`]), else every child is built.
     pub fn ordered(mut self, on: bool) -> Self {
         self.ordered = on;
         self
@@ -503,7 +505,7 @@ where
             self.check_at = self.spent.saturating_add(CHECK_EVERY).min(self.limit);
         }
         self.spent += 1;
-        if !self.ordered && self.objective.by_score() {
+        if (!self.ordered || self.children.ranks()) && self.objective.by_score() {
             let base = self.lazy.len();
             let skip = self.goal_only && self.prune;
             if let Some(count) = self.children.expand_lazy(puzzle, pos, &mut self.lazy, skip) {
@@ -658,6 +660,12 @@ where
         let kids = self.lazy.len() - base;
         if let Some(rng) = self.rng.as_mut() {
             rng.shuffle(&mut self.lazy[base..]);
+        }
+        if self.ordered {
+            // As the eager path: shuffled, then sorted stably by rank (the
+            // expander's stand-in for `search_order`), so ties stay random.
+            let children = &self.children;
+            self.lazy[base..].sort_by_key(|c| children.rank(puzzle, pos, c));
         }
         let mut aborted = false;
         for i in 0..kids {

@@ -76,6 +76,29 @@ impl Martello {
         self.ids[(v & 63) as usize]
     }
 
+    /// The weight of row `r` in [`Martello::spread`]: its distance from
+    /// the middle of the board, in half rows (`|2r − (n − 1)|`).
+    #[inline(always)]
+    pub fn row_weight(&self, r: usize) -> i64 {
+        (2 * r as i64 - (self.n as i64 - 1)).abs()
+    }
+
+    /// How far the stones stand from the middle rows: the sum over stones
+    /// of [`Martello::row_weight`] of their row. The solver tries the
+    /// children of lowest spread first (thirteenth session: on the hard
+    /// solvable 6×6 boards, the goal search then finds a line in about
+    /// half the expansions). Why it helps: rows never refill and two
+    /// consecutive empty rows with stones on both sides doom the game, so
+    /// a line that empties the board from its outer rows inwards never
+    /// cuts it. An operation lowers the spread by the weight of the
+    /// eater's row (the eater leaves its row, and the eaten stone's row
+    /// keeps its count), so children rank by that row alone.
+    pub fn spread(&self, s: &State) -> i64 {
+        (0..self.n)
+            .map(|r| s.len(r) as i64 * self.row_weight(r))
+            .sum()
+    }
+
     /// Whether stones `a` and `b` share colour or symbol.
     #[inline(always)]
     pub fn compatible(&self, a: u8, b: u8) -> bool {
@@ -153,6 +176,12 @@ impl endgame_core::Puzzle for Martello {
     #[inline]
     fn cannot_reach_goal(&self, pos: &State) -> bool {
         pos.doomed
+    }
+    /// [`Martello::spread`]: children that draw the stones towards the
+    /// middle rows first.
+    #[inline]
+    fn search_order(&self, pos: &State) -> i64 {
+        self.spread(pos)
     }
 }
 
