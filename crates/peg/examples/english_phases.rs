@@ -1,7 +1,8 @@
 //! Timing of the English goal-only enumeration phase by phase.
 //!
-//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount] [all] [hashed]`
-//! (`hashed`: no ranked bitmap, every layer hashed).
+//! Run: `cargo run --release -p endgame-peg --example english_phases [prune] [nocount] [all] [hashed] [direct=BYTES]`
+//! (`hashed`: no ranked bitmap, every layer hashed; `direct=BYTES`: bitmaps
+//! above this size are filled segment by segment).
 
 use endgame_core::layered::{enumerate, LayeredOptions, Progress};
 use endgame_peg::api::{build, AnyProblem, Spec};
@@ -12,9 +13,28 @@ struct Log(Instant);
 
 impl Progress for Log {
     fn phase(&self, name: &str, total: u64) {
-        eprintln!("{:>8.2?}  {name}: {total}", self.0.elapsed());
+        eprintln!(
+            "{:>8.2?}  {name}: {total}  (peak {})",
+            self.0.elapsed(),
+            peak()
+        );
     }
-    fn advance(&self, _: u64) {}
+    fn advance(&self, n: u64) {
+        if std::env::var_os("PHASES_STEPS").is_some() {
+            eprintln!("{:>8.2?}    +{n}  (peak {})", self.0.elapsed(), peak());
+        }
+    }
+}
+
+/// The peak resident memory so far (Linux), to place the peak.
+fn peak() -> String {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find_map(|l| l.strip_prefix("VmHWM:").map(|v| v.trim().to_string()))
+        })
+        .unwrap_or_default()
 }
 
 fn main() {
@@ -23,6 +43,11 @@ fn main() {
     let count_solutions = !args.iter().any(|a| a == "nocount");
     let count_all = args.iter().any(|a| a == "all");
     let hashed = args.iter().any(|a| a == "hashed");
+    // `direct=BYTES`: bitmaps above this many bytes are filled by segments.
+    let direct = args
+        .iter()
+        .find_map(|a| a.strip_prefix("direct=")?.parse().ok())
+        .unwrap_or(LayeredOptions::default().dense_direct_bytes);
     let AnyProblem::Small(p) = build(&Spec::named("english")).expect("built-in board") else {
         unreachable!("the English board fits 64 bits");
     };
@@ -36,6 +61,7 @@ fn main() {
         } else {
             LayeredOptions::default().dense_min_children
         },
+        dense_direct_bytes: direct,
         ..LayeredOptions::default()
     };
     let r = enumerate(&p, &opts, &Log(t)).expect("fits");

@@ -198,6 +198,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
 
 /// Parents or candidates per batch of a dense membership test.
 const PROBE_CHUNK: usize = 256;
+/// Bitmap words per task of the meeting (a few hundred members on the
+/// English board's middle layer).
+const MEET_WORDS: usize = 256;
 /// Look-ups in flight while probing a bitmap (prefetched this far ahead).
 const PROBE_AHEAD: usize = 32;
 
@@ -318,54 +321,92 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// [`Ctx::linked_pairs`] for a ranked layer, by its bitmap: each
     /// candidate is ranked and its bit tested (prefetched a few ahead), a
     /// hit sets the bits of both ends in a second bitmap, and the scan of
-    /// that one is the result, in key order. `None` when the layer is not
-    /// ranked or the bitmaps would not fit the budget.
+    /// that one is the result, in key order. The layer is taken by value:
+    /// once its bitmap is made its list is freed and its members are read
+    /// back from the bitmap, so the meeting's peak holds the two bitmaps
+    /// but not the list (8 bytes a member, 2.4 times the bitmap's bytes on
+    /// the English board's middle layer). `Err` hands the layer back when
+    /// it is not ranked or the bitmaps would not fit the budget.
     pub(super) fn dense_linked_pairs(
         &self,
-        layer: &Layer<P::Position>,
+        layer: Layer<P::Position>,
         links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
-    ) -> Option<Layer<P::Position>> {
-        let class = layer.ranked?;
-        let (dk, ranker) = self.ranked_layer(class, 2)?;
-        let lr = ranker.layer(class.0, class.1)?;
-        let members = member_map(dk, &lr, layer)?;
+    ) -> Result<Layer<P::Position>, Layer<P::Position>> {
+        let Some(class) = layer.ranked else {
+            return Err(layer);
+        };
+        let Some((dk, ranker)) = self.ranked_layer(class, 2) else {
+            return Err(layer);
+        };
+        let Some(lr) = ranker.layer(class.0, class.1) else {
+            return Err(layer);
+        };
+        let Some(members) = member_map(dk, &lr, &layer) else {
+            return Err(layer);
+        };
+        drop(layer);
         let mut good = crate::dense::Bitmap::new(lr.len());
         let marks = good.atomic();
         let words = members.words();
         let mark = |r: u64| set_bit(marks, r);
-        layer.buckets.par_iter().for_each_init(
-            || (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new()),
-            |(named, from, keys, xkeys, pairs), bucket| {
-                for chunk in bucket.chunks(PROBE_CHUNK) {
+        words.par_chunks(MEET_WORDS).enumerate().for_each_init(
+            || {
+                (
+                    Vec::new(),
+                    Vec::new(),
+                    Vec::<P::Position>::new(),
+                    Vec::<P::Position>::new(),
+                    Vec::<u32>::new(),
+                    Vec::new(),
+                    Vec::new(),
+                )
+            },
+            |(xkeys, xranks, xs, named, from, keys, pairs), (c, w)| {
+                let first = c * MEET_WORDS;
+                // The members of these words, their ranks and positions.
+                xkeys.clear();
+                lr.extract(w, first, xkeys);
+                xranks.clear();
+                for (i, &x) in w.iter().enumerate() {
+                    let mut x = x;
+                    while x != 0 {
+                        xranks.push((first + i) as u64 * 64 + x.trailing_zeros() as u64);
+                        x &= x - 1;
+                    }
+                }
+                xs.clear();
+                dk.positions(xkeys, xs);
+                for (ci, chunk) in xs.chunks(PROBE_CHUNK).enumerate() {
                     named.clear();
                     from.clear();
                     for (i, x) in chunk.iter().enumerate() {
                         let n = named.len();
                         links(x, named);
-                        from.resize(from.len() + named.len() - n, i as u32);
+                        from.resize(from.len() + named.len() - n, (ci * PROBE_CHUNK + i) as u32);
                     }
                     keys.clear();
                     dk.keys(named, keys);
-                    xkeys.clear();
-                    dk.keys(chunk, xkeys);
-                    // (rank of the candidate, index of the member naming it)
+                    // (rank of the candidate were it in the layer's
+                    // class, its index): the class is tested only on a
+                    // hit, as a key of another class gets some other
+                    // key's rank (or none).
                     pairs.clear();
-                    for (&k, &i) in keys.iter().zip(from.iter()) {
-                        if let Some(r) = lr.rank(k) {
-                            pairs.push((r, i));
+                    for (j, &k) in keys.iter().enumerate() {
+                        if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
+                            pairs.push((r, j as u32));
                         }
                     }
-                    probe(words, pairs, |r, i| {
-                        mark(r);
-                        if let Some(rx) = lr.rank(xkeys[i as usize]) {
-                            mark(rx);
+                    probe(words, pairs, |r, j| {
+                        if lr.rank(keys[j as usize]) == Some(r) {
+                            mark(r);
+                            mark(xranks[from[j as usize] as usize]);
                         }
                     });
                 }
             },
         );
         drop(members);
-        Some(Self::extract_layer(dk, &lr, &good, class))
+        Ok(Self::extract_layer(dk, &lr, &good, class))
     }
 
     /// The canonical parents of `from` that lie in `within`, plus the

@@ -140,8 +140,10 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             // x of layer m reaches the goal when σ(x) has a parent y in
             // layer m; then σ(y) has x for a parent too, so each pair is
             // named once, from its lesser end.
-            let layer = &fwd[m];
-            let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
+            // The dense meeting takes the layer (nothing reads it after
+            // the meeting on this route) and frees it early.
+            let layer = std::mem::replace(&mut fwd[m], Layer::from_buckets(Vec::new()));
+            stored = stored.saturating_sub(layer.bytes());
             let links = |x: &P::Position, out: &mut Vec<P::Position>| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
@@ -151,13 +153,14 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                     });
                 }
             };
-            let joined = ctx
-                .dense_linked_pairs(layer, &links)
-                .or_else(|| ctx.linked_pairs(layer, fan, &links));
+            let joined = ctx.dense_linked_pairs(layer, &links).or_else(|layer| {
+                let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
+                ctx.linked_pairs(&layer, fan, &links).ok_or(layer)
+            });
             match joined {
-                Some(l) => good.push(l),
-                None => {
-                    let (layer, _) = ctx.step_within_mapped(layer, layer, &[], m, false, true)?;
+                Ok(l) => good.push(l),
+                Err(layer) => {
+                    let (layer, _) = ctx.step_within_mapped(&layer, &layer, &[], m, false, true)?;
                     good.push(layer);
                 }
             }
@@ -176,7 +179,10 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                     Some(l) => l,
                     None => ctx.step_within(to, &fwd[d], &[], d, false)?.0,
                 };
-                stored += layer.bytes();
+                // Nothing reads a forward layer once stepped past on this
+                // route (the counts read the goal-reaching layers).
+                let done = std::mem::replace(&mut fwd[d + 1], Layer::from_buckets(Vec::new()));
+                stored = (stored + layer.bytes()).saturating_sub(done.bytes());
                 below.push(layer);
                 progress.advance(1);
             }
