@@ -52,7 +52,14 @@ fn main() -> ExitCode {
         } => peg::solve(a, out),
         Command::Count {
             game: CountGame::Peg(a),
-        } => peg::count(a, out),
+        } => {
+            // A one-shot count's process: freed layers go back to the
+            // system at once (the goal-only route's peak; see the function).
+            if a.goal_only {
+                endgame_core::memory::fix_allocation_threshold();
+            }
+            peg::count(a, out)
+        }
         Command::Hint {
             game: HintGame::Peg(a),
         } => peg::hint(a, out),

@@ -51,6 +51,10 @@ fn main() {
     let AnyProblem::Small(p) = build(&Spec::named("english")).expect("built-in board") else {
         unreachable!("the English board fits 64 bits");
     };
+    // As `endgame count peg --goal-only` does.
+    if !count_all {
+        endgame_core::memory::fix_allocation_threshold();
+    }
     let t = Instant::now();
     let opts = LayeredOptions {
         count_all,

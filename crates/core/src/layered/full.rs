@@ -85,7 +85,6 @@ where
     P: Reversible + Symmetric,
 {
     if !opts.count_all {
-        super::options::fix_allocation_threshold();
         if let Some(r) = meet_in_middle(puzzle, opts, progress)? {
             return Ok(r);
         }
