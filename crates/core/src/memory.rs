@@ -62,6 +62,44 @@ pub fn memo_entries_within(bytes: usize, slot_bytes: usize) -> usize {
     cap / 4 * 3
 }
 
+/// Fixes glibc's threshold above which an allocation gets pages of its
+/// own (`M_MMAP_THRESHOLD`) at 128 KiB, once a process, unless the
+/// environment sets it (`MALLOC_MMAP_THRESHOLD_`). Left alone, glibc
+/// raises the threshold to the size of every such block freed, so the
+/// engine's later bitmaps and layer runs (up to several MiB each, made and
+/// freed layer after layer, in changing sizes) come from the heap, whose
+/// freed holes stay resident and add to the peak (by a fifth on the
+/// English goal set; the peg README has the figures). With the fixed
+/// threshold a freed block goes back to the system at once, for the same
+/// CPU time. The setting holds for the rest of the process, so it is a
+/// process's choice, not a library's: `endgame count peg --goal-only`
+/// makes it; the full count does not (its hash tables, freed and made
+/// again in many more sizes, gain less memory, a tenth, than they pay in
+/// fresh pages' faults), nor does the server. Nothing happens on other
+/// platforms.
+pub fn fix_allocation_threshold() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_some() {
+                return;
+            }
+            extern "C" {
+                fn mallopt(param: i32, value: i32) -> i32;
+            }
+            /// glibc's `M_MMAP_THRESHOLD` parameter.
+            const M_MMAP_THRESHOLD: i32 = -3;
+            // SAFETY: `mallopt` only sets a parameter of glibc's allocator,
+            // under the allocator's own lock; blocks already handed out
+            // keep working whatever the threshold.
+            unsafe {
+                mallopt(M_MMAP_THRESHOLD, 128 << 10);
+            }
+        });
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -109,43 +147,5 @@ mod tests {
     fn table_bytes_grow_with_entries() {
         assert!(hash_table_bytes(1_000_000, 8) >= 9_000_000);
         assert!(hash_table_bytes(10, 8) < hash_table_bytes(1000, 8));
-    }
-}
-
-/// Fixes glibc's threshold above which an allocation gets pages of its
-/// own (`M_MMAP_THRESHOLD`) at 128 KiB, once a process, unless the
-/// environment sets it (`MALLOC_MMAP_THRESHOLD_`). Left alone, glibc
-/// raises the threshold to the size of every such block freed, so the
-/// engine's later bitmaps and layer runs (up to several MiB each, made and
-/// freed layer after layer, in changing sizes) come from the heap, whose
-/// freed holes stay resident and add to the peak (by a fifth on the
-/// English goal set; the peg README has the figures). With the fixed
-/// threshold a freed block goes back to the system at once, for the same
-/// CPU time. The setting holds for the rest of the process, so it is a
-/// process's choice, not a library's: `endgame count peg --goal-only`
-/// makes it; the full count does not (its hash tables, freed and made
-/// again in many more sizes, gain less memory, a tenth, than they pay in
-/// fresh pages' faults), nor does the server. Nothing happens on other
-/// platforms.
-pub fn fix_allocation_threshold() {
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    {
-        static ONCE: std::sync::Once = std::sync::Once::new();
-        ONCE.call_once(|| {
-            if std::env::var_os("MALLOC_MMAP_THRESHOLD_").is_some() {
-                return;
-            }
-            extern "C" {
-                fn mallopt(param: i32, value: i32) -> i32;
-            }
-            /// glibc's `M_MMAP_THRESHOLD` parameter.
-            const M_MMAP_THRESHOLD: i32 = -3;
-            // SAFETY: `mallopt` only sets a parameter of glibc's allocator,
-            // under the allocator's own lock; blocks already handed out
-            // keep working whatever the threshold.
-            unsafe {
-                mallopt(M_MMAP_THRESHOLD, 128 << 10);
-            }
-        });
     }
 }
