@@ -29,8 +29,12 @@ pub(crate) struct Channel<D: ExchangeData + Clone> {
     /// The sink's input frontier: every epoch before it has arrived.
     frontier: Rc<Cell<u64>>,
     epoch: u64,
-    /// Records this process sent over all rounds.
-    pub(crate) sent: u64,
+    route: fn(&D) -> u64,
+    me: u64,
+    peers: u64,
+    /// Records this process sent to other processes over all rounds (its
+    /// own stay in memory and are not counted).
+    pub(crate) remote: u64,
 }
 
 impl<D: ExchangeData + Clone> Channel<D> {
@@ -61,7 +65,10 @@ impl<D: ExchangeData + Clone> Channel<D> {
             received,
             frontier,
             epoch: 0,
-            sent: 0,
+            route,
+            me: worker.index() as u64,
+            peers: worker.peers() as u64,
+            remote: 0,
         }
     }
 
@@ -74,15 +81,19 @@ impl<D: ExchangeData + Clone> Channel<D> {
         produce: impl FnOnce(&mut dyn FnMut(D)),
     ) -> Vec<D> {
         let mut n = 0usize;
+        let mut remote = 0u64;
         let input = &mut self.input;
+        let (route, me, peers) = (self.route, self.me, self.peers);
         produce(&mut |d| {
+            // The owner as timely's exchange finds it (the remainder).
+            remote += (peers > 1 && route(&d) % peers != me) as u64;
             input.send(d);
             n += 1;
             if n.is_multiple_of(STEP_EVERY) {
                 worker.step();
             }
         });
-        self.sent += n as u64;
+        self.remote += remote;
         self.epoch += 1;
         self.input.advance_to(self.epoch);
         while self.frontier.get() < self.epoch {
