@@ -71,12 +71,13 @@ struct Net<T: ExchangeData + Clone> {
     joined: Joined,
 }
 
-impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
+impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
     fn new(mut joined: Joined, me: usize, peers: usize) -> Self {
         let w = &mut joined.worker;
-        let positions = Channel::new(w, route_position::<T>);
-        let pairs = Channel::new(w, route_pair::<T>);
-        let control = Channel::new(w, route_message::<T>);
+        // Every round of positions is de-duplicated by its receiver.
+        let positions = Channel::new(w, route_position::<T>, Some(sort_dedup::<T>));
+        let pairs = Channel::new(w, route_pair::<T>, None);
+        let control = Channel::new(w, route_message::<T>, None);
         Net {
             joined,
             positions,
@@ -87,7 +88,8 @@ impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
         }
     }
 
-    /// Positions to their owners: what this process owns, in no order.
+    /// Positions to their owners: what this process owns, in no order,
+    /// partly de-duplicated (every caller de-duplicates the rest).
     fn route(&mut self, produce: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
         self.positions.round(&mut self.joined.worker, produce)
     }
@@ -162,6 +164,12 @@ impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
             .map(|m| (m.1, m.2))
             .collect()
     }
+}
+
+/// Sorts and de-duplicates in place.
+fn sort_dedup<T: Ord>(v: &mut Vec<T>) {
+    v.sort_unstable();
+    v.dedup();
 }
 
 /// Sorted and de-duplicated.
@@ -252,7 +260,7 @@ fn add_best<P: endgame_core::Puzzle>(
 
 /// What the processes agree on about memory after a layer: the stored
 /// bytes of each, checked against the budget on every process.
-fn check_budget<T: ExchangeData + Clone + Copy + Hash>(
+fn check_budget<T: ExchangeData + Clone + Copy + Hash + Ord>(
     net: &mut Net<T>,
     opts: &LayeredOptions,
     stored: usize,
