@@ -160,6 +160,8 @@ pub enum SolveGame {
 }
 
 /// Games `count` knows.
+// Parsed once per command: the size of its largest variant costs nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Subcommand)]
 pub enum CountGame {
     /// Peg solitaire.
@@ -309,6 +311,19 @@ pub struct CountPeg {
     #[arg(long, value_name = "TIME", default_value = "30s",
           value_parser = crate::limits::parse_duration)]
     pub connect_timeout: std::time::Duration,
+    /// With --workers or --hosts: each process writes its share of every
+    /// finished layer to this directory (created if missing), and a count
+    /// restarted with the same directory resumes after the last layer
+    /// every process finished. A directory holding another count's
+    /// layers is refused.
+    #[arg(long, value_name = "DIR")]
+    pub checkpoint: Option<std::path::PathBuf>,
+    /// With --workers or --hosts: one line per layer on stderr from
+    /// process 0 (positions, what the exchange sent, rate), also when
+    /// stderr is not a terminal (on a terminal they show by default),
+    /// and with --quiet.
+    #[arg(long)]
+    pub progress: bool,
     /// Also the exact probability that uniformly random legal play from
     /// the start reaches the goal.
     #[arg(long)]

@@ -195,8 +195,18 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     let (board, problem) = problem(&args.problem)?;
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
-    let bar = Bar::new(out.progress_mode(), &format!("count peg {}", board.name()));
-    if args.workers.is_some() || args.hosts.is_some() {
+    let across = args.workers.is_some() || args.hosts.is_some();
+    // Across processes, per-layer lines replace the bar where they show.
+    let mode = match across && layer_lines(args, out) {
+        true => crate::progress::Mode::Off,
+        false => out.progress_mode(),
+    };
+    let bar = Bar::new(mode, &format!("count peg {}", board.name()));
+    if !across {
+        if args.checkpoint.is_some() || args.progress {
+            bail!("--checkpoint and --progress need --workers or --hosts");
+        }
+    } else {
         let text = count_across(args, out, started, (&board, &problem), &bar);
         bar.finish();
         return text;
@@ -262,7 +272,11 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
         None
     };
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
-    let report = CountPegReport { report, extra };
+    let report = CountPegReport {
+        report,
+        extra,
+        cluster: None,
+    };
     out.render(&report, |r| {
         let text = human::count(&board, &r.report);
         match &r.extra {
@@ -287,8 +301,32 @@ fn count_across(
     }
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
+    // Checkpoints belong to the problem and what is counted, not to the
+    // memory budget: a count may resume with another one.
+    let checkpoint = args.checkpoint.as_ref().map(|dir| {
+        use std::hash::Hasher;
+        let mut h = endgame_core::hash::MumHasher::default();
+        h.write(
+            format!(
+                "checkpoint|{}|{:?}|{}|{}",
+                env!("CARGO_PKG_VERSION"),
+                args.problem,
+                args.goal_only,
+                args.no_solutions,
+            )
+            .as_bytes(),
+        );
+        endgame_cluster::Checkpoint {
+            dir: dir.clone(),
+            fingerprint: h.finish(),
+        }
+    });
     let (cluster, workers) = match (args.workers, &args.hosts, args.process) {
         (Some(n), _, _) => {
+            // Refused before any worker starts: one line, from here.
+            if let Some(ck) = &checkpoint {
+                ck.check(n as usize)?;
+            }
             let exe =
                 std::env::current_exe().context("cannot find this program to start workers")?;
             let (c, w) = endgame_cluster::start(n as usize, exe, worker_args())?;
@@ -333,16 +371,26 @@ fn count_across(
         count_solutions: !args.no_solutions || !args.goal_only,
         ..Default::default()
     };
+    // Per-layer lines on process 0 replace its bar: on a terminal, or
+    // everywhere with --progress.
+    let lines = cluster.process == 0 && layer_lines(args, out);
     let silent = endgame_core::layered::Silent;
     let progress: &dyn endgame_core::layered::Progress = match cluster.process {
-        0 => bar,
+        0 if !lines => bar,
         _ => &silent,
+    };
+    let print_line = |l: &endgame_cluster::LayerLine| eprintln!("{}", layer_line(l));
+    let run = endgame_cluster::Run {
+        job,
+        progress,
+        checkpoint: checkpoint.as_ref(),
+        on_layer: lines.then_some(&print_line as &dyn Fn(&endgame_cluster::LayerLine)),
     };
     let _watchdog = (!args.no_limit)
         .then(|| crate::limits::Watchdog::arm(started, args.time, out, "count peg".to_string()));
     let report = endgame_peg::with_problem!(problem, p => {
-        endgame_cluster::enumerate(p, &opts, &cluster, job, progress)
-            .map(|r| r.map(|r| api::count_report(p, &r, started)))
+        endgame_cluster::enumerate_run(p, &opts, &cluster, &run)
+            .map(|r| r.map(|(r, stats)| (api::count_report(p, &r, started), stats)))
     });
     let report = match report {
         // A budget ran out on some process: all of them stop.
@@ -362,15 +410,64 @@ fn count_across(
     if let Some(w) = workers {
         w.wait()?;
     }
-    let Some(mut report) = report else {
+    let Some((mut report, stats)) = report else {
         return Ok(String::new());
     };
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
     let report = CountPegReport {
         report,
         extra: None,
+        cluster: Some(ClusterJson {
+            layers_loaded: stats.layers_loaded,
+            layers_computed: stats.layers_computed,
+            exchanged_positions: stats.sent,
+            exchanged_bytes: stats.sent_bytes,
+        }),
     };
     out.render(&report, |r| human::count(board, &r.report))
+}
+
+/// Whether a count across processes prints a line per layer: with
+/// --progress, or on a terminal without --quiet.
+fn layer_lines(args: &CountPeg, out: Output) -> bool {
+    args.progress || (!out.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()))
+}
+
+/// A progress line of the count across processes: the layer's positions
+/// up to symmetry, what the exchange sent to other processes while it was
+/// built, and the rate.
+fn layer_line(l: &endgame_cluster::LayerLine) -> String {
+    let n = |x: u64| human::group(&x.to_string());
+    if l.loaded {
+        return format!(
+            "layer {}: {} positions, loaded from the checkpoint",
+            l.depth,
+            n(l.positions)
+        );
+    }
+    let rate = l.positions as f64 / l.seconds.max(1e-9);
+    format!(
+        "layer {}: {} positions, {} sent between processes ({:.1} MB), {:.2} s, {} positions/s",
+        l.depth,
+        n(l.positions),
+        n(l.sent),
+        l.sent_bytes as f64 / 1e6,
+        l.seconds,
+        n(rate as u64),
+    )
+}
+
+/// What a count across processes adds to the JSON report.
+#[derive(Debug, Serialize)]
+struct ClusterJson {
+    /// Forward layers read from `--checkpoint` files.
+    layers_loaded: usize,
+    /// Forward layers computed by this run.
+    layers_computed: usize,
+    /// Positions and weighted pairs sent between processes.
+    exchanged_positions: u64,
+    /// Their bytes in memory.
+    exchanged_bytes: u64,
 }
 
 /// This command's arguments without `--workers N`: the other processes
@@ -397,6 +494,9 @@ struct CountPegReport {
     report: api::CountReport,
     #[serde(flatten)]
     extra: Option<api::Extra>,
+    /// Only across processes.
+    #[serde(flatten)]
+    cluster: Option<ClusterJson>,
 }
 
 /// The count's text with the extra counts after its `solutions` line.

@@ -8,12 +8,21 @@ use common::{endgame, json, text, user_error, without_timing};
 use serde_json::Value;
 
 /// The report without what depends on the run and on how it is split
-/// (time, peak memory, bytes of the stored layers).
+/// (time, peak memory, bytes of the stored layers, checkpoints and the
+/// exchange's volume).
 fn counts(v: Value) -> Value {
     let mut v = without_timing(v);
     let m = v.as_object_mut().expect("an object");
-    m.remove("peak_memory_bytes");
-    m.remove("table_bytes");
+    for k in [
+        "peak_memory_bytes",
+        "table_bytes",
+        "layers_loaded",
+        "layers_computed",
+        "exchanged_positions",
+        "exchanged_bytes",
+    ] {
+        m.remove(k);
+    }
     v
 }
 

@@ -19,6 +19,8 @@ use timely::ExchangeData;
 /// Records produced between two steps of the dataflow: a step moves them
 /// on, so no process buffers a whole layer before sending it.
 const STEP_EVERY: usize = 1 << 15;
+/// Fewest received records of a round worth compacting.
+const COMPACT_MIN: usize = 1 << 20;
 
 /// Records of type `D` sent to the process their route names.
 pub(crate) struct Channel<D: ExchangeData + Clone> {
@@ -29,15 +31,28 @@ pub(crate) struct Channel<D: ExchangeData + Clone> {
     /// The sink's input frontier: every epoch before it has arrived.
     frontier: Rc<Cell<u64>>,
     epoch: u64,
-    /// Records this process sent over all rounds.
-    pub(crate) sent: u64,
+    route: fn(&D) -> u64,
+    /// Merges duplicates among a round's received records in place, when
+    /// the caller only wants them distinct (children of a layer, most of
+    /// them duplicates): applied as they pile up, so that a process holds
+    /// about twice its distinct share, not every child sent to it.
+    compact: Option<fn(&mut Vec<D>)>,
+    me: u64,
+    peers: u64,
+    /// Records this process sent to other processes over all rounds (its
+    /// own stay in memory and are not counted).
+    pub(crate) remote: u64,
 }
 
 impl<D: ExchangeData + Clone> Channel<D> {
     /// Builds the channel's dataflow on `worker`; `route` maps a record to
     /// a hash whose remainder by the number of processes is its owner.
     /// Every process must build its channels in the same order.
-    pub(crate) fn new(worker: &mut Worker, route: fn(&D) -> u64) -> Self {
+    pub(crate) fn new(
+        worker: &mut Worker,
+        route: fn(&D) -> u64,
+        compact: Option<fn(&mut Vec<D>)>,
+    ) -> Self {
         let received: Rc<RefCell<BTreeMap<u64, Vec<D>>>> = Rc::new(RefCell::new(BTreeMap::new()));
         let frontier = Rc::new(Cell::new(0));
         let (sink, seen) = (Rc::clone(&received), Rc::clone(&frontier));
@@ -61,7 +76,11 @@ impl<D: ExchangeData + Clone> Channel<D> {
             received,
             frontier,
             epoch: 0,
-            sent: 0,
+            route,
+            compact,
+            me: worker.index() as u64,
+            peers: worker.peers() as u64,
+            remote: 0,
         }
     }
 
@@ -74,19 +93,37 @@ impl<D: ExchangeData + Clone> Channel<D> {
         produce: impl FnOnce(&mut dyn FnMut(D)),
     ) -> Vec<D> {
         let mut n = 0usize;
+        let mut remote = 0u64;
         let input = &mut self.input;
+        let (route, me, peers) = (self.route, self.me, self.peers);
+        let (received, epoch, compact) = (Rc::clone(&self.received), self.epoch, self.compact);
+        let mut limit = COMPACT_MIN;
+        let mut tidy = || {
+            let Some(compact) = compact else {
+                return;
+            };
+            let mut r = received.borrow_mut();
+            if let Some(v) = r.get_mut(&epoch).filter(|v| v.len() > limit) {
+                compact(v);
+                limit = (2 * v.len()).max(COMPACT_MIN);
+            }
+        };
         produce(&mut |d| {
+            // The owner as timely's exchange finds it (the remainder).
+            remote += (peers > 1 && route(&d) % peers != me) as u64;
             input.send(d);
             n += 1;
             if n.is_multiple_of(STEP_EVERY) {
                 worker.step();
+                tidy();
             }
         });
-        self.sent += n as u64;
+        self.remote += remote;
         self.epoch += 1;
         self.input.advance_to(self.epoch);
         while self.frontier.get() < self.epoch {
             worker.step();
+            tidy();
         }
         self.received
             .borrow_mut()

@@ -18,6 +18,7 @@
 //! each step is right; here is only how each is split.
 
 use crate::channel::Channel;
+use crate::checkpoint::{Checkpoint, Header};
 use crate::net::{join, Cluster, Joined};
 use crate::ClusterError;
 use endgame_core::hash::MumHasher;
@@ -28,6 +29,7 @@ use endgame_core::layered::{
 use endgame_core::memory::peak_rss_bytes;
 use endgame_core::{Reversible, Symmetric};
 use std::hash::{Hash, Hasher};
+use std::time::Instant;
 use timely::ExchangeData;
 
 /// The routing hash of a position: every bit of the key counts (see the
@@ -69,12 +71,13 @@ struct Net<T: ExchangeData + Clone> {
     joined: Joined,
 }
 
-impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
+impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
     fn new(mut joined: Joined, me: usize, peers: usize) -> Self {
         let w = &mut joined.worker;
-        let positions = Channel::new(w, route_position::<T>);
-        let pairs = Channel::new(w, route_pair::<T>);
-        let control = Channel::new(w, route_message::<T>);
+        // Every round of positions is de-duplicated by its receiver.
+        let positions = Channel::new(w, route_position::<T>, Some(sort_dedup::<T>));
+        let pairs = Channel::new(w, route_pair::<T>, None);
+        let control = Channel::new(w, route_message::<T>, None);
         Net {
             joined,
             positions,
@@ -85,7 +88,8 @@ impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
         }
     }
 
-    /// Positions to their owners: what this process owns, in no order.
+    /// Positions to their owners: what this process owns, in no order,
+    /// partly de-duplicated (every caller de-duplicates the rest).
     fn route(&mut self, produce: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
         self.positions.round(&mut self.joined.worker, produce)
     }
@@ -132,6 +136,23 @@ impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
         })
     }
 
+    /// The element-wise minima of every process's numbers.
+    fn min(&mut self, numbers: Vec<u128>) -> Vec<u128> {
+        let flip = |v: Vec<u128>| v.into_iter().map(|x| u128::MAX - x).collect();
+        flip(self.max(flip(numbers)))
+    }
+
+    /// Records this process has sent to others so far, and their bytes
+    /// in memory (what the wire carries is about as much).
+    fn exchanged(&self) -> (u64, u64) {
+        let size = |n: u64, s: usize| n * s as u64;
+        (
+            self.positions.remote + self.pairs.remote,
+            size(self.positions.remote, std::mem::size_of::<T>())
+                + size(self.pairs.remote, std::mem::size_of::<(T, u128)>()),
+        )
+    }
+
     /// Every process's numbers and positions, at process 0 (empty
     /// elsewhere).
     fn gather(&mut self, numbers: Vec<u128>, positions: Vec<T>) -> Vec<(Vec<u128>, Vec<T>)> {
@@ -143,6 +164,12 @@ impl<T: ExchangeData + Clone + Copy + Hash> Net<T> {
             .map(|m| (m.1, m.2))
             .collect()
     }
+}
+
+/// Sorts and de-duplicates in place.
+fn sort_dedup<T: Ord>(v: &mut Vec<T>) {
+    v.sort_unstable();
+    v.dedup();
 }
 
 /// Sorted and de-duplicated.
@@ -233,7 +260,7 @@ fn add_best<P: endgame_core::Puzzle>(
 
 /// What the processes agree on about memory after a layer: the stored
 /// bytes of each, checked against the budget on every process.
-fn check_budget<T: ExchangeData + Clone + Copy + Hash>(
+fn check_budget<T: ExchangeData + Clone + Copy + Hash + Ord>(
     net: &mut Net<T>,
     opts: &LayeredOptions,
     stored: usize,
@@ -254,6 +281,53 @@ fn check_budget<T: ExchangeData + Clone + Copy + Hash>(
     Ok(m[0] as usize)
 }
 
+/// What a count across processes is given besides the puzzle and the
+/// cluster.
+pub struct Run<'a> {
+    /// Fingerprint of the work (board, options, code version): processes
+    /// of different counts refuse to pair up.
+    pub job: u64,
+    /// Phases and steps, as one process reports them.
+    pub progress: &'a dyn Progress,
+    /// Where each process writes its share of every finished layer, and
+    /// resumes from.
+    pub checkpoint: Option<&'a Checkpoint>,
+    /// Called on process 0 once per forward layer, loaded or computed.
+    pub on_layer: Option<&'a dyn Fn(&LayerLine)>,
+}
+
+/// One forward layer as process 0 sees it, for progress lines.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LayerLine {
+    /// Moves from the start.
+    pub depth: usize,
+    /// Positions up to symmetry, over every process.
+    pub positions: u64,
+    /// Positions sent to another process while the layer was built, over
+    /// every process (children to their owners).
+    pub sent: u64,
+    /// Their bytes in memory.
+    pub sent_bytes: u64,
+    /// Wall time of the layer, seconds (0 when loaded).
+    pub seconds: f64,
+    /// Whether the layer came from the checkpoints.
+    pub loaded: bool,
+}
+
+/// What the run did besides counting: layers loaded from checkpoints and
+/// computed, and the exchange's volume (over every process).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunStats {
+    /// Forward layers read from the checkpoints (agreed by every process).
+    pub layers_loaded: usize,
+    /// Forward layers computed by this run.
+    pub layers_computed: usize,
+    /// Positions and weighted pairs sent to another process.
+    pub sent: u64,
+    /// Their bytes in memory.
+    pub sent_bytes: u64,
+}
+
 /// The enumeration of `endgame_core::layered::enumerate` over the cluster;
 /// the report on process 0, `None` on the others. `job` fingerprints the
 /// work so that processes of different counts refuse to pair up.
@@ -268,17 +342,44 @@ where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
 {
-    let joined = join(cluster, job)?;
-    let mut net = Net::new(joined, cluster.process, cluster.peers());
-    let mut report = None;
-    if !opts.count_all {
-        report = mirrored(puzzle, opts, &mut net, progress)?;
-    }
-    let report = match report {
-        Some(r) => r,
-        None => full(puzzle, opts, &mut net, progress)?,
+    let run = Run {
+        job,
+        progress,
+        checkpoint: None,
+        on_layer: None,
     };
-    finish(&mut net, report)
+    Ok(enumerate_run(puzzle, opts, cluster, &run)?.map(|r| r.0))
+}
+
+/// Process 0's report and what the run did.
+pub type Reported<T> = (LayeredReport<T>, RunStats);
+
+/// [`enumerate`] with checkpoints and per-layer lines ([`Run`]); on
+/// process 0 the report and what the run did.
+pub fn enumerate_run<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    cluster: &Cluster,
+    run: &Run<'_>,
+) -> Result<Option<Reported<P::Position>>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    if let Some(ck) = run.checkpoint {
+        ck.check(cluster.peers())?;
+    }
+    let joined = join(cluster, run.job)?;
+    let mut net = Net::new(joined, cluster.process, cluster.peers());
+    let mut done = None;
+    if !opts.count_all {
+        done = mirrored(puzzle, opts, &mut net, run)?;
+    }
+    let (report, fwd) = match done {
+        Some(r) => r,
+        None => full(puzzle, opts, &mut net, run)?,
+    };
+    finish(&mut net, report, fwd)
 }
 
 /// A report with process 0's best positions, memory figures and so on
@@ -286,11 +387,20 @@ where
 fn finish<T: ExchangeData + Clone + Copy + Hash + Ord>(
     net: &mut Net<T>,
     mut r: LayeredReport<T>,
-) -> Result<Option<LayeredReport<T>>, ClusterError> {
+    (loaded, computed): (usize, usize),
+) -> Result<Option<Reported<T>>, ClusterError> {
     let rss = peak_rss_bytes().unwrap_or(0) as u128;
     let m = net.max(vec![r.table_bytes as u128, rss]);
     r.table_bytes = m[0] as usize;
     r.peak_rss = (m[1] > 0).then_some(m[1] as u64);
+    let (sent, sent_bytes) = net.exchanged();
+    let x = net.sum(vec![sent as u128, sent_bytes as u128]);
+    let stats = RunStats {
+        layers_loaded: loaded,
+        layers_computed: computed,
+        sent: x[0] as u64,
+        sent_bytes: x[1] as u64,
+    };
     let all = net.gather(
         vec![r.best_score as u128, r.best_count as u128],
         std::mem::take(&mut r.best_positions),
@@ -312,44 +422,178 @@ fn finish<T: ExchangeData + Clone + Copy + Hash + Ord>(
         }
     }
     r.best_positions.sort_unstable();
-    Ok(Some(r))
+    Ok(Some((r, stats)))
 }
 
-fn full<P>(
-    puzzle: &P,
-    opts: &LayeredOptions,
-    net: &mut Net<P::Position>,
-    progress: &dyn Progress,
-) -> Result<LayeredReport<P::Position>, ClusterError>
-where
-    P: Reversible + Symmetric,
-    P::Position: ExchangeData + Clone + Copy + Hash,
-{
-    let start = puzzle.canonical(&puzzle.start());
-    let unreachable = hopeless(puzzle);
-    let keep = opts.backward && !unreachable;
-    let me = net.me;
-    let first = net.route(|push| {
-        if me == 0 {
-            push(start)
+/// This process's forward layers (all of them, or the newest only), the
+/// summed figures of each, and what comes with them; checkpointed layer
+/// by layer when the run has a checkpoint directory.
+struct Forward<T> {
+    layers: Vec<Vec<T>>,
+    stats: Vec<LayerStats>,
+    best: Best<T>,
+    goal_reachable: bool,
+    /// Bytes of the stored layers here, and the most of any process.
+    stored: usize,
+    table_bytes: usize,
+    keep_all: bool,
+    loaded: usize,
+    computed: usize,
+}
+
+impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
+    /// Layer 0, or every layer that every process finished in an earlier
+    /// run (agreed over the exchange: the fewest any process holds).
+    fn start<P>(
+        puzzle: &P,
+        opts: &LayeredOptions,
+        net: &mut Net<T>,
+        run: &Run<'_>,
+        keep_all: bool,
+    ) -> Result<Self, ClusterError>
+    where
+        P: Reversible + Symmetric<Position = T>,
+    {
+        let mut f = Forward {
+            layers: Vec::new(),
+            stats: Vec::new(),
+            best: Best::new(opts.max_final_positions),
+            goal_reachable: false,
+            stored: 0,
+            table_bytes: 0,
+            keep_all,
+            loaded: 0,
+            computed: 0,
+        };
+        let mut resumed = match run.checkpoint {
+            Some(ck) => ck.load::<T>(net.me, net.peers),
+            None => Vec::new(),
+        };
+        let agreed = net.min(vec![resumed.len() as u128])[0] as usize;
+        resumed.truncate(agreed);
+        if resumed.is_empty() {
+            let t0 = Instant::now();
+            let start = puzzle.canonical(&puzzle.start());
+            let me = net.me;
+            let first = net.route(|push| {
+                if me == 0 {
+                    push(start)
+                }
+            });
+            let goal = net.sum(vec![first.iter().any(|p| puzzle.is_goal(p)) as u128])[0] > 0;
+            let stat = LayerStats {
+                depth: 0,
+                reduced: 1,
+                raw: puzzle.orbit_size(&start) as u64,
+                ..Default::default()
+            };
+            f.save(net, run, &stat, goal, &first)?;
+            f.line(net, run, &stat, (0, 0), t0, false);
+            f.push(puzzle, first, stat, goal);
+            f.computed += 1;
+        } else {
+            for (h, share) in resumed {
+                let stat = LayerStats {
+                    depth: h.depth as usize,
+                    reduced: h.reduced,
+                    raw: h.raw,
+                    ..Default::default()
+                };
+                f.line(net, run, &stat, (0, 0), Instant::now(), true);
+                f.push(puzzle, share, stat, h.goal);
+                f.loaded += 1;
+            }
         }
-    });
-    let mut layers = vec![first];
-    let mut stats = vec![LayerStats {
-        depth: 0,
-        reduced: 1,
-        raw: puzzle.orbit_size(&start) as u64,
-        ..Default::default()
-    }];
-    let mut best = Best::new(opts.max_final_positions);
-    add_best(&mut best, puzzle, &layers[0]);
-    let mut goal_reachable = layers[0].iter().any(|p| puzzle.is_goal(p));
-    let mut stored = bytes(&layers[0]);
-    let mut table_bytes = stored;
-    loop {
-        let depth = stats.len();
-        let parents = layers.last().expect("the start layer");
-        progress.phase(&format!("layer {depth}"), 1);
+        f.table_bytes = check_budget(net, opts, f.stored, f.stats.len() - 1)?;
+        Ok(f)
+    }
+
+    fn push<P: Reversible + Symmetric<Position = T>>(
+        &mut self,
+        puzzle: &P,
+        share: Vec<T>,
+        stat: LayerStats,
+        goal: bool,
+    ) {
+        add_best(&mut self.best, puzzle, &share);
+        self.goal_reachable |= goal;
+        self.stats.push(stat);
+        self.stored += bytes(&share);
+        if self.keep_all || self.layers.is_empty() {
+            self.layers.push(share);
+        } else {
+            self.stored -= bytes(&self.layers[0]);
+            self.layers[0] = share;
+        }
+    }
+
+    /// This process's share of a finished layer to its checkpoint file.
+    fn save(
+        &self,
+        net: &Net<T>,
+        run: &Run<'_>,
+        stat: &LayerStats,
+        goal: bool,
+        share: &[T],
+    ) -> Result<(), ClusterError> {
+        let Some(ck) = run.checkpoint else {
+            return Ok(());
+        };
+        let h = Header {
+            fingerprint: ck.fingerprint,
+            peers: net.peers as u64,
+            process: net.me as u64,
+            depth: stat.depth as u64,
+            reduced: stat.reduced,
+            raw: stat.raw,
+            goal,
+        };
+        ck.write(&h, share)
+    }
+
+    /// The layer's line on process 0.
+    fn line(
+        &self,
+        net: &Net<T>,
+        run: &Run<'_>,
+        stat: &LayerStats,
+        (sent, sent_bytes): (u64, u64),
+        t0: Instant,
+        loaded: bool,
+    ) {
+        if let (0, Some(on)) = (net.me, run.on_layer) {
+            on(&LayerLine {
+                depth: stat.depth,
+                positions: stat.reduced,
+                sent,
+                sent_bytes,
+                seconds: if loaded {
+                    0.0
+                } else {
+                    t0.elapsed().as_secs_f64()
+                },
+                loaded,
+            });
+        }
+    }
+
+    /// The next layer: the children of this process's share of the
+    /// newest one, sent to their owners and de-duplicated there. `false`
+    /// when it is empty (and nothing is kept).
+    fn step<P>(
+        &mut self,
+        puzzle: &P,
+        opts: &LayeredOptions,
+        net: &mut Net<T>,
+        run: &Run<'_>,
+    ) -> Result<bool, ClusterError>
+    where
+        P: Reversible + Symmetric<Position = T>,
+    {
+        let t0 = Instant::now();
+        let depth = self.stats.len();
+        let before = net.exchanged();
+        let parents = self.layers.last().expect("the start layer");
         let children = net.route(|push| {
             for p in parents {
                 puzzle.for_each_canonical_child(p, &mut *push);
@@ -361,28 +605,70 @@ where
         }
         let raw: u64 = next.iter().map(|p| puzzle.orbit_size(p) as u64).sum();
         let goal = next.iter().any(|p| puzzle.is_goal(p));
-        let s = net.sum(vec![next.len() as u128, raw as u128, goal as u128]);
-        progress.advance(1);
+        let after = net.exchanged();
+        let s = net.sum(vec![
+            next.len() as u128,
+            raw as u128,
+            goal as u128,
+            (after.0 - before.0) as u128,
+            (after.1 - before.1) as u128,
+        ]);
         if s[0] == 0 {
-            break;
+            return Ok(false);
         }
-        stored += bytes(&next);
-        table_bytes = table_bytes.max(check_budget(net, opts, stored, depth)?);
-        add_best(&mut best, puzzle, &next);
-        goal_reachable |= s[2] > 0;
-        stats.push(LayerStats {
+        let stored = self.stored + bytes(&next);
+        self.table_bytes = self
+            .table_bytes
+            .max(check_budget(net, opts, stored, depth)?);
+        let stat = LayerStats {
             depth,
             reduced: s[0] as u64,
             raw: s[1] as u64,
             ..Default::default()
-        });
-        if keep {
-            layers.push(next);
-        } else {
-            stored -= bytes(&layers[0]);
-            layers[0] = next;
+        };
+        self.save(net, run, &stat, s[2] > 0, &next)?;
+        self.line(net, run, &stat, (s[3] as u64, s[4] as u64), t0, false);
+        self.push(puzzle, next, stat, s[2] > 0);
+        self.computed += 1;
+        Ok(true)
+    }
+}
+
+/// The report and (layers loaded, layers computed) of a route.
+type Done<T> = (LayeredReport<T>, (usize, usize));
+
+fn full<P>(
+    puzzle: &P,
+    opts: &LayeredOptions,
+    net: &mut Net<P::Position>,
+    run: &Run<'_>,
+) -> Result<Done<P::Position>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let progress = run.progress;
+    let unreachable = hopeless(puzzle);
+    let keep = opts.backward && !unreachable;
+    let mut fwd = Forward::start(puzzle, opts, net, run, keep)?;
+    loop {
+        progress.phase(&format!("layer {}", fwd.stats.len()), 1);
+        let grew = fwd.step(puzzle, opts, net, run)?;
+        progress.advance(1);
+        if !grew {
+            break;
         }
     }
+    let Forward {
+        layers,
+        mut stats,
+        best,
+        goal_reachable,
+        table_bytes,
+        loaded,
+        computed,
+        ..
+    } = fwd;
     let mut solutions = None;
     if opts.backward && unreachable {
         solutions = Some(0);
@@ -416,13 +702,16 @@ where
             progress.advance(1);
         }
     }
-    Ok(report(
-        stats,
-        goal_reachable,
-        solutions,
-        best,
-        table_bytes,
-        !opts.prune,
+    Ok((
+        report(
+            stats,
+            goal_reachable,
+            solutions,
+            best,
+            table_bytes,
+            !opts.prune,
+        ),
+        (loaded, computed),
     ))
 }
 
@@ -459,12 +748,13 @@ fn mirrored<P>(
     puzzle: &P,
     opts: &LayeredOptions,
     net: &mut Net<P::Position>,
-    progress: &dyn Progress,
-) -> Result<Option<LayeredReport<P::Position>>, ClusterError>
+    run: &Run<'_>,
+) -> Result<Option<Done<P::Position>>, ClusterError>
 where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
 {
+    let progress = run.progress;
     let start = puzzle.canonical(&puzzle.start());
     let s0 = puzzle.score(&start) as usize;
     let goals = goals_by_depth(puzzle);
@@ -483,7 +773,6 @@ where
     }
     let unreachable = hopeless(puzzle);
     let half = last / 2;
-    let me = net.me;
     let mut stats: Vec<LayerStats> = (0..=last)
         .map(|depth| LayerStats {
             depth,
@@ -492,40 +781,30 @@ where
         .collect();
     stats[0].reduced = 1;
     stats[0].raw = puzzle.orbit_size(&start) as u64;
-    let mut best = Best::new(opts.max_final_positions);
-    let first = net.route(|push| {
-        if me == 0 {
-            push(start)
-        }
-    });
-    let mut fwd = vec![first];
-    let mut stored = bytes(&fwd[0]);
-    let mut table_bytes = stored;
-    // Forward to the middle.
-    while fwd.len() - 1 < half && !unreachable {
-        let fd = fwd.len() - 1;
-        progress.phase(&format!("layer {}", fd + 1), 1);
-        let parents = &fwd[fd];
-        let children = net.route(|push| {
-            for p in parents {
-                puzzle.for_each_canonical_child(p, &mut *push);
-            }
-        });
-        let mut next = distinct(children);
-        if opts.prune {
-            next.retain(|p| !puzzle.cannot_reach_goal(p));
-        }
-        let s = net.sum(vec![next.len() as u128]);
+    // Forward to the middle (checkpoints of a run that fell back to the
+    // full enumeration may hold deeper layers: not needed here).
+    let mut f = Forward::start(puzzle, opts, net, run, true)?;
+    f.layers.truncate(half + 1);
+    f.stats.truncate(half + 1);
+    while f.layers.len() - 1 < half && !unreachable {
+        progress.phase(&format!("layer {}", f.layers.len()), 1);
+        let grew = f.step(puzzle, opts, net, run)?;
         progress.advance(1);
-        stats[fd + 1].reduced = s[0] as u64;
-        stored += bytes(&next);
-        table_bytes = table_bytes.max(check_budget(net, opts, stored, fd + 1)?);
-        let empty = s[0] == 0;
-        fwd.push(next);
-        if empty {
+        if !grew {
             break;
         }
     }
+    for (d, st) in f.stats.iter().enumerate().skip(1) {
+        stats[d].reduced = st.reduced;
+    }
+    let Forward {
+        layers: fwd,
+        mut best,
+        table_bytes,
+        loaded,
+        computed,
+        ..
+    } = f;
     let m = fwd.len() - 1;
     let met = m == half && !unreachable && net.sum(vec![fwd[m].len() as u128])[0] > 0;
     if met {
@@ -533,9 +812,6 @@ where
         if net.sum(vec![(!fine) as u128])[0] > 0 {
             return Ok(None);
         }
-    }
-    for f in &fwd {
-        add_best(&mut best, puzzle, f);
     }
     let across = last % 2 == 1;
     let mut solutions = None;
@@ -609,13 +885,9 @@ where
     } else {
         solutions = Some(0);
     }
-    Ok(Some(report(
-        stats,
-        goal_reachable,
-        solutions,
-        best,
-        table_bytes,
-        false,
+    Ok(Some((
+        report(stats, goal_reachable, solutions, best, table_bytes, false),
+        (loaded, computed),
     )))
 }
 

@@ -14,11 +14,13 @@
 //! knows no game); the command line hands it a puzzle.
 
 mod channel;
+mod checkpoint;
 mod engine;
 mod local;
 mod net;
 
-pub use engine::enumerate;
+pub use checkpoint::Checkpoint;
+pub use engine::{enumerate, enumerate_run, LayerLine, Run, RunStats};
 pub use local::{start, LocalWorkers, MAX_LOCAL_PROCESSES};
 pub use net::{Cluster, MAX_PROCESSES};
 

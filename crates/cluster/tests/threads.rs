@@ -2,7 +2,7 @@
 //! "process" here is a thread of the test with its own timely worker and
 //! TCP connections on loopback, which is all a process is to the cluster.
 
-use endgame_cluster::{enumerate, Cluster, ClusterError};
+use endgame_cluster::{enumerate, enumerate_run, Checkpoint, Cluster, ClusterError, Run, RunStats};
 use endgame_core::layered::{self, LayeredOptions, LayeredReport, Silent};
 use endgame_core::{Reversible, Symmetric};
 use endgame_peg::api::{build, AnyProblem, BoardSource, Finish, Spec};
@@ -187,5 +187,89 @@ fn host_files_are_checked() {
     ] {
         let e = Cluster::from_host_file(text, i).unwrap_err().to_string();
         assert!(e.contains(what), "{text:?}: {e}");
+    }
+}
+
+/// Runs the count on `n` thread-processes with checkpoints in `dir`;
+/// process 0's report and run figures.
+fn across_with_checkpoints<P>(
+    p: &P,
+    opts: &LayeredOptions,
+    n: usize,
+    dir: &std::path::Path,
+) -> (LayeredReport<P::Position>, RunStats)
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let addrs = addresses(n);
+    let ck = Checkpoint {
+        dir: dir.to_path_buf(),
+        fingerprint: 11,
+    };
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..n)
+            .map(|i| {
+                let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
+                let ck = &ck;
+                s.spawn(move || {
+                    let run = Run {
+                        job: 7,
+                        progress: &Silent,
+                        checkpoint: Some(ck),
+                        on_layer: None,
+                    };
+                    enumerate_run(p, opts, &c, &run).expect("counted")
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    results
+        .into_iter()
+        .next()
+        .flatten()
+        .expect("process 0 reports")
+}
+
+#[test]
+fn checkpointed_counts_resume_from_the_layers_every_process_finished() {
+    for goal_only in [false, true] {
+        let problem = build(&Spec::named("triangle6")).expect("a valid problem");
+        let opts = LayeredOptions {
+            count_all: !goal_only,
+            ..Default::default()
+        };
+        let dir = tempfile::tempdir().expect("a directory");
+        endgame_peg::with_problem!(&problem, p => {
+            let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+            let (first, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+            same(&first, &one);
+            assert_eq!(stats.layers_loaded, 0);
+            let written = stats.layers_computed;
+            assert!(written > 5, "{stats:?}");
+            assert!(stats.sent > 0 && stats.sent_bytes >= 8 * stats.sent);
+            // Process 1 as if it had died after layer 3, process 0 after
+            // layer 5: both resume after layer 3.
+            for d in 4..written {
+                std::fs::remove_file(
+                    dir.path()
+                        .join(format!("layer-{d:04}-process-1-of-2.ckpt")),
+                )
+                .expect("removed");
+            }
+            for d in 6..written {
+                std::fs::remove_file(
+                    dir.path()
+                        .join(format!("layer-{d:04}-process-0-of-2.ckpt")),
+                )
+                .expect("removed");
+            }
+            let (again, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+            same(&again, &one);
+            assert_eq!((stats.layers_loaded, stats.layers_computed), (4, written - 4));
+        });
     }
 }
