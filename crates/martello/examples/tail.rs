@@ -67,7 +67,8 @@ fn main() {
     let busy: f64 = rs.iter().map(|r| r.seconds).sum();
     let past = |f: &dyn Fn(&study::GameResult) -> bool| {
         let v: Vec<_> = rs.iter().filter(|r| f(r)).collect();
-        (v.len(), v.iter().map(|r| r.seconds).sum::<f64>())
+        // `+ 0.0`: an empty sum of floats is -0.0, printed "-0.00".
+        (v.len(), v.iter().map(|r| r.seconds).sum::<f64>() + 0.0)
     };
     let stage = endgame_martello::solver::STAGES[0].0.unwrap_or(u64::MAX);
     for (what, (k, s)) in [
