@@ -388,10 +388,7 @@ fn count_across(
     };
     let _watchdog = (!args.no_limit)
         .then(|| crate::limits::Watchdog::arm(started, args.time, out, "count peg".to_string()));
-    let report = endgame_peg::with_problem!(problem, p => {
-        endgame_cluster::enumerate_run(p, &opts, &cluster, &run)
-            .map(|r| r.map(|(r, stats)| (api::count_report(p, &r, started), stats)))
-    });
+    let report = endgame_cluster::peg::count(problem, &opts, &cluster, &run, started);
     let report = match report {
         // A budget ran out on some process: all of them stop.
         Err(endgame_cluster::ClusterError::Count(e)) => {

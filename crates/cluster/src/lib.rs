@@ -10,14 +10,16 @@
 //!
 //! A separate crate because it is the one that talks over the network:
 //! the games and the web need none of it, and `endgame-core` stays free of
-//! timely and its communication threads. It sits on the core's floor (it
-//! knows no game); the command line hands it a puzzle.
+//! timely and its communication threads. Its engine knows no game; the
+//! [`peg`] module adapts the peg api's problems to it, so the command line
+//! hands it a problem.
 
 mod channel;
 mod checkpoint;
 mod engine;
 mod local;
 mod net;
+pub mod peg;
 
 pub use checkpoint::Checkpoint;
 pub use engine::{enumerate, enumerate_run, LayerLine, Run, RunStats};

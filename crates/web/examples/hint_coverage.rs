@@ -180,22 +180,30 @@ fn sim(b: &Bench, count: usize, rng: &mut ChaCha8Rng) {
 }
 
 fn peg(b: &Bench, boards: &[&str], count: usize, rng: &mut ChaCha8Rng) {
-    use endgame_peg::api::{build, Spec};
+    use endgame_peg::api::{self, build, Spec};
     for &board in boards {
         let problem = build(&Spec::named(board)).expect("a built-in board");
         let mut set = Set::default();
         b.hint("peg", &[("board", board.to_string())], &mut set);
-        endgame_peg::with_problem!(&problem, p => {
-            let s = p.start();
-            for _ in 0..count {
-                let q = walk(p, s, 5, rng);
-                b.hint(
-                    "peg",
-                    &[("board", board.to_string()), ("start", p.format_position(&q))],
-                    &mut set,
-                );
+        for _ in 0..count {
+            // Five random jumps from the start, through the peg api.
+            let mut pos = api::start_notation(&problem);
+            for _ in 0..5 {
+                let at = Spec {
+                    position: Some(pos.clone()),
+                    ..Spec::named(board)
+                };
+                let cur = build(&at).expect("a position reached by legal jumps");
+                let moves = api::view(&cur).moves;
+                let Some(m) = moves.choose(rng) else { break };
+                pos = api::position_after(&cur, &[m.name.as_str()]).expect("a legal jump");
             }
-        });
+            b.hint(
+                "peg",
+                &[("board", board.to_string()), ("start", pos)],
+                &mut set,
+            );
+        }
         set.print(&format!("peg {board}, start + 5 in"));
     }
 }

@@ -14,8 +14,7 @@
 //! `PEG_COST_SHOW=1` prints each position that took over 10 ms that way.
 
 use endgame_core::budget::Budget;
-use endgame_core::{Notation, Rules};
-use endgame_peg::api::{self, with_problem, BoardSource, Finish, Pruning, Spec};
+use endgame_peg::api::{self, BoardSource, Finish, Pruning, Spec};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::time::{Duration, Instant};
@@ -47,7 +46,7 @@ fn english_hint_cost_by_part() {
     // Load the tables first.
     service.analyze(&start, &Budget::unlimited());
     for _ in 0..30 {
-        let mut pos = with_problem!(&start, p => p.format_position(&p.start()));
+        let mut pos = api::start_notation(&start);
         for _ in 0..12 {
             let cur = api::build(&spec(Some(pos.clone()))).unwrap();
             let big = Budget::unlimited()
@@ -84,15 +83,10 @@ fn english_hint_cost_by_part() {
                 );
             }
             undecided_in_lane += usize::from(!a.settled());
-            let next = with_problem!(&cur, p => {
-                let s = p.start();
-                let moves = p.moves(&s);
-                if moves.is_empty() {
-                    None
-                } else {
-                    let m = moves[rng.gen_range(0..moves.len())];
-                    Some(p.format_position(&p.play(&s, m).unwrap()))
-                }
+            let moves = api::view(&cur).moves;
+            let next = (!moves.is_empty()).then(|| {
+                let m = &moves[rng.gen_range(0..moves.len())];
+                api::position_after(&cur, &[m.name.as_str()]).unwrap()
             });
             match next {
                 Some(n) => pos = n,
