@@ -4,27 +4,7 @@
 
 mod common;
 
-use common::{endgame, json, text, user_error, without_timing};
-use serde_json::Value;
-
-/// The report without what depends on the run and on how it is split
-/// (time, peak memory, bytes of the stored layers, checkpoints and the
-/// exchange's volume).
-fn counts(v: Value) -> Value {
-    let mut v = without_timing(v);
-    let m = v.as_object_mut().expect("an object");
-    for k in [
-        "peak_memory_bytes",
-        "table_bytes",
-        "layers_loaded",
-        "layers_computed",
-        "exchanged_positions",
-        "exchanged_bytes",
-    ] {
-        m.remove(k);
-    }
-    v
-}
+use common::{counts, endgame, json, text, user_error};
 
 /// The text report without its `time` and `memory` lines.
 fn text_counts(t: &str) -> String {

@@ -6,28 +6,11 @@
 
 mod common;
 
-use common::{json, user_error, without_timing};
+use common::{counts, json, user_error};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
-
-/// The report without what depends on the run and on how it is split.
-fn counts(v: Value) -> Value {
-    let mut v = without_timing(v);
-    let m = v.as_object_mut().expect("an object");
-    for k in [
-        "peak_memory_bytes",
-        "table_bytes",
-        "layers_loaded",
-        "layers_computed",
-        "exchanged_positions",
-        "exchanged_bytes",
-    ] {
-        m.remove(k);
-    }
-    v
-}
 
 fn binary() -> PathBuf {
     assert_cmd::cargo::cargo_bin("endgame")

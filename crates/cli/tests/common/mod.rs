@@ -211,3 +211,22 @@ impl Drop for IsolatedCache {
         }
     }
 }
+
+/// A count's report without what depends on the run and on how it is
+/// split across processes (time, peak memory, bytes of the stored layers,
+/// checkpoints and the exchange's volume).
+pub fn counts(v: Value) -> Value {
+    let mut v = without_timing(v);
+    let m = v.as_object_mut().expect("an object");
+    for k in [
+        "peak_memory_bytes",
+        "table_bytes",
+        "layers_loaded",
+        "layers_computed",
+        "exchanged_positions",
+        "exchanged_bytes",
+    ] {
+        m.remove(k);
+    }
+    v
+}
