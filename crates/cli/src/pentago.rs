@@ -40,9 +40,11 @@ pub struct SolvePentago {
 /// `--max-memory` of the Pentago commands.
 #[derive(Debug, Args)]
 pub struct Memory {
-    /// Memory budget (`512M`, `6G`): the exact retrograde solver takes a
-    /// position only when the memory it plans for (before allocating)
-    /// fits in this budget less the alpha-beta table (64 MiB); others are
+    /// Memory budget (`512M`, `6G`): the exact retrograde solver plans
+    /// (before allocating) within this budget less the alpha-beta table
+    /// (64 MiB), spilling its largest layers to files in the temporary
+    /// directory when they do not fit and the disk has room; positions
+    /// it cannot take, or whose predicted time does not fit `--time`, are
     /// searched by alpha-beta. At least 80M.
     #[arg(long, value_name = "SIZE", default_value = "6G", value_parser = crate::limits::parse_size)]
     pub max_memory: u64,

@@ -153,9 +153,10 @@ fn peg_custom_26x4_board_stops_at_its_time_budget() {
 }
 
 /// Pentago with 16 stones (the worked position of docs/pentago.md): the
-/// exact retrograde solver would plan 2.7 GiB, more than the budget, so
-/// it is refused before it allocates (the reason says so) and the
-/// alpha-beta search works within the time.
+/// exact retrograde solver would plan 2.7 GiB in memory, more than the
+/// budget, so it could only spill its layers to disk, which takes far
+/// longer than the time: the alpha-beta search works within the time and
+/// the memory.
 #[test]
 fn pentago_16_stones_stays_within_its_memory_budget() {
     let args = [
@@ -168,8 +169,7 @@ fn pentago_16_stones_stays_within_its_memory_budget() {
         "256M",
     ];
     let r = run(&args);
-    let reason = r.report["reason"].as_str().unwrap_or_default();
-    assert!(reason.contains("over the memory limit"), "{}", r.report);
+    assert_eq!(r.report["method"], "alpha-beta", "{}", r.report);
     let complete = r.report["complete"] == true;
     assert_eq!(r.code, if complete { 0 } else { 3 }, "{}", r.report);
     within_time(&args, &r, Duration::from_secs(3));

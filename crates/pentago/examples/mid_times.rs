@@ -5,8 +5,9 @@
 //! `cargo run --release -p endgame-pentago --example positions -- 18 20 1 reference | cargo run --release -p endgame-pentago --example mid_times -- [mid|ab|auto] [SECONDS]`.
 //!
 //! `mid` the retrograde solver alone (its memory limit `mid::memory_limit`,
-//! or `MID_MEMORY_GIB` GiB from the environment: 15-stone roots need more
-//! than the default), `ab` the alpha-beta alone (with a
+//! or `MID_MEMORY_GIB` GiB from the environment: below what a root needs
+//! in memory its large layers spill to files, and the line says what was
+//! written and read), `ab` the alpha-beta alone (with a
 //! time cap, default 10 s), `auto` what `Solver::value_and_children`
 //! chooses; `memory` prints the predicted peak memory by empty cells.
 
@@ -49,7 +50,19 @@ fn main() {
         let mut how = "retrograde".to_string();
         let (v, kids) = match method.as_str() {
             "mid" => {
-                mid::value_and_children(&p, None).expect("within MAX_EMPTY and the memory limit")
+                let plan = mid::plan(&p, None).expect("within MAX_EMPTY and the memory limit");
+                let sol = mid::solve(&p, None).expect("within MAX_EMPTY and the memory limit");
+                let (w, r) = sol.disk_bytes();
+                if plan.disk > 0 {
+                    how = format!(
+                        "retrograde, spilled (predicted {} in memory, {} on disk; wrote {}, read {})",
+                        mid::bytes_text(plan.bytes),
+                        mid::bytes_text(plan.disk),
+                        mid::bytes_text(w),
+                        mid::bytes_text(r)
+                    );
+                }
+                (sol.value(), sol.children())
             }
             _ => {
                 let mut s = Solver::default();

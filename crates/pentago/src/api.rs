@@ -89,9 +89,10 @@ pub const SOLVE_EARLY_TIME: Duration = Duration::from_secs(10);
 /// From this many stones (18 empty cells) the retrograde solver answers
 /// within a hint's default time ([`DEFAULT_TIME`]) and 1 GB. Its range
 /// reaches further ([`mid::MAX_EMPTY`] = 21 empty cells, 15 stones: about
-/// 1.6 GiB at 17 stones, 4.3 GiB at 16, 7.2 GiB at 15, a sweep per
-/// question, over the default limit), where a solve without a time limit
-/// uses it when the memory limit allows ([`mid::reaches`]).
+/// 1.6 GiB at 17 stones, 4.3 GiB at 16, 7.2 GiB at 15 a sweep per
+/// question, over the default limit, so spilled to disk), where a longer
+/// budget ("think longer" from 16 stones, see [`mid::predicted_time`])
+/// or a solve without a time limit uses it ([`mid::reaches`]).
 pub const LATE_STONES: u32 = 18;
 
 /// Table size of the service's solvers: 2^22 slots of 16 bytes (64 MiB),
@@ -488,7 +489,8 @@ struct Stages {
     /// memory limit).
     late: bool,
     /// Why the retrograde solver did not answer although the position is
-    /// in its range by empty cells: its memory over the limit.
+    /// in its range by empty cells: its memory over the limit, or the
+    /// deadline passed while it ran.
     refusal: Option<mid::Refusal>,
 }
 
@@ -555,9 +557,14 @@ impl Stages {
             }
         }
         self.nodes += solver.nodes() - nodes0;
-        if let Some(r @ mid::Refusal::TooLarge { .. }) = solver.retrograde_refusal() {
-            self.refusal = Some(r);
-        }
+        // Why the retrograde solver, in range, gave no answer: its memory,
+        // or the deadline passing while it ran (not when cancelled: the
+        // reason says so already).
+        self.refusal = match solver.retrograde_refusal() {
+            Some(r @ mid::Refusal::TooLarge { .. }) => Some(r),
+            Some(r @ mid::Refusal::OutOfTime) if !budget.cancelled() => Some(r),
+            _ => self.refusal,
+        };
         self.method = Some(if solver.last_was_retrograde() {
             "retrograde"
         } else {
@@ -1326,5 +1333,47 @@ mod tests {
         assert_eq!(duration_text(Duration::from_millis(49)), "100 ms");
         assert_eq!(duration_text(Duration::from_millis(460)), "500 ms");
         assert_eq!(duration_text(Duration::from_millis(1901)), "2 s");
+    }
+
+    /// A retrograde solve that the time model lets start but that cannot
+    /// finish (its prediction scaled to nothing, a 17-stone root: about
+    /// 5 s of CPU, 200 ms given) stops at the deadline: the hint comes
+    /// back at once, undecided, saying the retrograde solver ran out of
+    /// time and that the alpha-beta answered.
+    #[test]
+    fn an_overrun_stops_at_the_deadline_and_says_so() {
+        use endgame_core::conformance::random_game_positions;
+        let ps = random_game_positions(&Pentago, 5, 40);
+        // A position the alpha-beta's first share does not settle.
+        let p = ps
+            .iter()
+            .filter(|p| p.stones() == 17 && !p.must_rotate() && p.outcome().is_none())
+            .find(|p| {
+                let mut ab = Solver::new(16);
+                ab.set_retrograde(false);
+                let share = mid::cost(p).unwrap() / solve::AB_SHARE;
+                let b = solve::Budget {
+                    nodes: Some(share),
+                    time: None,
+                };
+                ab.value(p, b) == Value::Unknown
+            })
+            .expect("a 17-stone position the share does not settle");
+        let mut solver = Solver::new(16);
+        solver.set_time_scale(0.0);
+        let given = Duration::from_millis(200);
+        let t = Instant::now();
+        let a = hint(&mut solver, p, &Budget::time(given));
+        let took = t.elapsed();
+        assert!(took < Duration::from_millis(1200), "{took:?}");
+        assert_eq!(solver.retrograde_refusal(), Some(mid::Refusal::OutOfTime));
+        assert!(a.moves.iter().any(|m| m.colour == Colour::Blue));
+        assert_eq!(a.detail.method.as_deref(), Some("alpha-beta"));
+        let reason = a.reason.expect("undecided moves say why");
+        assert!(
+            reason.starts_with("below 18 stones: ")
+                && reason.ends_with("within 200 ms (the retrograde solver ran out of time)"),
+            "{reason}"
+        );
     }
 }

@@ -88,6 +88,9 @@ pub struct Solver {
     /// Why the retrograde solver was not used for the last question, when
     /// it was in its range but refused (its memory over the limit).
     refusal: Option<mid::Refusal>,
+    /// The factor on the retrograde solver's predicted time
+    /// ([`Solver::set_time_scale`]).
+    time_scale: f64,
 }
 
 /// The alpha-beta's first share: at most `1 / AB_SHARE` of the retrograde
@@ -112,14 +115,6 @@ pub const AB_SHARE: u64 = 8192;
 /// would go to the slower retrograde solver (the figures: the README's
 /// benchmark section).
 pub const MIN_AB_SHARE: u64 = 20_000;
-
-/// Predicted wall time per retrograde position (see [`mid::cost`]), to
-/// decide whether the retrograde solver fits a time budget. On the slow
-/// side of what was measured (the README's benchmark section): fixed
-/// costs weigh more on small solves, and a busy machine is slower; but
-/// not far beyond it, since a prediction too high keeps the retrograde
-/// solver out of budgets it fits.
-pub const MID_NS_PER_POSITION: u64 = 10;
 
 /// Default table size: 2^22 slots of 16 bytes (64 MiB).
 pub const DEFAULT_TABLE_BITS: u32 = 22;
@@ -166,6 +161,7 @@ impl Solver {
             mid: None,
             memory: None,
             refusal: None,
+            time_scale: 1.0,
         }
     }
 
@@ -196,6 +192,34 @@ impl Solver {
     /// to the alpha-beta, and [`Solver::retrograde_refusal`] says why.
     pub fn set_memory_limit(&mut self, bytes: Option<u64>) {
         self.memory = bytes;
+    }
+
+    /// Multiplies the retrograde solver's predicted time
+    /// ([`mid::predicted_time`], two idle cores) by `factor` (1 by
+    /// default) when deciding whether it fits a time budget: more on a
+    /// slower or busy machine; 0 lets it start whenever its memory fits,
+    /// however short the time (it then stops at the deadline).
+    pub fn set_time_scale(&mut self, factor: f64) {
+        self.time_scale = factor.max(0.0);
+    }
+
+    /// Whether the retrograde solver, following `plan`, takes over `pos`
+    /// with `left` of the time budget (`None`: no limit): its predicted
+    /// time ([`mid::predicted_time`] times [`Solver::set_time_scale`])
+    /// fits. The rule of the hand-over after the alpha-beta's first
+    /// share, so a hint (2 s) takes it from 18 stones and the web's
+    /// "think longer" (8 s) from 16.
+    pub fn retrograde_fits(
+        &self,
+        pos: &Position,
+        plan: &mid::Plan,
+        left: Option<Duration>,
+    ) -> bool {
+        let n = pos.empty().count_ones();
+        let Some(t) = mid::predicted_time(n, plan) else {
+            return false;
+        };
+        left.is_none_or(|l| t.mul_f64(self.time_scale) <= l)
     }
 
     /// Why the retrograde solver did not answer the last question although
@@ -265,14 +289,15 @@ impl Solver {
             None
         };
         // Its memory checked first: refused, the alpha-beta has it all.
-        let cost = cost.filter(|_| match mid::plan(pos, self.memory) {
-            Ok(_) => true,
-            Err(r) => {
+        let plan = match cost.map(|_| mid::plan(pos, self.memory)) {
+            Some(Ok(plan)) => Some(plan),
+            Some(Err(r)) => {
                 self.refusal = Some(r);
-                false
+                None
             }
-        });
-        let Some(cost) = cost else {
+            None => None,
+        };
+        let (Some(cost), Some(plan)) = (cost, plan) else {
             return ab(self, budget).0;
         };
         let start = Instant::now();
@@ -289,8 +314,8 @@ impl Solver {
         let used = self.nodes - nodes0;
         let elapsed = start.elapsed();
         let nodes_fit = budget.nodes.is_none_or(|n| n.saturating_sub(used) >= cost);
-        let predicted = Duration::from_nanos(cost.saturating_mul(MID_NS_PER_POSITION));
-        let time_fits = budget.time.is_none_or(|t| elapsed + predicted <= t);
+        let left = budget.time.map(|t| t.saturating_sub(elapsed));
+        let time_fits = self.retrograde_fits(pos, &plan, left);
         if nodes_fit && time_fits && !self.cancel.is_cancelled() {
             return match by_mid(self, pos, budget.time.map(|t| start + t)) {
                 Ok(out) => {

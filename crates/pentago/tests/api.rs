@@ -9,7 +9,7 @@ use endgame_core::{Rules, Value};
 use endgame_pentago::api::{self, PentagoAnalysis, Service};
 use endgame_pentago::notation::{format_position, parse_move};
 use endgame_pentago::solve::{self, Solver};
-use endgame_pentago::{Pentago, Position};
+use endgame_pentago::{mid, Pentago, Position};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
@@ -233,6 +233,65 @@ fn a_cancelled_hint_stops_at_once() {
         "{:?}",
         t.elapsed()
     );
+}
+
+/// Which method a time budget selects once the alpha-beta's share is
+/// spent ([`Solver::retrograde_fits`], the hand-over rule): a hint's 2 s
+/// takes the retrograde solver from 18 stones, the web's "think longer"
+/// (four times a hint's time; the web's route keeps its own check of the
+/// factor) from 16 with both questions in one sweep; a sweep per question
+/// (a low memory limit) or a slower machine needs more time.
+#[test]
+fn a_time_budget_selects_the_method() {
+    let secs = Duration::from_secs_f64;
+    let hint = api::DEFAULT_TIME;
+    let think = api::DEFAULT_TIME * 4;
+    // What the stages before it may take of the think budget: stage 1,
+    // then the alpha-beta's share (cost / 8192: 181 000 nodes at 16
+    // stones, about 80 ms).
+    let think_left = think - secs(0.3);
+    let one = mid::Plan {
+        one_sweep: true,
+        bytes: 0,
+        disk: 0,
+    };
+    let two = mid::Plan {
+        one_sweep: false,
+        bytes: 0,
+        disk: 0,
+    };
+    let s = Solver::default();
+    for (stones, by_hint, by_think) in [
+        (20, true, true),
+        (18, true, true),
+        (17, false, true),
+        (16, false, true),
+        (15, false, false),
+    ] {
+        let p = positions(stones, stones, 3, 20)
+            .into_iter()
+            .find(|p| !p.must_rotate())
+            .unwrap();
+        assert_eq!(s.retrograde_fits(&p, &one, Some(hint)), by_hint, "{stones}");
+        assert_eq!(
+            s.retrograde_fits(&p, &one, Some(think_left)),
+            by_think,
+            "{stones}"
+        );
+        assert!(s.retrograde_fits(&p, &one, None), "{stones}: no time limit");
+        if stones == 16 {
+            // Not in half the think budget (its first round), nor a sweep
+            // per question, nor on a machine twice as slow.
+            assert!(!s.retrograde_fits(&p, &one, Some(think / 2)));
+            assert!(!s.retrograde_fits(&p, &two, Some(think_left)));
+            let mut slow = Solver::default();
+            slow.set_time_scale(2.0);
+            assert!(!slow.retrograde_fits(&p, &one, Some(think_left)));
+        }
+    }
+    // Beyond the retrograde solver's range: never.
+    let p = positions(14, 14, 3, 20).into_iter().next().unwrap();
+    assert!(!s.retrograde_fits(&p, &one, None));
 }
 
 #[test]

@@ -145,3 +145,40 @@ where
     .keep_alive(KeepAlive::new().interval(Duration::from_secs(5)))
     .into_response())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::BudgetQuery;
+    use endgame_pentago::{api as pentago, mid, solve::Solver};
+
+    /// A think request with the default budget gives a 16-stone Pentago
+    /// hint time for the retrograde solver in its last round (the hand-over
+    /// rule is the Pentago crate's; this checks the budget the route gives
+    /// it), not in its first.
+    #[test]
+    fn a_default_think_request_reaches_16_stones_exactly() {
+        let dir = std::env::temp_dir().join(format!("endgame-think-unit-{}", std::process::id()));
+        let app = AppState::with_cache(crate::Limits::default(), &dir);
+        let hint = app.budget_for(
+            &BudgetQuery::default(),
+            pentago::DEFAULT_TIME,
+            pentago::DEFAULT_NODES,
+        );
+        let big = app.think_budget(hint);
+        assert_eq!(big.time, Duration::from_secs(8));
+        // 16 stones (20 empty cells), from the published test data.
+        let p = pentago::parse("23927692395154821").unwrap();
+        assert_eq!(p.stones(), 16);
+        let one = mid::Plan {
+            one_sweep: true,
+            bytes: 0,
+            disk: 0,
+        };
+        let s = Solver::default();
+        // Less what stage 1 and the alpha-beta's share take first.
+        assert!(s.retrograde_fits(&p, &one, Some(big.time - Duration::from_millis(300))));
+        assert!(!s.retrograde_fits(&p, &one, Some(big.time / ROUNDS)));
+        assert!(!s.retrograde_fits(&p, &one, Some(hint.time)));
+    }
+}

@@ -131,6 +131,48 @@ async fn a_client_that_leaves_stops_the_work() {
     }
 }
 
+/// A 16-stone Pentago position (published test data of Geoffrey Irving's
+/// "Pentago is a first player win", the one `tests/published.rs` of the
+/// Pentago crate takes: to rotate, a draw for the player to move,
+/// no rotation decided without search) through the route with the
+/// default budget: the last
+/// round (8 s) decides every rotation by the retrograde solver, or, on a
+/// machine too busy for it, stops at its deadline saying so. Ignored:
+/// 4.3 GiB and about 12 s; run it with
+/// `cargo test --profile ci -p endgame-web --test think -- --ignored sixteen --nocapture`.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "12 s and 4.3 GiB: a 16-stone retrograde solve"]
+async fn sixteen_stones_come_back_exact() {
+    let t = Instant::now();
+    let ev = events(state(), "/api/pentago/think?start=2435040036596351654m").await;
+    let took = t.elapsed();
+    let last = &ev.iter().rev().find(|e| e.0 == "analysis").unwrap().1;
+    let a = &last["analysis"];
+    eprintln!(
+        "{} rounds in {:.2} s: value {}, method {}, reason {}",
+        last["round"],
+        took.as_secs_f64(),
+        a["value"],
+        a["method"],
+        a["reason"]
+    );
+    assert_eq!(last["budget"]["time_ms"], 8000);
+    // Two rounds of 4 and 8 s at most, and a little for the rest.
+    assert!(took < Duration::from_millis(12_800), "{took:?}");
+    if a["reason"].is_null() {
+        assert_eq!(a["method"], "retrograde");
+        assert_eq!(a["value"], "draw");
+        assert_eq!(last["decided"], 8);
+        assert_eq!(ev.last().unwrap().1["stopped"], "decided");
+    } else {
+        let reason = a["reason"].as_str().unwrap();
+        assert!(
+            reason.ends_with("(the retrograde solver ran out of time)"),
+            "{reason}"
+        );
+    }
+}
+
 #[tokio::test]
 async fn bad_input_is_a_json_400_before_any_work() {
     for uri in [

@@ -238,6 +238,64 @@ impl<E: Entry> Buf<E> {
     }
 }
 
+impl<E: Entry> Buf<E> {
+    /// The first `len` entries' bytes of region `r` (those of a layer of
+    /// `len` entries in it: what a spilled layer's file holds there).
+    fn region_range(&self, r: usize, len: usize) -> std::ops::Range<usize> {
+        let from = (r * Self::PER).min(len);
+        from..((r + 1) * Self::PER).min(len)
+    }
+
+    /// The bytes of region `r` of a layer of `len` entries, to be written
+    /// to its file.
+    pub(super) fn region_bytes(&self, r: usize, len: usize) -> &[u8] {
+        let range = self.region_range(r, len);
+        let entries = &self.as_slice()[range];
+        // SAFETY: entries are plain `u64` words (see `Entry`): their bytes
+        // are initialised, and the slice borrows `self`.
+        unsafe {
+            std::slice::from_raw_parts(entries.as_ptr().cast(), std::mem::size_of_val(entries))
+        }
+    }
+
+    /// The bytes of region `r` of a layer of `len` entries, to be read
+    /// from its file; the region becomes resident.
+    pub(super) fn region_bytes_mut(&mut self, r: usize, len: usize) -> &mut [u8] {
+        self.resident[r] = true;
+        let range = self.region_range(r, len);
+        let entries = &mut self.as_mut_slice()[range];
+        // SAFETY: as in `region_bytes`; any bytes are valid entries.
+        unsafe {
+            std::slice::from_raw_parts_mut(
+                entries.as_mut_ptr().cast(),
+                std::mem::size_of_val(entries),
+            )
+        }
+    }
+
+    /// Gives up region `r`, whose entries are no longer needed: its pages
+    /// go to the pool while it has room, else back to the kernel.
+    pub(super) fn release(&mut self, r: usize) {
+        if !self.resident[r] {
+            return;
+        }
+        self.resident[r] = false;
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: region `r` lies whole inside the mapping (see `new`)
+            // and is region-aligned; no slice of the buffer is alive
+            // (`&mut self`). Its contents are not needed: the pool takes
+            // its pages, or the kernel frees them (zero pages on demand).
+            unsafe {
+                let at = self.ptr.as_ptr().cast::<u8>().add(r * REGION_BYTES);
+                if !self.pool.give(at.cast()) {
+                    libc::madvise(at.cast(), REGION_BYTES, libc::MADV_DONTNEED);
+                }
+            }
+        }
+    }
+}
+
 #[cfg(target_os = "linux")]
 impl<E: Entry> Drop for Buf<E> {
     fn drop(&mut self) {

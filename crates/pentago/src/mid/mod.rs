@@ -37,7 +37,9 @@
 //! the position is, which is what bounds the worst case where the
 //! alpha-beta search of [`crate::solve`] can take minutes.
 //!
-//! The files, each one idea, lowest first (each uses only those above it):
+//! The files, each one idea, lowest first (each uses only those above it,
+//! but `sweep`, `spill` and `sizing`, which use one another: the refusal,
+//! the layout of spilled layers, the windows):
 //!
 //! - `state`: rotation states and 128-bit sets of them, [`spread`];
 //! - `tables`: the lookup tables built once per process, colex ranks and
@@ -50,7 +52,11 @@
 //! - `buf`: a layer's buffer of regions whose pages can move;
 //! - `space`: one root's downstream space and its layers' layout;
 //! - `kernels`: the turn and gather of one block, portable and AVX2;
-//! - `sweep`: the passes over the layers, from the full board to the root;
+//! - `sweep`: the passes over the layers, from the full board to the root,
+//!   each gather in windows whose residency a `Residency` decides;
+//! - `spill`: layers in files of a temporary directory when the memory
+//!   limit is smaller than they need, the gathers' windows loading and
+//!   writing them;
 //! - `sizing`: what a solve takes, known before it starts, the [`plan`]
 //!   it follows, and [`Refusal`];
 //! - `solution`: a solved root and the values one move away
@@ -68,6 +74,7 @@ mod pool;
 mod sizing;
 mod solution;
 mod space;
+mod spill;
 mod state;
 mod sweep;
 mod tables;
@@ -77,8 +84,9 @@ mod tests;
 pub use cpu::fast_available;
 pub use pool::{free_pool, pool_bytes, set_pool_limit, DEFAULT_POOL_BYTES};
 pub use sizing::{
-    bytes_text, cost, effective_limit, memory, memory_for, memory_limit, plan, reaches,
-    set_memory_limit, Memory, Plan, Refusal, DEFAULT_MEMORY_BYTES, MAX_EMPTY, MAX_EMPTY_ONE_SWEEP,
+    bytes_text, cost, cost_for, effective_limit, memory, memory_for, memory_limit, plan,
+    predicted_time, reaches, set_memory_limit, Memory, Plan, Refusal, DEFAULT_MEMORY_BYTES,
+    MAX_EMPTY, MAX_EMPTY_ONE_SWEEP, SPILL_SLOWDOWN,
 };
 pub use solution::Solution;
 pub use state::{locate, spread, state_at, Half, State};
@@ -126,10 +134,11 @@ pub fn solve_limited(
     if n > MAX_EMPTY {
         return Err(Refusal::TooEarly);
     }
-    let one_sweep = if pos.outcome().is_some() {
-        true
+    let (one_sweep, spill) = if pos.outcome().is_some() {
+        (true, None)
     } else {
-        plan(pos, memory)?.one_sweep
+        let (p, layout) = sizing::plan_for(n, effective_limit(memory))?;
+        (p.one_sweep, layout)
     };
     solve_with(
         pos,
@@ -137,6 +146,7 @@ pub fn solve_limited(
         cancel,
         Options {
             one_sweep,
+            spill,
             ..Options::of(pos)
         },
     )
@@ -144,10 +154,15 @@ pub fn solve_limited(
 
 /// How [`solve_with`] runs (what [`solve`] uses, or variants the tests
 /// compare with it).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 struct Options {
     /// Both questions in one sweep.
     one_sweep: bool,
+    /// The layers that go to files, and the gathers' windows (both
+    /// questions in one sweep).
+    spill: Option<spill::Layout>,
+    /// Where the spilled layers' directory goes.
+    spill_parent: std::path::PathBuf,
     /// Move pages between layers whose pair takes more bytes.
     release_above: usize,
     /// The code compiled for AVX2 and BMI2, where available.
@@ -165,6 +180,8 @@ impl Options {
     fn of(_pos: &Position) -> Options {
         Options {
             one_sweep: true,
+            spill: None,
+            spill_parent: sizing::spill_parent(),
             release_above: RELEASE_ABOVE,
             fast: fast_available(),
             fuse_turn: true,
@@ -193,6 +210,8 @@ fn solve_with(
         win1: Vec::new(),
         not_lose1: Vec::new(),
         regions: 0,
+        disk_written: 0,
+        disk_read: 0,
     };
     if pos.outcome().is_some() {
         return Ok(sol);
@@ -203,6 +222,7 @@ fn solve_with(
     sp.fuse_turn = opt.fuse_turn;
     sp.stream_above = opt.stream_above;
     let (one_sweep, pool) = (opt.one_sweep, opt.pool);
+    assert!(one_sweep || opt.spill.is_none(), "spilled: one sweep");
     let stop = Stop::new(deadline, cancel);
     // Two layer buffers, as large as the largest layer.
     let most = (0..=sp.n()).map(|j| sp.size(j)).max().unwrap_or(1);
@@ -210,10 +230,21 @@ fn solve_with(
         // Both questions in one sweep: the fives and indices once.
         let mut a: Buf<Both> = Buf::new(most, pool);
         let mut b: Buf<Both> = Buf::new(most, pool);
-        let (e0, e1) = sp
-            .sweep(Kind::Win, [&mut a, &mut b], &stop)
-            .ok_or(Refusal::OutOfTime)?;
-        sol.regions = a.resident_count() + b.resident_count();
+        // The files, when spilled, in a directory removed when this ends.
+        let mut files = match opt.spill {
+            Some(layout) => Some(spill::Spill::new(layout, &opt.spill_parent)?),
+            None => None,
+        };
+        let (e0, e1) = sp.sweep(Kind::Win, [&mut a, &mut b], &stop, files.as_mut())?;
+        if let Some(f) = &files {
+            // The most regions seen resident (pages are released as the
+            // sweep goes).
+            sol.regions = f.peak_seen;
+            sol.disk_written = f.written;
+            sol.disk_read = f.read;
+        } else {
+            sol.regions = a.resident_count() + b.resident_count();
+        }
         (
             e0.0[0],
             e0.0[1],
@@ -223,12 +254,8 @@ fn solve_with(
     } else {
         let mut a: Buf<Half> = Buf::new(most, pool);
         let mut b: Buf<Half> = Buf::new(most, pool);
-        let (win0, not_lose1) = sp
-            .sweep(Kind::Win, [&mut a, &mut b], &stop)
-            .ok_or(Refusal::OutOfTime)?;
-        let (not_lose0, win1) = sp
-            .sweep(Kind::NotLose, [&mut a, &mut b], &stop)
-            .ok_or(Refusal::OutOfTime)?;
+        let (win0, not_lose1) = sp.sweep(Kind::Win, [&mut a, &mut b], &stop, None)?;
+        let (not_lose0, win1) = sp.sweep(Kind::NotLose, [&mut a, &mut b], &stop, None)?;
         sol.regions = a.resident_count() + b.resident_count();
         (win0, not_lose0, win1, not_lose1)
     };
@@ -309,9 +336,7 @@ fn value_with(
     let mut a: Buf<Half> = Buf::new(most, &POOL);
     let mut b: Buf<Half> = Buf::new(most, &POOL);
     for kind in [Kind::Win, Kind::NotLose] {
-        let (root, _) = sp
-            .sweep(kind, [&mut a, &mut b], &stop)
-            .ok_or(Refusal::OutOfTime)?;
+        let (root, _) = sp.sweep(kind, [&mut a, &mut b], &stop, None)?;
         if has(&root, [0; 4]) {
             return Ok(if kind == Kind::Win {
                 Value::Win

@@ -45,8 +45,13 @@ pub struct Solution {
     pub(super) win1: Vec<Half>,
     pub(super) not_lose1: Vec<Half>,
     /// Layer regions resident at the end of the solve (its peak: they
-    /// only move between the two buffers or join them).
+    /// only move between the two buffers or join them; when spilled, the
+    /// peak its layout counted).
     pub(super) regions: usize,
+    /// Bytes a spilled solve wrote to its files and read back (0 in
+    /// memory).
+    pub(super) disk_written: u64,
+    pub(super) disk_read: u64,
 }
 
 /// The rotation state after one rotation move `r` (`2·quadrant + d`).
@@ -68,6 +73,12 @@ impl Solution {
     /// [`memory`]: super::memory
     pub fn layer_bytes(&self) -> u64 {
         (self.regions * REGION_BYTES) as u64
+    }
+
+    /// Bytes written to disk and read back by a solve whose layers
+    /// spilled to files (`(0, 0)` in memory).
+    pub fn disk_bytes(&self) -> (u64, u64) {
+        (self.disk_written, self.disk_read)
     }
 
     /// The value of the root for its player to move.

@@ -9,7 +9,9 @@ use super::buf::Buf;
 use super::entry::Entry;
 use super::kernels::{pick_gather, pick_turn, GatherCtx, GatherFn, TurnCtx};
 use super::pool::REGION_BYTES;
+use super::sizing::Refusal;
 use super::space::Space;
+use super::spill::Spill;
 use super::state::Line;
 use super::tables::{rank, subsets};
 use crate::board::bits_of;
@@ -79,6 +81,205 @@ impl Stop {
     }
 }
 
+/// How a gather ([`Space::gather`]) makes resident what each window reads
+/// and writes, and releases what no later window needs.
+pub(super) trait Residency<E: Entry> {
+    /// The windows: window `w` computes the blocks `bounds[w]..bounds[w +
+    /// 1]` of the layer written.
+    fn bounds(&self) -> &[usize];
+    /// Before window `w`: what it reads of `next` and writes of `cur`
+    /// made resident.
+    fn before(&mut self, w: usize, next: &mut Buf<E>, cur: &mut Buf<E>) -> Result<(), Refusal>;
+    /// After window `w` wrote its blocks.
+    fn after(&mut self, w: usize, next: &mut Buf<E>, cur: &mut Buf<E>) -> Result<(), Refusal>;
+}
+
+/// Both layers of a gather in memory. With `release`, the blocks of the
+/// layer written are computed in [`gather_windows`] windows in rank
+/// order; the regions of `next` that no later block reads become spare
+/// after each window, and their pages move to the regions of `cur` the
+/// next window writes ([`Buf::move_region`]), so that the two layers are
+/// never both whole in memory. Regions of `cur` no page of `next` can
+/// fill come from the pool, else fresh.
+pub(super) struct Moving {
+    bounds: Vec<usize>,
+    release: bool,
+    first_moves: bool,
+    /// Entries per region, per block of the layer written and read.
+    per: usize,
+    block: usize,
+    child_block: usize,
+    /// First mover: the regions of `next` by the last block that reads
+    /// them ([`Space::last_readers`]).
+    last_reader: Vec<(usize, usize)>,
+    /// Regions of `next` no longer read, whose pages can move to `cur`.
+    spare: Vec<usize>,
+    released: usize,
+    /// Regions of `cur` below this are written or provided for.
+    provided: usize,
+}
+
+impl Moving {
+    /// The gather of layer `j` of `sp` with `entry`-byte nodes.
+    pub(super) fn new(sp: &Space, j: u32, entry: usize, release: bool) -> Moving {
+        let n = sp.n();
+        let (x, y) = sp.counts(j);
+        let per = REGION_BYTES / entry;
+        let first_moves = j.is_multiple_of(2);
+        let blocks = sp.binom(n, x);
+        let windows = if release {
+            gather_windows(sp.size(j) * entry)
+        } else {
+            1
+        };
+        Moving {
+            bounds: (0..=windows).map(|w| w * blocks / windows).collect(),
+            release,
+            first_moves,
+            per,
+            block: sp.binom(n - x, y),
+            child_block: sp.child_block(j),
+            last_reader: if release && first_moves {
+                sp.last_readers(j, per)
+            } else {
+                Vec::new()
+            },
+            spare: Vec::new(),
+            released: 0,
+            provided: 0,
+        }
+    }
+
+    /// Makes the regions of `cur` window `w` writes resident in `pair`:
+    /// pages of spare regions of `next` first, else from outside.
+    fn provide(&mut self, w: usize, pair: &mut impl Pair) {
+        let end = (self.bounds[w + 1] * self.block).div_ceil(self.per);
+        for r in self.provided.min(end)..end {
+            if pair.cur_resident(r) {
+                continue;
+            }
+            let mut moved = false;
+            while let Some(k) = self.spare.pop() {
+                if pair.take(k, r) {
+                    moved = true;
+                    break;
+                }
+            }
+            if !moved {
+                pair.outside(r);
+            }
+        }
+        self.provided = self.provided.max(end);
+    }
+
+    /// After window `w`: the regions of `next` no later block reads
+    /// become spare.
+    fn retire(&mut self, w: usize) {
+        if !self.release {
+            return;
+        }
+        let e = self.bounds[w + 1];
+        if self.first_moves {
+            while self.released < self.last_reader.len() && self.last_reader[self.released].0 < e {
+                self.spare.push(self.last_reader[self.released].1);
+                self.released += 1;
+            }
+        } else {
+            // The second mover's children of block `a` are block `a`.
+            let upto = e * self.child_block / self.per;
+            self.spare.extend(self.released..upto);
+            self.released = self.released.max(upto);
+        }
+    }
+}
+
+/// The two layers' regions as a [`Moving`] gather sees them: the real
+/// buffers ([`Bufs`]), or their resident flags alone ([`Flags`], which
+/// predicts the peak without allocating).
+pub(super) trait Pair {
+    fn cur_resident(&self, r: usize) -> bool;
+    /// Moves the pages of region `k` of `next` (no longer read) to region
+    /// `r` of `cur`: whether it moved any.
+    fn take(&mut self, k: usize, r: usize) -> bool;
+    /// Makes region `r` of `cur` resident from outside the two layers
+    /// (the pool or fresh pages).
+    fn outside(&mut self, r: usize);
+}
+
+/// The real buffers of a gather, and the regions to fill with fresh pages.
+struct Bufs<'a, E: Entry> {
+    next: &'a mut Buf<E>,
+    cur: &'a mut Buf<E>,
+    fresh: Vec<usize>,
+}
+
+impl<E: Entry> Pair for Bufs<'_, E> {
+    fn cur_resident(&self, r: usize) -> bool {
+        self.cur.resident[r]
+    }
+
+    fn take(&mut self, k: usize, r: usize) -> bool {
+        self.next.move_region(k, self.cur, r)
+    }
+
+    fn outside(&mut self, r: usize) {
+        if !self.cur.provide(r) {
+            self.fresh.push(r);
+        }
+    }
+}
+
+/// The resident flags of a gather's two layers, and how many regions
+/// came from outside them.
+pub(super) struct Flags<'a> {
+    pub(super) next: &'a mut [bool],
+    pub(super) cur: &'a mut [bool],
+    pub(super) added: usize,
+}
+
+impl Pair for Flags<'_> {
+    fn cur_resident(&self, r: usize) -> bool {
+        self.cur[r]
+    }
+
+    fn take(&mut self, k: usize, r: usize) -> bool {
+        if !self.next[k] || self.cur[r] {
+            return false;
+        }
+        self.next[k] = false;
+        self.cur[r] = true;
+        true
+    }
+
+    fn outside(&mut self, r: usize) {
+        self.cur[r] = true;
+        self.added += 1;
+    }
+}
+
+impl<E: Entry> Residency<E> for Moving {
+    fn bounds(&self) -> &[usize] {
+        &self.bounds
+    }
+
+    fn before(&mut self, w: usize, next: &mut Buf<E>, cur: &mut Buf<E>) -> Result<(), Refusal> {
+        let mut pair = Bufs {
+            next,
+            cur,
+            fresh: Vec::new(),
+        };
+        self.provide(w, &mut pair);
+        let fresh = pair.fresh;
+        cur.populate(&fresh);
+        Ok(())
+    }
+
+    fn after(&mut self, w: usize, _next: &mut Buf<E>, _cur: &mut Buf<E>) -> Result<(), Refusal> {
+        self.retire(w);
+        Ok(())
+    }
+}
+
 impl Space {
     /// What turning layer `j + 1` into answers of layer `j` needs, from
     /// [`Space::fives_at`]`(j + 1)`.
@@ -97,23 +298,25 @@ impl Space {
 
     /// Layer `j` from layer `j + 1` already turned into per-node sets
     /// "the mover at layer `j` gets what it asks by placing here": a node
-    /// asks it when any of its children does. With `release`, the blocks
-    /// of `cur` are computed in [`GATHER_WINDOWS`] windows in rank order;
-    /// the regions of `next` that no later block reads become spare after
-    /// each window, and their pages move to the regions of `cur` the next
-    /// window writes ([`Buf::move_region`]), so that the two layers are
-    /// never both whole in memory. With `turn`, each node is turned as it
-    /// is gathered ([`Space::turn`] of layer `j - 1` for that question),
-    /// one pass over the layer instead of two.
-    fn gather<E: Entry>(
+    /// asks it when any of its children does. The blocks of `cur` are
+    /// computed in windows in rank order, `res` making resident, before
+    /// each window, what it reads of `next` and writes of `cur`, and
+    /// releasing, after it, what no later window needs ([`Moving`]: pages
+    /// of `next` moved to `cur` as they stop being read, so that the two
+    /// layers are never both whole in memory; or the spilled layers'
+    /// windows, loaded from and written to files: `spill.rs`). With
+    /// `turn`, each node is turned as it is gathered ([`Space::turn`] of
+    /// layer `j - 1` for that question), one pass over the layer instead
+    /// of two.
+    pub(super) fn gather<E: Entry>(
         &self,
         j: u32,
         next: &mut Buf<E>,
         cur: &mut Buf<E>,
         stop: &Stop,
-        release: bool,
         turn: Option<Kind>,
-    ) {
+        res: &mut dyn Residency<E>,
+    ) -> Result<(), Refusal> {
         let n = self.n();
         let (x, y) = self.counts(j);
         let first_moves = j.is_multiple_of(2);
@@ -131,11 +334,7 @@ impl Space {
             (false, Some(Kind::NotLose)) => pick_gather::<E, false, true, false>(f),
         };
         let block = self.binom(n - x, y);
-        let child_block = if first_moves {
-            self.binom(n - x - 1, y)
-        } else {
-            self.binom(n - x, y + 1)
-        };
+        let child_block = self.child_block(j);
         let xs = subsets(n, x);
         let bs = subsets(n - x, y);
         let free_all = (1u32 << (n - x)) - 1;
@@ -169,46 +368,10 @@ impl Space {
         let len = self.size(j);
         let next_len = self.size(j + 1);
         let stream = len * std::mem::size_of::<E>() > self.stream_above;
-        // First mover, releasing: the huge pages of `next` (entries
-        // `k·per..(k + 1)·per`) by the last block of `cur` that reads
-        // them. A child set `a'` is read by every `a'` less one stone, the
-        // last of them in colex order being `a'` less its lowest stone.
-        let per = Buf::<E>::PER;
-        let last_reader = if release && first_moves {
-            self.last_readers(j, per)
-        } else {
-            Vec::new()
-        };
-        // Regions of `next` no longer read, whose pages can move to `cur`.
-        let mut spare: Vec<usize> = Vec::new();
-        let mut released = 0;
-        // Regions of `cur` below this are written or provided for.
-        let mut provided = 0;
-        let windows = if release {
-            gather_windows(len * std::mem::size_of::<E>())
-        } else {
-            1
-        };
-        for w in 0..windows {
-            let (s, e) = (w * xs.len() / windows, (w + 1) * xs.len() / windows);
-            // The regions this window writes: pages of `next` no longer
-            // read first, else the pool's, else fresh ones.
-            let end = (e * block).div_ceil(per);
-            let mut fresh = Vec::new();
-            for r in provided..end {
-                if !cur.resident[r] {
-                    while let Some(k) = spare.pop() {
-                        if next.move_region(k, cur, r) {
-                            break;
-                        }
-                    }
-                    if !cur.resident[r] && !cur.provide(r) {
-                        fresh.push(r);
-                    }
-                }
-            }
-            cur.populate(&fresh);
-            provided = provided.max(end);
+        let bounds = res.bounds().to_vec();
+        for w in 0..bounds.len() - 1 {
+            let (s, e) = (bounds[w], bounds[w + 1]);
+            res.before(w, next, cur)?;
             let next_all = &next.as_slice()[..next_len];
             cur.as_mut_slice()[s * block..e * block]
                 .par_chunks_mut(block.max(1))
@@ -232,22 +395,25 @@ impl Space {
                     run(&g, out, ia, a);
                 });
             cur.mark_written(s * block, e * block);
-            if !release {
-                continue;
+            if stop.check() {
+                return Err(Refusal::OutOfTime);
             }
-            if first_moves {
-                while released < last_reader.len() && last_reader[released].0 < e {
-                    spare.push(last_reader[released].1);
-                    released += 1;
-                }
-            } else {
-                // The second mover's children of block `a` are block `a`.
-                let upto = e * child_block / per;
-                spare.extend(released..upto);
-                released = released.max(upto);
-            }
+            res.after(w, next, cur)?;
         }
         debug_assert!(len <= cur.len);
+        Ok(())
+    }
+
+    /// Nodes per block of layer `j + 1`, which the gather of layer `j`
+    /// reads.
+    pub(super) fn child_block(&self, j: u32) -> usize {
+        let n = self.n();
+        let (x, y) = self.counts(j);
+        if j.is_multiple_of(2) {
+            self.binom(n - x - 1, y)
+        } else {
+            self.binom(n - x, y + 1)
+        }
     }
 
     /// A first mover's gather of layer `j`: the regions of layer `j + 1`
@@ -277,9 +443,9 @@ impl Space {
     }
 
     /// The regions [`Space::gather`] of layer `j` makes resident, as it
-    /// does, on the buffers' resident flags alone (nothing allocated):
-    /// `entry` bytes a node. Returns how many regions came from outside
-    /// the two buffers (the pool or fresh pages).
+    /// does ([`Moving`]), on the buffers' resident flags alone (nothing
+    /// allocated): `entry` bytes a node. Returns how many regions came
+    /// from outside the two buffers (the pool or fresh pages).
     fn gather_regions(
         &self,
         j: u32,
@@ -288,63 +454,17 @@ impl Space {
         cur: &mut [bool],
         release: bool,
     ) -> usize {
-        let n = self.n();
-        let (x, y) = self.counts(j);
-        let first_moves = j.is_multiple_of(2);
-        let block = self.binom(n - x, y);
-        let child_block = if first_moves {
-            self.binom(n - x - 1, y)
-        } else {
-            self.binom(n - x, y + 1)
+        let mut m = Moving::new(self, j, entry, release);
+        let mut flags = Flags {
+            next,
+            cur,
+            added: 0,
         };
-        let xs = self.binom(n, x);
-        let len = self.size(j);
-        let per = REGION_BYTES / entry;
-        let last_reader = if release && first_moves {
-            self.last_readers(j, per)
-        } else {
-            Vec::new()
-        };
-        let (mut spare, mut released, mut provided, mut added) = (Vec::new(), 0, 0, 0);
-        let windows = if release {
-            gather_windows(len * entry)
-        } else {
-            1
-        };
-        for w in 0..windows {
-            let e = (w + 1) * xs / windows;
-            let end = (e * block).div_ceil(per);
-            for slot in &mut cur[provided.min(end)..end] {
-                if !*slot {
-                    while let Some(k) = spare.pop() {
-                        if next[k] {
-                            next[k] = false;
-                            *slot = true;
-                            break;
-                        }
-                    }
-                    if !*slot {
-                        *slot = true;
-                        added += 1;
-                    }
-                }
-            }
-            provided = provided.max(end);
-            if !release {
-                continue;
-            }
-            if first_moves {
-                while released < last_reader.len() && last_reader[released].0 < e {
-                    spare.push(last_reader[released].1);
-                    released += 1;
-                }
-            } else {
-                let upto = e * child_block / per;
-                spare.extend(released..upto);
-                released = released.max(upto);
-            }
+        for w in 0..m.bounds.len() - 1 {
+            m.provide(w, &mut flags);
+            m.retire(w);
         }
-        added
+        flags.added
     }
 
     /// The most regions of `entry`-byte nodes [`Space::sweep`] holds at
@@ -415,17 +535,19 @@ impl Space {
     }
 
     /// One sweep: layer 0's answers to `kind` (for the root's states of
-    /// parity `parity0`) and layer 1's answers to `kind.other()`, or
-    /// `None` when stopped.
+    /// parity `parity0`) and layer 1's answers to `kind.other()`, or why
+    /// not (stopped, or a file of `spill` failed). With `spill`, the
+    /// layers its layout puts on disk go through files.
     pub(super) fn sweep<E: Entry>(
         &self,
         kind: Kind,
         bufs: [&mut Buf<E>; 2],
         stop: &Stop,
-    ) -> Option<(E, Vec<E>)> {
+        mut spill: Option<&mut Spill>,
+    ) -> Result<(E, Vec<E>), Refusal> {
         let n = self.n();
         if n == 0 {
-            return Some((E::ZERO, Vec::new()));
+            return Ok((E::ZERO, Vec::new()));
         }
         let kind_at = |j: u32| {
             if j.is_multiple_of(2) {
@@ -434,6 +556,7 @@ impl Space {
                 kind.other()
             }
         };
+        let entry = std::mem::size_of::<E>();
         let [mut next, mut cur] = bufs;
         let top = self.size(n);
         for r in 0..top.div_ceil(Buf::<E>::PER) {
@@ -445,13 +568,31 @@ impl Space {
         let mut layer1 = Vec::new();
         for j in (0..n).rev() {
             let len = self.size(j);
-            let bytes = (len + self.size(j + 1)) * std::mem::size_of::<E>();
+            let bytes = (len + self.size(j + 1)) * entry;
             // The turn into layer `j - 1` in the same pass, but for layer
             // 1, which the solution keeps unturned.
             let fused = (j >= 2 && self.fuse_turn).then(|| kind_at(j - 1));
-            self.gather(j, next, cur, stop, bytes > self.release_above, fused);
-            if stop.check() {
-                return None;
+            match spill.as_deref_mut().filter(|s| s.spills(j)) {
+                Some(s) => {
+                    // Spilled layers are turned as gathered (never whole
+                    // in memory for a pass of their own).
+                    assert!(fused.is_some(), "a spilled layer is turned as gathered");
+                    let mut res = s.gather_windows(self, j, entry)?;
+                    self.gather(j, next, cur, stop, fused, &mut res)?;
+                }
+                None => {
+                    let mut res = Moving::new(self, j, entry, bytes > self.release_above);
+                    self.gather(j, next, cur, stop, fused, &mut res)?;
+                }
+            }
+            if let Some(s) = spill.as_deref_mut() {
+                s.saw(next.resident_count() + cur.resident_count());
+                // The layer read is done with: its pages and its file go
+                // (what the layout counted).
+                for r in 0..next.resident.len() {
+                    next.release(r);
+                }
+                s.remove(j + 1);
             }
             if j == 1 {
                 layer1 = cur.as_slice()[..len].to_vec();
@@ -462,8 +603,8 @@ impl Space {
             std::mem::swap(&mut next, &mut cur);
         }
         if stop.check() {
-            return None;
+            return Err(Refusal::OutOfTime);
         }
-        Some((next.as_slice()[0], layer1))
+        Ok((next.as_slice()[0], layer1))
     }
 }

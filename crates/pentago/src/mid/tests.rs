@@ -37,14 +37,14 @@ fn one_sweep_and_two_sweeps_agree() {
     assert!(ps.len() > 50);
     for p in &ps {
         let base = Options::of(p);
-        let one = solve_with(p, None, None, base).unwrap();
+        let one = solve_with(p, None, None, base.clone()).unwrap();
         let two = solve_with(
             p,
             None,
             None,
             Options {
                 one_sweep: false,
-                ..base
+                ..base.clone()
             },
         )
         .unwrap();
@@ -73,7 +73,7 @@ fn one_sweep_and_two_sweeps_agree() {
                 fast,
                 fuse_turn,
                 stream_above,
-                ..base
+                ..base.clone()
             };
             let other = solve_with(p, None, None, opt).unwrap();
             assert_eq!(other.value(), one.value());
@@ -106,7 +106,16 @@ fn pooled_regions_give_the_same_solutions() {
             release_above: release,
             ..Options::of(p)
         };
-        let fresh = solve_with(p, None, None, Options { pool: none, ..opt }).unwrap();
+        let fresh = solve_with(
+            p,
+            None,
+            None,
+            Options {
+                pool: none,
+                ..opt.clone()
+            },
+        )
+        .unwrap();
         let before = pool.taken();
         let pooled = solve_with(p, None, None, Options { pool, ..opt }).unwrap();
         if i > 0 {
@@ -277,13 +286,21 @@ fn a_small_memory_limit_is_refused_before_allocating() {
     assert!(m.two_sweeps < m.one_sweep);
     assert_eq!(plan(&p, Some(m.one_sweep)).map(|x| x.one_sweep), Ok(true));
     assert_eq!(plan(&p, Some(m.two_sweeps)).map(|x| x.one_sweep), Ok(false));
-    let r = solve_limited(&p, None, None, Some(m.two_sweeps - 1)).unwrap_err();
+    // Below two sweeps the large layers spill to files, within the limit.
+    let below = m.two_sweeps - 1;
+    let spilled = plan(&p, Some(below)).unwrap();
+    assert!(spilled.one_sweep && spilled.disk > 0 && spilled.bytes <= below);
+    let from_disk = solve_limited(&p, None, None, Some(below)).unwrap();
+    assert!(from_disk.disk_bytes().0 > 0);
+    // Below what even a spilled solve keeps in memory (the fives tables
+    // and a margin): refused before anything is allocated.
+    let r = solve_limited(&p, None, None, Some(1000)).unwrap_err();
     assert_eq!(
         r,
         Refusal::TooLarge {
             empty: 16,
             needed: m.two_sweeps,
-            limit: m.two_sweeps - 1
+            limit: 1000
         }
     );
     assert!(r.to_string().contains("needs"), "{r}");
@@ -298,8 +315,92 @@ fn a_small_memory_limit_is_refused_before_allocating() {
     );
     // The value alone, one question at a time, agrees with one sweep.
     let whole = solve_limited(&p, None, None, Some(m.one_sweep)).unwrap();
+    assert_eq!(from_disk.children(), whole.children());
     assert_eq!(
         value_limited(&p, None, None, Some(m.two_sweeps)),
         Ok(whole.value())
     );
+}
+
+/// Spilled solves (the large layers in files, each gather in windows
+/// within a small budget; here regions are one page, so small roots have
+/// many) give the in-memory solutions, hold no more than their layout
+/// predicted, and leave no file behind, also when stopped.
+#[test]
+fn spilled_solves_agree_with_in_memory_ones() {
+    use endgame_core::conformance::random_game_positions;
+    let ps: Vec<Position> = random_game_positions(&crate::Pentago, 23, 16)
+        .into_iter()
+        .filter(|p| (21..=24).contains(&p.stones()) && p.outcome().is_none())
+        .take(8)
+        .collect();
+    assert!(ps.len() >= 8);
+    let parent = std::env::temp_dir().join(format!("endgame-spill-test-{}", std::process::id()));
+    std::fs::create_dir_all(&parent).unwrap();
+    let (mut windows, mut disk, mut last) = (0, 0, None);
+    for (i, p) in ps.iter().enumerate() {
+        let n = p.empty().count_ones();
+        let mem = solve_with(p, None, None, Options::of(p)).unwrap();
+        // Layer budgets of a few regions to many (raised to what one
+        // window needs where that is more).
+        let mut regions = [40, 100, 300, 600][i % 4];
+        let layout = loop {
+            match Space::blank(n)
+                .spill_layout(std::mem::size_of::<Both>(), (regions * REGION_BYTES) as u64)
+            {
+                Ok(l) => break l,
+                Err(need) => regions = need as usize / REGION_BYTES + 1,
+            }
+        };
+        assert!(
+            layout.on_disk.iter().any(|&d| d),
+            "{n} empty cells, {regions} regions"
+        );
+        windows += layout
+            .bounds
+            .iter()
+            .map(|b| b.len().saturating_sub(2))
+            .sum::<usize>();
+        let peak = layout.peak_regions;
+        assert!(peak <= regions);
+        last = Some((*p, layout.clone()));
+        let opt = Options {
+            spill: Some(layout),
+            spill_parent: parent.clone(),
+            // The fast and portable code alike.
+            fast: i % 2 == 0,
+            ..Options::of(p)
+        };
+        let spilled = solve_with(p, None, None, opt).unwrap();
+        assert_eq!(spilled.value(), mem.value());
+        assert_eq!(spilled.children(), mem.children());
+        assert_eq!(spilled.move_values(), mem.move_values());
+        assert!(spilled.regions <= peak, "{} > {peak}", spilled.regions);
+        let (w, r) = spilled.disk_bytes();
+        assert!(w > 0 && r >= w, "written {w}, read {r}");
+        disk += w;
+        assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 0);
+    }
+    assert!(windows > 100, "{windows} windows past the first");
+    assert!(disk > 0);
+    // Stopped at once: the error, and the directory removed.
+    let (p, layout) = last.unwrap();
+    let p = &p;
+    let opt = Options {
+        spill: Some(layout),
+        spill_parent: parent.clone(),
+        ..Options::of(p)
+    };
+    let past = std::time::Instant::now();
+    assert_eq!(
+        solve_with(p, Some(past), None, opt).err(),
+        Some(Refusal::OutOfTime)
+    );
+    assert_eq!(std::fs::read_dir(&parent).unwrap().count(), 0);
+    // A budget below one block's children: refused, naming more.
+    let need = Space::blank(16)
+        .spill_layout(32, REGION_BYTES as u64)
+        .unwrap_err();
+    assert!(need > REGION_BYTES as u64);
+    std::fs::remove_dir(&parent).unwrap();
 }
