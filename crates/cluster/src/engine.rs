@@ -154,7 +154,7 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
         let owners = &self.owners;
         self.positions.round(
             &mut self.joined.worker,
-            &|p| owners.owner(p),
+            |p: &T| owners.owner(p),
             Some(sort_dedup::<T>),
             produce,
         )
@@ -165,7 +165,7 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
         let owners = &self.owners;
         self.pairs.round(
             &mut self.joined.worker,
-            &|p| owners.owner(&p.0),
+            |p: &(T, u128)| owners.owner(&p.0),
             None,
             produce,
         )
@@ -174,13 +174,16 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
     /// Every process's numbers, by process (a barrier too).
     fn all(&mut self, numbers: Vec<u128>) -> Vec<Vec<u128>> {
         let peers = self.peers;
-        let mut got = self
-            .control
-            .round(&mut self.joined.worker, &|m| m.0, None, |push| {
+        let mut got = self.control.round(
+            &mut self.joined.worker,
+            |m: &Message<T>| m.0,
+            None,
+            |push| {
                 for p in 0..peers {
                     push((p as u64, numbers.clone(), Vec::new()));
                 }
-            });
+            },
+        );
         debug_assert_eq!(got.len(), peers);
         // Each message says nothing of its sender; the sums and maxima
         // taken from them do not need to know.
@@ -231,9 +234,14 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
     /// elsewhere).
     fn gather(&mut self, numbers: Vec<u128>, positions: Vec<T>) -> Vec<(Vec<u128>, Vec<T>)> {
         self.control
-            .round(&mut self.joined.worker, &|m| m.0, None, |push| {
-                push((0, numbers, positions));
-            })
+            .round(
+                &mut self.joined.worker,
+                |m: &Message<T>| m.0,
+                None,
+                |push| {
+                    push((0, numbers, positions));
+                },
+            )
             .into_iter()
             .map(|m| (m.1, m.2))
             .collect()
@@ -863,7 +871,7 @@ fn ranked_step<T: ExchangeData + Clone + Copy + Hash + Ord>(
         let bad = &mut bad;
         net.ranks.round_into(
             &mut net.joined.worker,
-            &|r: &u32| (*r >> BLOCK_LOG) as u64,
+            |r: &u32| (*r >> BLOCK_LOG) as u64,
             |push| {
                 let mut keys = Vec::with_capacity(RANK_CHUNK * 16);
                 for chunk in parents.chunks(RANK_CHUNK) {
