@@ -1,14 +1,16 @@
 //! The layered enumeration spread over the processes of a cluster.
 //!
-//! Every position up to symmetry has one owner, the process its canonical
-//! key hashes to; each process keeps its share of every layer as a sorted
-//! vector. A layer is built by one round of the exchange: each process
-//! makes the canonical children of its share (the puzzle's own
-//! `for_each_canonical_child`, as the single-process engine does), sends
-//! each to its owner, and sorts and de-duplicates what it receives. Counts
-//! move the same way, as (position, weight) pairs summed by their owner,
-//! and the per-layer figures are summed over the processes after each
-//! round, so every process knows them and process 0 reports them.
+//! Every position up to symmetry has one owner; each process keeps its
+//! share of every layer as a sorted vector. A layer is built by one round
+//! of the exchange: each process makes the canonical children of its
+//! share, sends each to its owner, and its owner de-duplicates what it
+//! receives. A layer big enough for a ranked bitmap ([`ranked_step`]) is
+//! owned by rank block and its children travel as ranks that set bits;
+//! any other is owned by the hash of the canonical key and its children
+//! are sorted by their owner ([`Owners`]). Counts move the same way, as
+//! (position, weight) pairs summed by their owner, and the per-layer
+//! figures are summed over the processes after each round, so every
+//! process knows them and process 0 reports them.
 //!
 //! The two routes of `endgame_core::layered` are followed step for step,
 //! so the report is the single process's: the full enumeration with its
