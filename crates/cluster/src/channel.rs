@@ -1,10 +1,17 @@
 //! The exchange: one small timely dataflow per kind of record, an input
-//! whose records travel to the process their routing key names and a sink
-//! that keeps what arrives. Each call of [`Channel::round`] is one epoch:
-//! every process produces its records (the dataflow moves them while they
-//! are produced), closes the epoch, and works until every record of the
-//! epoch has reached its sink. All processes call the same rounds in the
-//! same order, so a round is also a barrier.
+//! whose batches of records travel to the process they are addressed to
+//! and a sink that keeps what arrives. Each call of [`Channel::round`] is
+//! one epoch: every process produces its records (the dataflow moves them
+//! while they are produced), closes the epoch, and works until every
+//! record of the epoch has reached its sink. All processes call the same
+//! rounds in the same order, so a round is also a barrier.
+//!
+//! Records travel in batches, one per destination: timely routes,
+//! buffers and serialises a batch as one record, so its per-record costs
+//! (a call of the routing function, a push into a buffer, a serialiser
+//! call) are paid once a batch instead of once a child. The owner of a
+//! record is the caller's function, given to each round, so it may
+//! depend on what the rounds before found (which layers are ranked).
 
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
@@ -16,27 +23,29 @@ use timely::dataflow::InputHandleVec;
 use timely::worker::Worker;
 use timely::ExchangeData;
 
+/// Bytes of a batch's records: enough records that timely's per-record
+/// costs vanish (2,048 ranks, 1,024 positions), few enough bytes that
+/// the batches in flight stay a few MB (timely buffers up to 256 records,
+/// here batches, per destination).
+const BATCH_BYTES: usize = 1 << 13;
 /// Records produced between two steps of the dataflow: a step moves them
 /// on, so no process buffers a whole layer before sending it.
 const STEP_EVERY: usize = 1 << 15;
 /// Fewest received records of a round worth compacting.
 const COMPACT_MIN: usize = 1 << 20;
 
+/// A batch: its destination process, and the records.
+type Batch<D> = (u64, Vec<D>);
+
 /// Records of type `D` sent to the process their route names.
 pub(crate) struct Channel<D: ExchangeData + Clone> {
-    input: InputHandleVec<u64, D>,
+    input: InputHandleVec<u64, Batch<D>>,
     /// What arrived, by epoch: a faster peer may send the next round's
     /// records before this process has taken the last round's.
-    received: Rc<RefCell<BTreeMap<u64, Vec<D>>>>,
+    received: Rc<RefCell<BTreeMap<u64, Vec<Vec<D>>>>>,
     /// The sink's input frontier: every epoch before it has arrived.
     frontier: Rc<Cell<u64>>,
     epoch: u64,
-    route: fn(&D) -> u64,
-    /// Merges duplicates among a round's received records in place, when
-    /// the caller only wants them distinct (children of a layer, most of
-    /// them duplicates): applied as they pile up, so that a process holds
-    /// about twice its distinct share, not every child sent to it.
-    compact: Option<fn(&mut Vec<D>)>,
     me: u64,
     peers: u64,
     /// Records this process sent to other processes over all rounds (its
@@ -45,26 +54,24 @@ pub(crate) struct Channel<D: ExchangeData + Clone> {
 }
 
 impl<D: ExchangeData + Clone> Channel<D> {
-    /// Builds the channel's dataflow on `worker`; `route` maps a record to
-    /// a hash whose remainder by the number of processes is its owner.
-    /// Every process must build its channels in the same order.
-    pub(crate) fn new(
-        worker: &mut Worker,
-        route: fn(&D) -> u64,
-        compact: Option<fn(&mut Vec<D>)>,
-    ) -> Self {
-        let received: Rc<RefCell<BTreeMap<u64, Vec<D>>>> = Rc::new(RefCell::new(BTreeMap::new()));
+    /// Builds the channel's dataflow on `worker`. Every process must build
+    /// its channels in the same order.
+    pub(crate) fn new(worker: &mut Worker) -> Self {
+        let received: Rc<RefCell<BTreeMap<u64, Vec<Vec<D>>>>> =
+            Rc::new(RefCell::new(BTreeMap::new()));
         let frontier = Rc::new(Cell::new(0));
         let (sink, seen) = (Rc::clone(&received), Rc::clone(&frontier));
         let input = worker.dataflow::<u64, _, _>(move |scope| {
-            let (input, stream) = scope.new_input::<D>();
+            let (input, stream) = scope.new_input::<Batch<D>>();
             stream.sink(
-                Exchange::new(move |d: &D| route(d)),
+                Exchange::new(|b: &Batch<D>| b.0),
                 "Keep",
                 move |(input, frontier)| {
                     input.for_each(|cap, data| {
                         let t = cap.least().copied().unwrap_or(0);
-                        sink.borrow_mut().entry(t).or_default().append(data)
+                        let mut s = sink.borrow_mut();
+                        let kept = s.entry(t).or_default();
+                        kept.extend(data.drain(..).map(|b| b.1).filter(|v| !v.is_empty()));
                     });
                     seen.set(frontier.frontier().first().copied().unwrap_or(u64::MAX));
                 },
@@ -76,8 +83,6 @@ impl<D: ExchangeData + Clone> Channel<D> {
             received,
             frontier,
             epoch: 0,
-            route,
-            compact,
             me: worker.index() as u64,
             peers: worker.peers() as u64,
             remote: 0,
@@ -85,49 +90,99 @@ impl<D: ExchangeData + Clone> Channel<D> {
     }
 
     /// One round: `produce` hands every record of this process to the
-    /// closure it is given; returns the records routed to this process
-    /// (in no particular order).
+    /// closure it is given, `owner` names each record's process (its
+    /// remainder by the number of processes); returns the records routed
+    /// to this process (in no particular order). `compact`, when given,
+    /// merges duplicates among them in place, applied as they pile up
+    /// (children of a layer, most of them duplicates), so that a process
+    /// holds about twice its distinct share, not every child sent to it.
     pub(crate) fn round(
         &mut self,
         worker: &mut Worker,
+        owner: impl Fn(&D) -> u64,
+        compact: Option<fn(&mut Vec<D>)>,
         produce: impl FnOnce(&mut dyn FnMut(D)),
     ) -> Vec<D> {
-        let mut n = 0usize;
-        let mut remote = 0u64;
-        let input = &mut self.input;
-        let (route, me, peers) = (self.route, self.me, self.peers);
-        let (received, epoch, compact) = (Rc::clone(&self.received), self.epoch, self.compact);
+        let mut got: Vec<D> = Vec::new();
         let mut limit = COMPACT_MIN;
-        let mut tidy = || {
-            let Some(compact) = compact else {
-                return;
-            };
-            let mut r = received.borrow_mut();
-            if let Some(v) = r.get_mut(&epoch).filter(|v| v.len() > limit) {
-                compact(v);
-                limit = (2 * v.len()).max(COMPACT_MIN);
+        self.round_into(worker, owner, produce, &mut |batch| {
+            if got.is_empty() {
+                got = std::mem::take(batch);
+            } else {
+                got.append(batch);
             }
-        };
-        produce(&mut |d| {
-            // The owner as timely's exchange finds it (the remainder).
-            remote += (peers > 1 && route(&d) % peers != me) as u64;
-            input.send(d);
-            n += 1;
-            if n.is_multiple_of(STEP_EVERY) {
-                worker.step();
-                tidy();
+            if let Some(compact) = compact.filter(|_| got.len() > limit) {
+                compact(&mut got);
+                limit = (2 * got.len()).max(COMPACT_MIN);
             }
         });
+        got
+    }
+
+    /// [`Channel::round`], the records routed here handed to `absorb`
+    /// batch by batch as they arrive (it may empty each batch), not kept.
+    pub(crate) fn round_into(
+        &mut self,
+        worker: &mut Worker,
+        owner: impl Fn(&D) -> u64,
+        produce: impl FnOnce(&mut dyn FnMut(D)),
+        absorb: &mut dyn FnMut(&mut Vec<D>),
+    ) {
+        let (me, peers, epoch) = (self.me, self.peers, self.epoch);
+        let received = Rc::clone(&self.received);
+        let take = |absorb: &mut dyn FnMut(&mut Vec<D>)| {
+            // Taken out before `absorb` runs: it never holds the sink's
+            // borrow.
+            let batches = received.borrow_mut().remove(&epoch);
+            for mut b in batches.into_iter().flatten() {
+                absorb(&mut b);
+            }
+        };
+        let mut out: Vec<Vec<D>> = (0..peers).map(|_| Vec::new()).collect();
+        let mut remote = 0u64;
+        let mut n = 0usize;
+        let batch = (BATCH_BYTES / std::mem::size_of::<D>().max(1)).max(1);
+        {
+            let input = &mut self.input;
+            let mut send = |input: &mut InputHandleVec<u64, Batch<D>>, p: usize, v: Vec<D>| {
+                if p as u64 != me {
+                    remote += v.len() as u64;
+                }
+                input.send((p as u64, v));
+            };
+            // The owner is the route's remainder by the number of
+            // processes (a mask when that is a power of two: a division
+            // per record showed in profiles).
+            let mask = peers.is_power_of_two().then_some(peers - 1);
+            produce(&mut |d| {
+                let p = match mask {
+                    Some(m) => (owner(&d) & m) as usize,
+                    None => (owner(&d) % peers) as usize,
+                };
+                out[p].push(d);
+                if out[p].len() >= batch {
+                    let v = std::mem::replace(&mut out[p], Vec::with_capacity(batch));
+                    send(input, p, v);
+                }
+                n += 1;
+                if n.is_multiple_of(STEP_EVERY) {
+                    worker.step();
+                    take(absorb);
+                }
+            });
+            for (p, v) in out.into_iter().enumerate() {
+                if !v.is_empty() {
+                    send(input, p, v);
+                }
+            }
+        }
         self.remote += remote;
         self.epoch += 1;
         self.input.advance_to(self.epoch);
         while self.frontier.get() < self.epoch {
             worker.step();
-            tidy();
+            take(absorb);
         }
-        self.received
-            .borrow_mut()
-            .remove(&(self.epoch - 1))
-            .unwrap_or_default()
+        take(absorb);
     }
 }

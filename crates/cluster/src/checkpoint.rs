@@ -18,8 +18,9 @@ use std::io::{BufReader, BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// First bytes of every checkpoint file: "EGCKPT", then the format
-/// version (1).
-const MAGIC: [u8; 8] = *b"EGCKPT\x00\x01";
+/// version (2: the header says how the layer was split among the
+/// processes; version 1 split every layer by hash).
+const MAGIC: [u8; 8] = *b"EGCKPT\x00\x02";
 /// Header words after the magic (see [`Header`]).
 const HEADER_WORDS: usize = 8;
 
@@ -47,6 +48,9 @@ pub(crate) struct Header {
     pub(crate) raw: u64,
     /// Whether the layer holds a goal (on any process).
     pub(crate) goal: bool,
+    /// The class (bit count, invariant parities) of a layer split among
+    /// the processes by rank block; `None` when split by hash.
+    pub(crate) ranked: Option<(u32, u64)>,
 }
 
 impl Header {
@@ -59,7 +63,10 @@ impl Header {
             self.reduced,
             self.raw,
             self.goal as u64,
-            0,
+            // Bit 0 says ranked; the bit count (at most 48) and the
+            // parities (at most 8 bits) follow.
+            self.ranked
+                .map_or(0, |(k, par)| 1 | (k as u64) << 8 | par << 16),
         ]
     }
 
@@ -72,6 +79,7 @@ impl Header {
             reduced: w[4],
             raw: w[5],
             goal: w[6] != 0,
+            ranked: (w[7] & 1 == 1).then_some(((w[7] >> 8 & 0xFF) as u32, w[7] >> 16)),
         }
     }
 }
@@ -289,6 +297,7 @@ mod tests {
             reduced: 10,
             raw: 80,
             goal: depth == 1,
+            ranked: (depth == 2).then_some((17, 0b1011)),
         }
     }
 

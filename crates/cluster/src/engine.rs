@@ -1,14 +1,16 @@
 //! The layered enumeration spread over the processes of a cluster.
 //!
-//! Every position up to symmetry has one owner, the process its canonical
-//! key hashes to; each process keeps its share of every layer as a sorted
-//! vector. A layer is built by one round of the exchange: each process
-//! makes the canonical children of its share (the puzzle's own
-//! `for_each_canonical_child`, as the single-process engine does), sends
-//! each to its owner, and sorts and de-duplicates what it receives. Counts
-//! move the same way, as (position, weight) pairs summed by their owner,
-//! and the per-layer figures are summed over the processes after each
-//! round, so every process knows them and process 0 reports them.
+//! Every position up to symmetry has one owner; each process keeps its
+//! share of every layer as a sorted vector. A layer is built by one round
+//! of the exchange: each process makes the canonical children of its
+//! share, sends each to its owner, and its owner de-duplicates what it
+//! receives. A layer big enough for a ranked bitmap ([`ranked_step`]) is
+//! owned by rank block and its children travel as ranks that set bits;
+//! any other is owned by the hash of the canonical key and its children
+//! are sorted by their owner ([`Owners`]). Counts move the same way, as
+//! (position, weight) pairs summed by their owner, and the per-layer
+//! figures are summed over the processes after each round, so every
+//! process knows them and process 0 reports them.
 //!
 //! The two routes of `endgame_core::layered` are followed step for step,
 //! so the report is the single process's: the full enumeration with its
@@ -21,6 +23,7 @@ use crate::channel::Channel;
 use crate::checkpoint::{Checkpoint, Header};
 use crate::net::{join, Cluster, Joined};
 use crate::ClusterError;
+use endgame_core::dense::{DenseKeys, LayerRank, Ranker};
 use endgame_core::hash::MumHasher;
 use endgame_core::layered::{
     canonical_parents, goals_by_depth, hopeless, Best, LayerStats, LayeredError, LayeredOptions,
@@ -40,16 +43,70 @@ fn owner_hash<T: Hash>(t: &T) -> u64 {
     h.finish()
 }
 
-fn route_position<T: Hash>(t: &T) -> u64 {
-    owner_hash(t)
+/// Ranks of a block (log 2): a ranked layer's ranks are dealt to the
+/// processes in blocks of 2^16 (8 KiB of bitmap), block `b` to process
+/// `b mod N`, so that each process's bitmap holds only its blocks (1/N of
+/// the layer's) and scanning them hands its share back in key order.
+const BLOCK_LOG: u32 = 16;
+/// Bitmap words of a block.
+const BLOCK_WORDS: usize = 1 << (BLOCK_LOG - 6);
+/// Parents whose children are made, keyed and ranked together (as one
+/// process does, the batch stays in L1/L2).
+const RANK_CHUNK: usize = 256;
+/// Children a parent has, on average, for the estimate that decides
+/// whether a layer is ranked (English and French layers have 5 to 9).
+const CHILDREN_PER_PARENT: u64 = 4;
+/// Most bitmap bytes per estimated child (as one process decides).
+const BYTES_PER_CHILD: u64 = 4;
+/// Bits of a segment of a process's bitmap (log 2): 2 MiB, about a
+/// core's share of the caches. Ranks that arrive are sorted into their
+/// segment's buffer first and set a buffer at a time, so that the bits
+/// of a bitmap far bigger than the caches are not each a cache miss.
+const SEGMENT_LOG: u32 = 24;
+/// Ranks buffered per segment before their bits are set.
+const SEGMENT_FLUSH: usize = 1 << 14;
+
+/// Which process owns a position. A layer de-duplicated in a ranked
+/// bitmap ([`endgame_core::dense`]) is owned by rank block; every other
+/// layer by the hash of the position. All processes rank the same layers
+/// (they decide together), so they agree on every owner; a layer's class
+/// (bit count and invariant parities of its keys) names it.
+struct Owners<'r, T> {
+    keys: Option<&'r dyn DenseKeys<T>>,
+    ranker: Option<&'r Ranker>,
+    /// The ranked layers still routed to, by class.
+    ranked: Vec<((u32, u64), LayerRank<'r>)>,
 }
 
-fn route_pair<T: Hash>(t: &(T, u128)) -> u64 {
-    owner_hash(&t.0)
-}
+impl<T: Hash> Owners<'_, T> {
+    fn owner(&self, p: &T) -> u64 {
+        if let (Some(dk), Some(r), false) = (self.keys, self.ranker, self.ranked.is_empty()) {
+            let key = dk.key(p);
+            let class = r.layer_class(key);
+            // A position outside its class's ranking is in no layer:
+            // any owner will do.
+            if let Some(rank) = self
+                .ranked
+                .iter()
+                .find(|e| e.0 == class)
+                .and_then(|e| e.1.rank(key))
+            {
+                return rank >> BLOCK_LOG;
+            }
+        }
+        owner_hash(p)
+    }
 
-fn route_message<T>(m: &Message<T>) -> u64 {
-    m.0
+    /// The ranking of the layer of class `class`, for routing.
+    fn rank(&mut self, class: (u32, u64)) -> Result<(), ClusterError> {
+        let Some(layer) = self.ranker.and_then(|r| r.layer(class.0, class.1)) else {
+            return Err(ClusterError::Config(
+                "a checkpoint names a ranked layer this puzzle cannot rank".into(),
+            ));
+        };
+        self.ranked.push((class, layer));
+        Ok(())
+    }
 }
 
 /// A control message: destination process, numbers, positions.
@@ -62,27 +119,32 @@ type Counted<T> = Vec<(T, u128, u32)>;
 /// The channels of one process. The channels hold on to the worker's
 /// connections: they are declared (so dropped) before it, or its
 /// communication threads would wait for them forever.
-struct Net<T: ExchangeData + Clone> {
+struct Net<'r, T: ExchangeData + Clone> {
     positions: Channel<T>,
     pairs: Channel<(T, u128)>,
     control: Channel<Message<T>>,
+    /// Ranks of a ranked layer's children, to their block's owner.
+    ranks: Channel<u32>,
+    owners: Owners<'r, T>,
     me: usize,
     peers: usize,
     joined: Joined,
 }
 
-impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
-    fn new(mut joined: Joined, me: usize, peers: usize) -> Self {
+impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
+    fn new(mut joined: Joined, me: usize, peers: usize, owners: Owners<'r, T>) -> Self {
         let w = &mut joined.worker;
-        // Every round of positions is de-duplicated by its receiver.
-        let positions = Channel::new(w, route_position::<T>, Some(sort_dedup::<T>));
-        let pairs = Channel::new(w, route_pair::<T>, None);
-        let control = Channel::new(w, route_message::<T>, None);
+        let positions = Channel::new(w);
+        let pairs = Channel::new(w);
+        let control = Channel::new(w);
+        let ranks = Channel::new(w);
         Net {
             joined,
             positions,
             pairs,
             control,
+            ranks,
+            owners,
             me,
             peers,
         }
@@ -91,29 +153,45 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
     /// Positions to their owners: what this process owns, in no order,
     /// partly de-duplicated (every caller de-duplicates the rest).
     fn route(&mut self, produce: impl FnOnce(&mut dyn FnMut(T))) -> Vec<T> {
-        self.positions.round(&mut self.joined.worker, produce)
+        let owners = &self.owners;
+        self.positions.round(
+            &mut self.joined.worker,
+            |p: &T| owners.owner(p),
+            Some(sort_dedup::<T>),
+            produce,
+        )
     }
 
     /// Weighted positions to their owners.
     fn route_pairs(&mut self, produce: impl FnOnce(&mut dyn FnMut((T, u128)))) -> Vec<(T, u128)> {
-        self.pairs.round(&mut self.joined.worker, produce)
+        let owners = &self.owners;
+        self.pairs.round(
+            &mut self.joined.worker,
+            |p: &(T, u128)| owners.owner(&p.0),
+            None,
+            produce,
+        )
     }
 
     /// Every process's numbers, by process (a barrier too).
     fn all(&mut self, numbers: Vec<u128>) -> Vec<Vec<u128>> {
         let peers = self.peers;
-        let mut got = self.control.round(&mut self.joined.worker, |push| {
-            for p in 0..peers {
-                push((p as u64, numbers.clone(), Vec::new()));
-            }
-        });
+        let mut got = self.control.round(
+            &mut self.joined.worker,
+            |m: &Message<T>| m.0,
+            None,
+            |push| {
+                for p in 0..peers {
+                    push((p as u64, numbers.clone(), Vec::new()));
+                }
+            },
+        );
         debug_assert_eq!(got.len(), peers);
         // Each message says nothing of its sender; the sums and maxima
         // taken from them do not need to know.
         got.sort_unstable_by(|a, b| a.1.cmp(&b.1));
         got.into_iter().map(|m| m.1).collect()
     }
-
     /// The element-wise sums of every process's numbers.
     fn sum(&mut self, numbers: Vec<u128>) -> Vec<u128> {
         let n = numbers.len();
@@ -147,9 +225,10 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
     fn exchanged(&self) -> (u64, u64) {
         let size = |n: u64, s: usize| n * s as u64;
         (
-            self.positions.remote + self.pairs.remote,
+            self.positions.remote + self.pairs.remote + self.ranks.remote,
             size(self.positions.remote, std::mem::size_of::<T>())
-                + size(self.pairs.remote, std::mem::size_of::<(T, u128)>()),
+                + size(self.pairs.remote, std::mem::size_of::<(T, u128)>())
+                + size(self.ranks.remote, std::mem::size_of::<u32>()),
         )
     }
 
@@ -157,9 +236,14 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Net<T> {
     /// elsewhere).
     fn gather(&mut self, numbers: Vec<u128>, positions: Vec<T>) -> Vec<(Vec<u128>, Vec<T>)> {
         self.control
-            .round(&mut self.joined.worker, |push| {
-                push((0, numbers, positions));
-            })
+            .round(
+                &mut self.joined.worker,
+                |m: &Message<T>| m.0,
+                None,
+                |push| {
+                    push((0, numbers, positions));
+                },
+            )
             .into_iter()
             .map(|m| (m.1, m.2))
             .collect()
@@ -369,8 +453,15 @@ where
     if let Some(ck) = run.checkpoint {
         ck.check(cluster.peers())?;
     }
+    let keys = puzzle.dense_keys();
+    let ranker = keys.and_then(|dk| Ranker::shared(dk.key_bits(), &dk.invariants()));
+    let owners = Owners {
+        keys,
+        ranker: ranker.as_deref(),
+        ranked: Vec::new(),
+    };
     let joined = join(cluster, run.job)?;
-    let mut net = Net::new(joined, cluster.process, cluster.peers());
+    let mut net = Net::new(joined, cluster.process, cluster.peers(), owners);
     let mut done = None;
     if !opts.count_all {
         done = mirrored(puzzle, opts, &mut net, run)?;
@@ -487,12 +578,15 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
                 raw: puzzle.orbit_size(&start) as u64,
                 ..Default::default()
             };
-            f.save(net, run, &stat, goal, &first)?;
+            f.save(net, run, &stat, (goal, None), &first)?;
             f.line(net, run, &stat, (0, 0), t0, false);
             f.push(puzzle, first, stat, goal);
             f.computed += 1;
         } else {
             for (h, share) in resumed {
+                if let Some(class) = h.ranked {
+                    net.owners.rank(class)?;
+                }
                 let stat = LayerStats {
                     depth: h.depth as usize,
                     reduced: h.reduced,
@@ -527,13 +621,21 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
         }
     }
 
+    /// Forgets the rankings of layers no longer kept: nothing is routed
+    /// to them again.
+    fn forget_rankings(&self, owners: &mut Owners<'_, T>, newest: Option<(u32, u64)>) {
+        if !self.keep_all {
+            owners.ranked.retain(|e| Some(e.0) == newest);
+        }
+    }
+
     /// This process's share of a finished layer to its checkpoint file.
     fn save(
         &self,
         net: &Net<T>,
         run: &Run<'_>,
         stat: &LayerStats,
-        goal: bool,
+        (goal, ranked): (bool, Option<(u32, u64)>),
         share: &[T],
     ) -> Result<(), ClusterError> {
         let Some(ck) = run.checkpoint else {
@@ -547,6 +649,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             reduced: stat.reduced,
             raw: stat.raw,
             goal,
+            ranked,
         };
         ck.write(&h, share)
     }
@@ -594,12 +697,20 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
         let depth = self.stats.len();
         let before = net.exchanged();
         let parents = self.layers.last().expect("the start layer");
-        let children = net.route(|push| {
-            for p in parents {
-                puzzle.for_each_canonical_child(p, &mut *push);
+        let parents_total = self.stats.last().map_or(0, |s| s.reduced);
+        let (mut next, ranked) = match ranked_step(net, opts, parents, parents_total, self.stored)?
+        {
+            Some((share, class)) => (share, Some(class)),
+            None => {
+                let children = net.route(|push| {
+                    for p in parents {
+                        puzzle.for_each_canonical_child(p, &mut *push);
+                    }
+                });
+                (distinct(children), None)
             }
-        });
-        let mut next = distinct(children);
+        };
+        self.forget_rankings(&mut net.owners, ranked);
         if opts.prune {
             next.retain(|p| !puzzle.cannot_reach_goal(p));
         }
@@ -626,12 +737,183 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             raw: s[1] as u64,
             ..Default::default()
         };
-        self.save(net, run, &stat, s[2] > 0, &next)?;
+        self.save(net, run, &stat, (s[2] > 0, ranked), &next)?;
         self.line(net, run, &stat, (s[3] as u64, s[4] as u64), t0, false);
         self.push(puzzle, next, stat, s[2] > 0);
         self.computed += 1;
         Ok(true)
     }
+}
+
+/// This process's bitmap of a ranked layer: its blocks only, block `b`
+/// of the layer (`b mod N` = this process) at local block `b div N`.
+/// Arriving ranks wait in their segment's buffer, then a buffer's bits
+/// are set together, in cache.
+struct Fill {
+    words: Vec<u64>,
+    segments: Vec<Vec<u32>>,
+    peers: u64,
+}
+
+impl Fill {
+    fn new(blocks: usize, peers: usize) -> Fill {
+        let words = vec![0u64; blocks * BLOCK_WORDS];
+        let nseg = (words.len() << 6).div_ceil(1 << SEGMENT_LOG).max(1);
+        Fill {
+            words,
+            segments: vec![Vec::new(); nseg],
+            peers: peers as u64,
+        }
+    }
+
+    /// Takes ranks owned here.
+    fn add(&mut self, ranks: &[u32]) {
+        let mask = (1u32 << BLOCK_LOG) - 1;
+        for &r in ranks {
+            let local = ((r >> BLOCK_LOG) as u64 / self.peers) << BLOCK_LOG | (r & mask) as u64;
+            let s = &mut self.segments[(local >> SEGMENT_LOG) as usize];
+            s.push(local as u32);
+            if s.len() >= SEGMENT_FLUSH {
+                set_bits(&mut self.words, s);
+            }
+        }
+    }
+
+    /// The bitmap, every buffered rank set.
+    fn finish(mut self) -> Vec<u64> {
+        for s in &mut self.segments {
+            set_bits(&mut self.words, s);
+        }
+        self.words
+    }
+}
+
+/// Sets the bits `ranks` name and empties `ranks`.
+fn set_bits(words: &mut [u64], ranks: &mut Vec<u32>) {
+    for &r in ranks.iter() {
+        words[(r >> 6) as usize] |= 1 << (r & 63);
+    }
+    ranks.clear();
+}
+
+/// A share of a ranked layer, sorted, and the layer's class.
+type RankedShare<T> = (Vec<T>, (u32, u64));
+
+/// The next layer's share of this process by a ranked bitmap, with the
+/// layer's class, or `None` (agreed by every process) when the layer is
+/// left to hashing: the puzzle has no dense keys, the layer is too small
+/// or its bitmap too sparse or too big for the budget, or a child fell
+/// outside the ranking (the puzzle's invariants did not hold; the layer is
+/// then made again by hashing). The children's ranks, not the positions,
+/// travel to their block's owner (4 bytes each instead of 8), which sets
+/// their bits; scanning its blocks hands back its share sorted, so no
+/// process sorts a child.
+fn ranked_step<T: ExchangeData + Clone + Copy + Hash + Ord>(
+    net: &mut Net<'_, T>,
+    opts: &LayeredOptions,
+    parents: &[T],
+    parents_total: u64,
+    stored: usize,
+) -> Result<Option<RankedShare<T>>, ClusterError> {
+    let (Some(dk), Some(ranker)) = (net.owners.keys, net.owners.ranker) else {
+        return Ok(None);
+    };
+    // Decided from figures every process has (the parents' total).
+    let forced = opts.dense_min_children == 0;
+    let est = parents_total.saturating_mul(CHILDREN_PER_PARENT);
+    if !forced && est < opts.dense_min_children as u64 {
+        return Ok(None);
+    }
+    // The layer's class, from the first child of each process's share;
+    // the processes must agree on it.
+    let mut probe = Vec::new();
+    for p in parents {
+        dk.child_keys(std::slice::from_ref(p), &mut probe);
+        if !probe.is_empty() {
+            break;
+        }
+    }
+    let mine = match probe.first().map(|&k| ranker.layer_class(k)) {
+        Some((k, par)) => vec![1, k as u128, par as u128, stored as u128],
+        None => vec![0, 0, 0, stored as u128],
+    };
+    let all = net.all(mine);
+    let most_stored = all.iter().map(|v| v[3]).max().unwrap_or(0) as u64;
+    let mut classes = all
+        .iter()
+        .filter(|v| v[0] == 1)
+        .map(|v| (v[1] as u32, v[2] as u64));
+    let Some(class) = classes.next() else {
+        return Ok(None);
+    };
+    if classes.any(|c| c != class) {
+        return Ok(None);
+    }
+    let Some(layer) = ranker.layer(class.0, class.1) else {
+        return Ok(None);
+    };
+    let (peers, me) = (net.peers, net.me);
+    let blocks = (layer.len() as usize).div_ceil(1 << BLOCK_LOG);
+    // Every process's bitmap is as big as the largest (agreed).
+    let map_bytes = (blocks.div_ceil(peers) * BLOCK_WORDS * 8) as u64;
+    let whole = layer.len().div_ceil(8);
+    if layer.is_empty()
+        || most_stored + map_bytes > opts.max_bytes as u64
+        || (!forced && whole > est.saturating_mul(BYTES_PER_CHILD))
+    {
+        return Ok(None);
+    }
+    let mine_blocks = blocks / peers + usize::from(me < blocks % peers);
+    let mut fill = Fill::new(mine_blocks, peers);
+    let in_class = dk.children_keep_class();
+    let len = layer.len();
+    let mut bad = false;
+    {
+        let layer = &layer;
+        let bad = &mut bad;
+        net.ranks.round_into(
+            &mut net.joined.worker,
+            |r: &u32| (*r >> BLOCK_LOG) as u64,
+            |push| {
+                let mut keys = Vec::with_capacity(RANK_CHUNK * 16);
+                for chunk in parents.chunks(RANK_CHUNK) {
+                    keys.clear();
+                    dk.child_keys(chunk, &mut keys);
+                    for &k in &keys {
+                        let r = if in_class {
+                            layer.rank_in_class(k).filter(|&r| r < len)
+                        } else {
+                            layer.rank(k)
+                        };
+                        match r {
+                            Some(r) => push(r as u32),
+                            None => *bad = true,
+                        }
+                    }
+                }
+            },
+            &mut |ranks| fill.add(ranks),
+        );
+    }
+    if net.max(vec![bad as u128])[0] > 0 {
+        return Ok(None);
+    }
+    let words = fill.finish();
+    let count: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
+    let mut share = Vec::with_capacity(count as usize);
+    let mut keys = Vec::new();
+    for (lb, w) in words.chunks(BLOCK_WORDS).enumerate() {
+        if w.iter().all(|&x| x == 0) {
+            continue;
+        }
+        let b = lb * peers + me;
+        keys.clear();
+        layer.extract(w, b * BLOCK_WORDS, &mut keys);
+        dk.positions(&keys, &mut share);
+    }
+    drop(words);
+    net.owners.ranked.push((class, layer));
+    Ok(Some((share, class)))
 }
 
 /// The report and (layers loaded, layers computed) of a route.

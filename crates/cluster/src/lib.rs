@@ -3,7 +3,8 @@
 //! `endgame_core::layered` counts a puzzle's reachable graph layer by layer
 //! in one process; this crate runs the same enumeration over a cluster of
 //! processes, one timely dataflow worker each, joined over TCP. Every
-//! canonical position is owned by the process its key hashes to; each
+//! canonical position is owned by one process (by rank block in a layer
+//! big enough for a ranked bitmap, else by the hash of its key); each
 //! layer's children travel to their owners, each process de-duplicates its
 //! share, and the per-layer counts, goal-reaching counts and solutions are
 //! summed to every process, process 0 reporting them ([`enumerate`]).
