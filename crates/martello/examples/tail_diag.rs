@@ -1,6 +1,8 @@
 //! Diagnosis of single hard boards: `tail_diag N SEED INDEX...` splits the
 //! study solver's work on game INDEX into its goal search (with the
-//! study's restart schedule) and the rest (the exact search).
+//! study's restart schedule) and the rest (the exact search); for n > 6
+//! it times the whole solve, with `MEMO_MB` as its memo budget in MiB
+//! when set (default: the study's 1 GiB).
 use endgame_core::restarts::{Rng, Searcher};
 use endgame_core::Rules;
 use endgame_martello::solver::{self, Lazy4, SolveOptions};
@@ -14,6 +16,13 @@ fn schedule() -> endgame_core::restarts::Schedule {
         Ok(s) => endgame_core::restarts::Schedule::parse(&s).unwrap(),
         Err(_) => better_schedule(),
     }
+}
+
+/// The memo budget: `MEMO_MB` MiB when set, else the study's.
+fn memo_bytes() -> usize {
+    std::env::var("MEMO_MB").map_or(SolveOptions::default().max_memo_bytes, |s| {
+        s.parse::<usize>().unwrap() << 20
+    })
 }
 
 fn main() {
@@ -33,6 +42,7 @@ fn main() {
                 &SolveOptions {
                     schedule: schedule(),
                     seed: rseed,
+                    max_memo_bytes: memo_bytes(),
                     ..SolveOptions::default()
                 },
             );

@@ -29,7 +29,7 @@
 //! fresh one give the same analysis.
 
 use crate::board::MAX_N;
-use crate::solver::{children, Lazy4};
+use crate::solver::{children, Lazy4, Lazy7};
 use crate::study;
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
@@ -247,7 +247,7 @@ impl Service {
         } else {
             let entries = entries_for::<[u64; 7]>(bytes);
             let kept = Kept::default();
-            let (a, spent, _) = analyze_in(m, s, budget, Martello::key7, children, entries, kept);
+            let (a, spent, _) = analyze_in(m, s, budget, Martello::key7, Lazy7, entries, kept);
             (a, spent)
         };
         a.time_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -959,7 +959,7 @@ pub fn solve(
         }
         (SymmetryMode::None, false) => {
             let entries = entries_for::<[u64; 7]>(bytes);
-            solve_in(&m, start, Martello::key7, children, entries, opts, budget)
+            solve_in(&m, start, Martello::key7, Lazy7, entries, opts, budget)
         }
         (SymmetryMode::Mirror, true) => solve_in(
             &m,
@@ -1431,6 +1431,27 @@ mod tests {
             [true, true],
             "solvable and unsolvable boards both checked"
         );
+        // 7×7 positions 26 operations in (the wide key's lazy search)
+        // against the solver with mirror keys (every child built).
+        for seed in 0..4 {
+            let (m, mut s) = random(7, seed).expect("a board");
+            for _ in 0..26 {
+                if let Some(&(_, c)) = m.children(&s).last() {
+                    s = c;
+                }
+            }
+            let b = s.to_board(7);
+            let (m, _) = from_board(&b).expect("a board");
+            let mirror = crate::solver::SolveOptions {
+                symmetry: SymmetryMode::Mirror,
+                ..crate::solver::SolveOptions::default()
+            };
+            let want = crate::solver::solve(&m, &mirror).min_stones;
+            for o in &variants[..2] {
+                let r = solve(&b, o, &Budget::unlimited()).expect("a solve");
+                check_solve(&b, &r, want);
+            }
+        }
     }
 
     #[test]

@@ -98,43 +98,60 @@ pub fn children(m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
     m.for_each_child(s, |op, c| out.push((op, c)));
 }
 
+/// Implements [`Children`] for a lazy expander keyed by `$key` (one
+/// body for every key: [`Martello::lazy_children`] is generic over it).
+macro_rules! lazy_expander {
+    ($name:ident, $key:ty) => {
+        impl Children<Martello, $key> for $name {
+            type Aux = Spots;
+            #[inline]
+            fn expand(&self, m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
+                children(m, s, out);
+            }
+            #[inline]
+            fn expand_lazy(
+                &self,
+                m: &Martello,
+                s: &State,
+                out: &mut Vec<LazyChild<Op, $key, Spots>>,
+                skip_pruned: bool,
+            ) -> Option<u64> {
+                Some(m.lazy_children(s, out, skip_pruned))
+            }
+            #[inline]
+            fn build(&self, m: &Martello, s: &State, c: &LazyChild<Op, $key, Spots>) -> State {
+                m.build_lazy(s, c)
+            }
+            #[inline(always)]
+            fn ranks(&self) -> bool {
+                true
+            }
+            /// The child's [`Martello::spread`] less the parent's: minus
+            /// the weight of the eater's row (`aux[0]`, see
+            /// [`Martello::spread`]).
+            #[inline(always)]
+            fn rank(&self, m: &Martello, _: &State, c: &LazyChild<Op, $key, Spots>) -> i64 {
+                -m.row_weight(usize::from(c.aux[0]))
+            }
+        }
+    };
+}
+
 /// The search's lazy expansion for keys without symmetry on n ≤ 6
 /// ([`Martello::key4`]): children's keys and tests without building their
-/// states (most are memo hits), see [`Martello::lazy_children4`].
+/// states (most are memo hits), see [`Martello::lazy_children`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Lazy4;
 
-impl Children<Martello, [u64; 4]> for Lazy4 {
-    type Aux = Spots;
-    #[inline]
-    fn expand(&self, m: &Martello, s: &State, out: &mut Vec<(Op, State)>) {
-        children(m, s, out);
-    }
-    #[inline]
-    fn expand_lazy(
-        &self,
-        m: &Martello,
-        s: &State,
-        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
-        skip_pruned: bool,
-    ) -> Option<u64> {
-        Some(m.lazy_children4(s, out, skip_pruned))
-    }
-    #[inline]
-    fn build(&self, m: &Martello, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {
-        m.build_lazy(s, c)
-    }
-    #[inline(always)]
-    fn ranks(&self) -> bool {
-        true
-    }
-    /// The child's [`Martello::spread`] less the parent's: minus the
-    /// weight of the eater's row (`aux[0]`, see [`Martello::spread`]).
-    #[inline(always)]
-    fn rank(&self, m: &Martello, _: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> i64 {
-        -m.row_weight(usize::from(c.aux[0]))
-    }
-}
+lazy_expander!(Lazy4, [u64; 4]);
+
+/// The search's lazy expansion for keys without symmetry on any n
+/// ([`Martello::key7`]; the solver uses it for n = 7, 8): as [`Lazy4`]
+/// with the wider key.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Lazy7;
+
+lazy_expander!(Lazy7, [u64; 7]);
 
 /// Memo entries the goal search reserves up front (about the median
 /// random 6×6 game's expansions).
@@ -199,8 +216,8 @@ macro_rules! with_key {
 }
 
 /// Solves the puzzle from its start: minimum stone count and a line.
-/// Expands lazily ([`Lazy4`]) where the key allows it (no symmetry,
-/// n ≤ 6).
+/// Expands lazily without symmetry ([`Lazy4`] for n ≤ 6, [`Lazy7`]
+/// above).
 pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
     solve_impl(m, opts, true, &mut Pool::default(), RESERVE)
 }
@@ -278,6 +295,10 @@ fn staged(
             // `key` is `key4` here: the lazy expander's keys match it.
             let key4 = |s: &State| m.key4(s);
             staged_with(m, key4, Lazy4, opts, pool, reserve, budget)
+        } else if lazy && opts.symmetry == SymmetryMode::None {
+            let key7 = |s: &State| m.key7(s);
+            let mut fresh = MemoPool::default();
+            staged_with(m, key7, Lazy7, opts, &mut fresh, reserve, budget)
         } else {
             let mut fresh = MemoPool::<K>::default();
             staged_with(m, key, children, opts, &mut fresh, reserve, budget)
@@ -412,6 +433,10 @@ fn solve_ops(
             // `key` is `key4` here: the lazy expander's keys match it.
             let key4 = |s: &State| m.key4(s);
             restarts::solve_floored(m, &start, key4, Lazy4, &ro, pool, floor)
+        } else if lazy && opts.symmetry == SymmetryMode::None {
+            let key7 = |s: &State| m.key7(s);
+            let mut fresh = MemoPool::default();
+            restarts::solve_floored(m, &start, key7, Lazy7, &ro, &mut fresh, floor)
         } else {
             let mut fresh = MemoPool::default();
             restarts::solve_floored(m, &start, key, children, &ro, &mut fresh, floor)

@@ -370,13 +370,35 @@ fn connectivity_matches_union_find_on_random_stone_sets() {
 fn lazy_children_match_the_built_children() {
     use endgame_core::restarts::Rng;
     let mut checked = 0;
-    for n in 1..=6 {
+    for n in 1..=8 {
         for seed in 0..30 {
             let m = game(n, seed);
             let mut rng = Rng::new(seed * 7 + n as u64);
             let mut s = m.start();
             loop {
                 let built = m.children(&s);
+                // The wide key (n = 7, 8 in the solver) on every n: the
+                // same children, keys equal to `key7` of the built ones.
+                let mut wide = Vec::new();
+                assert_eq!(m.lazy_children7(&s, &mut wide, false) as usize, built.len());
+                for ((op, c), l) in built.iter().zip(&wide) {
+                    assert_eq!(
+                        (*op, m.key7(c), m.cannot_reach_goal(c)),
+                        (l.mv, l.key, l.pruned)
+                    );
+                    assert_eq!(m.build_lazy(&s, l), *c);
+                    assert_eq!(
+                        solver::Lazy7.rank(&m, &s, l),
+                        m.search_order(c) - m.search_order(&s)
+                    );
+                }
+                if n > 6 {
+                    if built.is_empty() {
+                        break;
+                    }
+                    s = built[rng.below(built.len())].1;
+                    continue;
+                }
                 let mut lazy = Vec::new();
                 let count = m.lazy_children4(&s, &mut lazy, false);
                 assert_eq!(built.len(), lazy.len(), "n {n} seed {seed}");
@@ -446,6 +468,42 @@ fn lazy_search_equals_the_built_search() {
         }
     }
     assert!(reordered > 20, "{reordered}");
+}
+
+/// The lazy search with the wide key ([`solver::Lazy7`], n = 7, 8) is
+/// the built one step for step, on positions some random operations
+/// into 7×7 and 8×8 games (whole games take seconds).
+#[test]
+fn wide_lazy_search_equals_the_built_search() {
+    use endgame_core::restarts::Rng;
+    let mut unsolvable = 0;
+    for (n, ops) in [(7, 26), (7, 30), (8, 42)] {
+        for seed in 0..10 {
+            let g = game(n, seed);
+            let mut rng = Rng::new(seed + 100 * n as u64);
+            let mut s = g.start();
+            for _ in 0..ops {
+                let kids = g.children(&s);
+                if kids.is_empty() {
+                    break;
+                }
+                s = kids[rng.below(kids.len())].1;
+            }
+            let m = Martello::new(n, s).unwrap();
+            for sched in [Schedule::plain(), Schedule::reference()] {
+                let opts = SolveOptions {
+                    schedule: sched,
+                    seed,
+                    ..Default::default()
+                };
+                let a = solver::solve(&m, &opts);
+                let b = solver::solve_built(&m, &opts);
+                assert_eq!(a, b, "n {n} seed {seed}");
+                unsolvable += usize::from(!a.solvable);
+            }
+        }
+    }
+    assert!(unsolvable > 0, "{unsolvable}");
 }
 
 /// Solves that reuse memo tables through one pool (stale keys in every

@@ -18,16 +18,44 @@ impl Martello {
     /// bits).
     #[inline(always)]
     pub fn key7(&self, s: &State) -> [u64; 7] {
-        let mut out = [0u64; 7];
-        for (r, &row) in s.rows.iter().enumerate() {
-            let (bit, w) = (56 * r % 64, 56 * r / 64);
-            out[w] |= row << bit;
-            if bit > 8 {
-                out[w + 1] |= row >> (64 - bit);
-            }
-        }
-        out
+        key7_rows(&s.rows)
     }
+}
+
+/// The memo key of a state made from its rows alone: what the lazy
+/// expansion ([`Martello::lazy_children`]) makes for each child from the
+/// parent's rows with the changed ones replaced.
+pub trait RowKey: Copy {
+    /// The key of the state whose rows are `rows`.
+    fn of_rows(rows: &[u64; MAX_N]) -> Self;
+}
+
+impl RowKey for [u64; 4] {
+    #[inline(always)]
+    fn of_rows(rows: &[u64; MAX_N]) -> Self {
+        key4_rows(rows)
+    }
+}
+
+impl RowKey for [u64; 7] {
+    #[inline(always)]
+    fn of_rows(rows: &[u64; MAX_N]) -> Self {
+        key7_rows(rows)
+    }
+}
+
+/// Eight rows of 56 bits in 7 words (any n; see [`Martello::key7`]).
+#[inline(always)]
+pub(super) fn key7_rows(r: &[u64; MAX_N]) -> [u64; 7] {
+    let mut out = [0u64; 7];
+    for (i, &row) in r.iter().enumerate() {
+        let (bit, w) = (56 * i % 64, 56 * i / 64);
+        out[w] |= row << bit;
+        if bit > 8 {
+            out[w + 1] |= row >> (64 - bit);
+        }
+    }
+    out
 }
 
 /// 0–3, row 4 in the high 22 bits of words 0 and 1 (its low 22 bits, then

@@ -33,6 +33,7 @@ mod rowwise;
 mod symmetry;
 
 pub use classes::{classes, connected_mask, split};
+pub use keys::RowKey;
 pub use lanes::{code, row_len};
 pub use moves::Spots;
 pub use puzzle::Martello;

@@ -5,7 +5,7 @@
 //! child state built).
 
 use super::classes::split;
-use super::keys::key4_rows;
+use super::keys::RowKey;
 use super::lanes::{lane, remove_at, row_len, set_at, LANE};
 use super::rows::RowInfo;
 use super::{Martello, Op, RowCache, State};
@@ -13,11 +13,11 @@ use crate::board::{MartelloError, MAX_N};
 use endgame_core::restarts::LazyChild;
 
 /// Where a lazy child's stones stand: eater row and index, eaten row and
-/// index (see [`Martello::lazy_children4`]).
+/// index (see [`Martello::lazy_children`]).
 pub type Spots = [u8; 4];
 
 /// What every lazy child of one expansion shares (see
-/// [`Martello::lazy_children4`]).
+/// [`Martello::lazy_children`]).
 struct Parent {
     present: u64,
     doomed: bool,
@@ -47,17 +47,17 @@ impl<F: FnMut(u64, (usize, usize), u64, (usize, usize))> PairSink for F {
     }
 }
 
-/// The pairs' two lazy children (see [`Martello::lazy_children4`]).
-struct LazySink<'a> {
+/// The pairs' two lazy children (see [`Martello::lazy_children`]).
+struct LazySink<'a, K> {
     m: &'a Martello,
     rows: &'a [u64; MAX_N],
-    out: &'a mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+    out: &'a mut Vec<LazyChild<Op, K, Spots>>,
     p: Parent,
     /// Children, left-out ones included.
     count: u64,
 }
 
-impl PairSink for LazySink<'_> {
+impl<K: RowKey> PairSink for LazySink<'_, K> {
     #[inline(always)]
     fn pair(&mut self, a: u64, pa: (usize, usize), b: u64, pb: (usize, usize)) {
         self.count += 2;
@@ -159,13 +159,7 @@ impl Martello {
     }
 
     /// The operations of `s` as lazy children keyed by [`Martello::key4`]
-    /// (n ≤ 6), in [`Martello::for_each_child`]'s order: each child's key
-    /// is made from the parent's rows with the one or two changed rows
-    /// replaced, its prune flag is [`State::doomed`] of the child, and
-    /// `aux` holds the stones' places for [`Martello::build_lazy`]. No
-    /// child state is built. With `skip_pruned`, children whose prune
-    /// flag is set are left out (their keys are never made). Returns the
-    /// number of operations, left-out children included.
+    /// (n ≤ 6): [`Martello::lazy_children`] with that key.
     #[inline]
     pub fn lazy_children4(
         &self,
@@ -174,6 +168,37 @@ impl Martello {
         skip_pruned: bool,
     ) -> u64 {
         debug_assert!(self.n <= 6);
+        self.lazy_children(s, out, skip_pruned)
+    }
+
+    /// The operations of `s` as lazy children keyed by [`Martello::key7`]
+    /// (any n): [`Martello::lazy_children`] with that key.
+    #[inline]
+    pub fn lazy_children7(
+        &self,
+        s: &State,
+        out: &mut Vec<LazyChild<Op, [u64; 7], Spots>>,
+        skip_pruned: bool,
+    ) -> u64 {
+        self.lazy_children(s, out, skip_pruned)
+    }
+
+    /// The operations of `s` as lazy children keyed by `K` (a key made
+    /// from the rows alone, see [`RowKey`]), in
+    /// [`Martello::for_each_child`]'s order: each child's key is made from
+    /// the parent's rows with the one or two changed rows replaced, its
+    /// prune flag is [`State::doomed`] of the child, and `aux` holds the
+    /// stones' places for [`Martello::build_lazy`]. No child state is
+    /// built. With `skip_pruned`, children whose prune flag is set are
+    /// left out (their keys are never made). Returns the number of
+    /// operations, left-out children included.
+    #[inline]
+    pub fn lazy_children<K: RowKey>(
+        &self,
+        s: &State,
+        out: &mut Vec<LazyChild<Op, K, Spots>>,
+        skip_pruned: bool,
+    ) -> u64 {
         let rows = &s.rows;
         debug_assert_eq!(s.info.0, RowInfo::of(MAX_N, s));
         let info = s.info.0;
@@ -197,15 +222,15 @@ impl Martello {
         sink.count
     }
 
-    /// One lazy child of [`Martello::lazy_children4`]: the stone `x` at
+    /// One lazy child of [`Martello::lazy_children`]: the stone `x` at
     /// `(rx, ix)` eats `y` at `(ry, iy)`. Inlined into the pair loop (a
     /// call per child cost more than its body); the key is made only for
     /// children kept.
     #[inline(always)]
-    fn lazy_child(
+    fn lazy_child<K: RowKey>(
         &self,
         p: &mut Parent,
-        out: &mut Vec<LazyChild<Op, [u64; 4], Spots>>,
+        out: &mut Vec<LazyChild<Op, K, Spots>>,
         rows: &[u64; MAX_N],
         (x, (rx, ix)): (u64, (usize, usize)),
         (y, (ry, iy)): (u64, (usize, usize)),
@@ -242,7 +267,7 @@ impl Martello {
                 eater: self.id(x),
                 eaten,
             },
-            key: key4_rows(&child),
+            key: K::of_rows(&child),
             score: p.score,
             goal: p.score == 1,
             pruned,
@@ -251,9 +276,9 @@ impl Martello {
         });
     }
 
-    /// The state of a lazy child of `s` (see [`Martello::lazy_children4`]).
+    /// The state of a lazy child of `s` (see [`Martello::lazy_children`]).
     #[inline]
-    pub fn build_lazy(&self, s: &State, c: &LazyChild<Op, [u64; 4], Spots>) -> State {
+    pub fn build_lazy<K>(&self, s: &State, c: &LazyChild<Op, K, Spots>) -> State {
         let [rx, ix, ry, iy] = c.aux;
         let (rx, ix, ry, iy) = (rx as usize, ix as usize, ry as usize, iy as usize);
         // `apply_at` without its bound test: the lazy child carries it.
