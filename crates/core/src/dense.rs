@@ -42,6 +42,13 @@ pub trait DenseKeys<T>: Sync {
     /// Appends the keys of the canonical children of every position of
     /// `parents` to `out` (one per move, duplicates included).
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
+    /// Appends the keys of the canonical children (`forward`) or parents
+    /// of every position of `pos` to `out` (one per move, duplicates
+    /// included), and after each position the length of `out` to `ends`:
+    /// the neighbours of `pos[i]` are `out[ends[i - 1]..ends[i]]`. The
+    /// engine's membership tests and counts take their neighbours' keys
+    /// this way, one call a batch, with no list of positions between.
+    fn neighbour_keys(&self, pos: &[T], forward: bool, out: &mut Vec<u64>, ends: &mut Vec<u32>);
     /// Whether the [`DenseKeys::invariants`] are proven: every canonical
     /// child of the positions of a layer then has the class of every
     /// other, and so has every canonical parent of the members of a
