@@ -42,6 +42,13 @@ pub trait DenseKeys<T>: Sync {
     /// Appends the keys of the canonical children of every position of
     /// `parents` to `out` (one per move, duplicates included).
     fn child_keys(&self, parents: &[T], out: &mut Vec<u64>);
+    /// Appends the keys of the canonical children (`forward`) or parents
+    /// of every position of `pos` to `out` (one per move, duplicates
+    /// included), and after each position the length of `out` to `ends`:
+    /// the neighbours of `pos[i]` are `out[ends[i - 1]..ends[i]]`. The
+    /// engine's membership tests and counts take their neighbours' keys
+    /// this way, one call a batch, with no list of positions between.
+    fn neighbour_keys(&self, pos: &[T], forward: bool, out: &mut Vec<u64>, ends: &mut Vec<u32>);
     /// Whether the [`DenseKeys::invariants`] are proven: every canonical
     /// child of the positions of a layer then has the class of every
     /// other, and so has every canonical parent of the members of a
@@ -79,6 +86,11 @@ pub struct Ranker {
     /// Low halves sorted by (class, value), and where each class starts.
     lows_sorted: Vec<u32>,
     class_start: Vec<u32>,
+    /// Per high half: its bit count (high byte) and its invariant
+    /// parities (low byte), so that a layer's table is one pass of
+    /// look-ups (an enumeration makes some fifty, one a layer or step,
+    /// each of 2^16 high halves on a 33-hole board, serially).
+    high_class: Vec<u16>,
 }
 
 /// The per-layer ranking of keys with `k` bits set and given parities.
@@ -125,6 +137,7 @@ impl Ranker {
             lows_sorted: Vec::new(),
             class_start: Vec::new(),
             class_tab: Box::new([[0; 256]; 6]),
+            high_class: Vec::new(),
         };
         for j in 0..bits.div_ceil(8) as usize {
             for b in 0..256u64 {
@@ -158,6 +171,9 @@ impl Ranker {
             fill[c as usize] += 1;
         }
         r.class_start = start;
+        r.high_class = (0..1u64 << (bits - lo_bits))
+            .map(|hi| (hi.count_ones() as u16) << 8 | r.parities(hi << lo_bits) as u16)
+            .collect();
         Some(r)
     }
 
@@ -216,11 +232,10 @@ impl Ranker {
     /// high half `hi` must have, if any.
     #[inline]
     fn needed(&self, k: u32, parities: u64, hi: u64) -> Option<usize> {
-        let pc = hi.count_ones();
-        (pc <= k && k - pc <= self.lo_bits).then(|| {
-            ((((k - pc) as u64) << self.nm) | (parities ^ self.parities(hi << self.lo_bits)))
-                as usize
-        })
+        let c = self.high_class[hi as usize];
+        let pc = (c >> 8) as u32;
+        (pc <= k && k - pc <= self.lo_bits)
+            .then(|| ((((k - pc) as u64) << self.nm) | (parities ^ (c & 255) as u64)) as usize)
     }
 
     /// Low halves of class `c`.

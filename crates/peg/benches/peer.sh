@@ -5,7 +5,9 @@
 #
 # Usage: crates/peg/benches/peer.sh [PEER_BINARY] [RUNS] [THREADS]
 #   ENDGAME=path/to/endgame overrides the endgame binary (default:
-#   target/release/endgame, else target/ci/endgame).
+#   target/release/endgame, else target/ci/endgame); BASE=path/to/endgame
+#   adds a second endgame binary (say, the build of an earlier commit),
+#   run alternated with the first, for before/after comparisons.
 #
 # Each round runs every command once, alternating, so both sides see the
 # same load; the medians of wall time and peak resident memory are printed.
@@ -28,9 +30,17 @@ command -v /usr/bin/time >/dev/null || { echo "needs /usr/bin/time (GNU time)" >
 names=()
 cmds=()
 add() { names+=("$1"); cmds+=("$2"); }
-add "endgame english goal set" "$ENDGAME count peg --board english --goal-only --no-solutions --threads $THREADS -q"
-add "endgame english solutions" "$ENDGAME count peg --board english --goal-only --threads $THREADS -q"
-add "endgame english full count" "$ENDGAME count peg --board english --threads $THREADS -q"
+BASE=${BASE:-}
+sides=("endgame=$ENDGAME")
+if [ -n "$BASE" ]; then
+  [ -x "$BASE" ] || { echo "BASE=$BASE is not executable" >&2; exit 2; }
+  sides+=("base=$BASE")
+fi
+for what in "english goal set|--goal-only --no-solutions" "english solutions|--goal-only" "english full count|"; do
+  for side in "${sides[@]}"; do
+    add "${side%%=*} ${what%%|*}" "${side#*=} count peg --board english ${what#*|} --threads $THREADS -q"
+  done
+done
 if [ -n "$PEER" ] && [ -x "$PEER" ]; then
   add "peer english goal set" "$PEER --threads $THREADS calculate-all"
 else

@@ -140,3 +140,61 @@ fn dense_counts_agree_with_brute_force() {
         }
     }
 }
+
+/// The batch of neighbour keys (`DenseKeys::neighbour_keys`, one loop
+/// compiled for AVX-512 with GFNI on the English and French boards where
+/// the CPU has them, the plain route elsewhere) against each position's
+/// children and parents made canonical one at a time and keyed alone:
+/// the same keys, position by position, and `ends` marks each position's.
+#[test]
+fn neighbour_keys_agree_with_canonical_moves_one_at_a_time() {
+    use endgame_core::{Reversible, Symmetric};
+    let mut list: Vec<(String, PegSolitaire<u64>)> = ["english", "french", "triangle"]
+        .iter()
+        .map(|b| (b.to_string(), small(&Spec::named(b))))
+        .collect();
+    list.extend(problems());
+    for (name, p) in list {
+        let dk = p.dense_keys().expect("boards of at most 48 holes");
+        // Positions of several depths, by a fixed walk of first moves
+        // and second moves, and their complements (parents differ).
+        let mut pos = vec![p.start()];
+        let mut x = p.start();
+        for step in 0..20 {
+            let mut moves = Vec::new();
+            p.for_each_move(&x, |m| moves.push(m));
+            let Some(&m) = moves.get(step % moves.len().max(1)) else {
+                break;
+            };
+            x = p.play_unchecked(&x, m);
+            pos.push(x);
+            pos.push(p.canonical(&x));
+        }
+        for forward in [true, false] {
+            let (mut keys, mut ends) = (vec![7u64], Vec::new());
+            dk.neighbour_keys(&pos, forward, &mut keys, &mut ends);
+            assert_eq!(ends.len(), pos.len(), "{name}");
+            let mut start = 1;
+            for (q, &end) in pos.iter().zip(&ends) {
+                let mut want = Vec::new();
+                let mut add = |n: u64| want.push(dk.key(&p.canonical(&n)));
+                if forward {
+                    p.for_each_move(q, |m| add(p.play_unchecked(q, m)));
+                } else {
+                    p.for_each_parent(q, &mut add);
+                }
+                let mut got = keys[start..end as usize].to_vec();
+                got.sort_unstable();
+                want.sort_unstable();
+                assert_eq!(got, want, "{name}, forward {forward}, {q:#x}");
+                start = end as usize;
+            }
+            assert_eq!(start, keys.len(), "{name}");
+            if forward {
+                let mut children = Vec::new();
+                dk.child_keys(&pos, &mut children);
+                assert_eq!(children, keys[1..], "{name}: child_keys");
+            }
+        }
+    }
+}

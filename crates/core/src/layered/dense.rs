@@ -1,7 +1,7 @@
 //! The forward step by a ranked bitmap instead of hashing, for puzzles
 //! with dense keys and layers big enough for the bitmap to pay.
 
-use super::ctx::{canonical_parents, Counted, Ctx, ForwardLayer, Plan};
+use super::ctx::{Counted, Ctx, ForwardLayer, Plan};
 use super::layer::Layer;
 use crate::{Reversible, Symmetric};
 use rayon::prelude::*;
@@ -318,19 +318,22 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         Layer::ranked(runs, class)
     }
 
-    /// [`Ctx::linked_pairs`] for a ranked layer, by its bitmap: each
-    /// candidate is ranked and its bit tested (prefetched a few ahead), a
-    /// hit sets the bits of both ends in a second bitmap, and the scan of
-    /// that one is the result, in key order. The layer is taken by value:
-    /// once its bitmap is made its list is freed and its members are read
-    /// back from the bitmap, so the meeting's peak holds the two bitmaps
-    /// but not the list (8 bytes a member, 2.4 times the bitmap's bytes on
-    /// the English board's middle layer). `Err` hands the layer back when
-    /// it is not ranked or the bitmaps would not fit the budget.
+    /// [`Ctx::linked_pairs`] for a ranked layer and the links of the
+    /// meeting across the middle move (x is linked to every canonical
+    /// parent y ≥ x of its time reversal σ(x), see the meeting in
+    /// `meet.rs`), by the layer's bitmap: each candidate's key comes from
+    /// [`crate::dense::DenseKeys::neighbour_keys`], is ranked and its bit
+    /// tested (prefetched a few ahead), a hit sets the bits of both ends
+    /// in a second bitmap, and the scan of that one is the result, in key
+    /// order. The layer is taken by value: once its bitmap is made its
+    /// list is freed and its members are read back from the bitmap, so the
+    /// meeting's peak holds the two bitmaps but not the list (8 bytes a
+    /// member, 2.4 times the bitmap's bytes on the English board's middle
+    /// layer). `Err` hands the layer back when it is not ranked or the
+    /// bitmaps would not fit the budget.
     pub(super) fn dense_linked_pairs(
         &self,
         layer: Layer<P::Position>,
-        links: &(impl Fn(&P::Position, &mut Vec<P::Position>) + Sync),
     ) -> Result<Layer<P::Position>, Layer<P::Position>> {
         let Some(class) = layer.ranked else {
             return Err(layer);
@@ -345,6 +348,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             return Err(layer);
         };
         drop(layer);
+        let puzzle = self.puzzle;
         let mut good = crate::dense::Bitmap::new(lr.len());
         let marks = good.atomic();
         let words = members.words();
@@ -359,9 +363,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     Vec::<u32>::new(),
                     Vec::new(),
                     Vec::new(),
+                    Vec::<u32>::new(),
+                    Vec::new(),
                 )
             },
-            |(xkeys, xranks, xs, named, from, keys, pairs), (c, w)| {
+            |(xkeys, xranks, xs, sig, own, keys, ends, from, pairs), (c, w)| {
                 let first = c * MEET_WORDS;
                 // The members of these words, their ranks and positions.
                 xkeys.clear();
@@ -377,24 +383,38 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 xs.clear();
                 dk.positions(xkeys, xs);
                 for (ci, chunk) in xs.chunks(PROBE_CHUNK).enumerate() {
-                    named.clear();
-                    from.clear();
+                    sig.clear();
+                    own.clear();
                     for (i, x) in chunk.iter().enumerate() {
-                        let n = named.len();
-                        links(x, named);
-                        from.resize(from.len() + named.len() - n, (ci * PROBE_CHUNK + i) as u32);
+                        if let Some(s) = puzzle.reversal(x) {
+                            sig.push(s);
+                            own.push((ci * PROBE_CHUNK + i) as u32);
+                        }
                     }
                     keys.clear();
-                    dk.keys(named, keys);
+                    ends.clear();
+                    dk.neighbour_keys(sig, false, keys, ends);
                     // (rank of the candidate were it in the layer's
-                    // class, its index): the class is tested only on a
-                    // hit, as a key of another class gets some other
-                    // key's rank (or none).
+                    // class, its index): each pair is named from its
+                    // lesser end (keys order as positions do), and the
+                    // class is tested only on a hit, as a key of another
+                    // class gets some other key's rank (or none).
+                    from.clear();
+                    from.resize(keys.len(), 0);
                     pairs.clear();
-                    for (j, &k) in keys.iter().enumerate() {
-                        if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
-                            pairs.push((r, j as u32));
+                    let mut start = 0;
+                    for (&o, &end) in own.iter().zip(ends.iter()) {
+                        let xk = xkeys[o as usize];
+                        for (j, &k) in keys.iter().enumerate().take(end as usize).skip(start) {
+                            from[j] = o;
+                            if k < xk {
+                                continue;
+                            }
+                            if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
+                                pairs.push((r, j as u32));
+                            }
                         }
+                        start = end as usize;
                     }
                     probe(words, pairs, |r, j| {
                         if lr.rank(keys[j as usize]) == Some(r) {
@@ -422,7 +442,6 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         extra: &[P::Position],
     ) -> Option<Layer<P::Position>> {
         let class = within.ranked?;
-        let puzzle = self.puzzle;
         let (dk, ranker) = self.ranked_layer(class, 2)?;
         let lr = ranker.layer(class.0, class.1)?;
         let members = member_map(dk, &lr, within)?;
@@ -434,12 +453,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         // before when the puzzle proves its invariants (a move turned
         // round keeps them too): no class test for them, only for `extra`.
         let in_class = dk.children_keep_class();
-        let test = |parents: &[P::Position],
-                    keys: &mut Vec<u64>,
-                    pairs: &mut Vec<(u64, u32)>,
-                    in_class: bool| {
-            keys.clear();
-            dk.keys(parents, keys);
+        let test = |keys: &[u64], pairs: &mut Vec<(u64, u32)>, in_class: bool| {
             pairs.clear();
             if in_class {
                 pairs.extend(keys.iter().filter_map(|&k| {
@@ -454,17 +468,18 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         };
         from.buckets.par_iter().for_each_init(
             || (Vec::new(), Vec::new(), Vec::new()),
-            |(parents, keys, pairs), bucket| {
+            |(keys, ends, pairs), bucket| {
                 for chunk in bucket.chunks(PROBE_CHUNK) {
-                    parents.clear();
-                    for q in chunk {
-                        canonical_parents(puzzle, q, |p, _| parents.push(p));
-                    }
-                    test(parents, keys, pairs, in_class);
+                    keys.clear();
+                    ends.clear();
+                    dk.neighbour_keys(chunk, false, keys, ends);
+                    test(keys, pairs, in_class);
                 }
             },
         );
-        test(extra, &mut Vec::new(), &mut Vec::new(), false);
+        let mut keys = Vec::new();
+        dk.keys(extra, &mut keys);
+        test(&keys, &mut Vec::new(), false);
         drop(members);
         Some(Self::extract_layer(dk, &lr, &found, class))
     }
@@ -544,17 +559,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .par_iter()
             .map(|bucket| {
                 let mut out = Vec::with_capacity(bucket.len());
-                let (mut children, mut ends, mut keys) = (Vec::new(), Vec::new(), Vec::new());
+                let (mut ends, mut keys) = (Vec::new(), Vec::new());
                 let mut slots: Vec<u64> = Vec::new();
                 for chunk in bucket.chunks(PROBE_CHUNK) {
-                    children.clear();
                     ends.clear();
-                    for p in chunk {
-                        puzzle.for_each_canonical_child(p, |c| children.push(c));
-                        ends.push(children.len());
-                    }
                     keys.clear();
-                    dk.keys(&children, &mut keys);
+                    dk.neighbour_keys(chunk, true, &mut keys, &mut ends);
                     // Ranks, then indices, then counts, each read
                     // prefetched PROBE_AHEAD ahead so the misses overlap.
                     slots.clear();
@@ -576,7 +586,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                     let mut start = 0;
                     for (p, &end) in chunk.iter().zip(ends.iter()) {
                         let mut n = goals.contains(p) as u128;
-                        for i in start..end {
+                        for i in start..end as usize {
                             if let Some(&x) = slots.get(i + PROBE_AHEAD) {
                                 if x != NONE {
                                     prefetch_item(next, x as usize);
@@ -586,7 +596,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                                 n += next[slots[i] as usize].1;
                             }
                         }
-                        start = end;
+                        start = end as usize;
                         out.push((*p, n, puzzle.orbit_size(p)));
                     }
                 }

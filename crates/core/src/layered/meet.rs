@@ -153,7 +153,7 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                     });
                 }
             };
-            let joined = ctx.dense_linked_pairs(layer, &links).or_else(|layer| {
+            let joined = ctx.dense_linked_pairs(layer).or_else(|layer| {
                 let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
                 ctx.linked_pairs(&layer, fan, &links).ok_or(layer)
             });

@@ -164,7 +164,7 @@ pub(super) unsafe fn d4_fixed_gfni<B: Bits>(d4: &D4<B>, pos: B) -> u32 {
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx512f,avx512bw,gfni")]
 #[inline]
-unsafe fn d4_gfni_register<B: Bits>(d4: &D4<B>, pos: B) -> std::arch::x86_64::__m512i {
+pub(super) unsafe fn d4_gfni_register<B: Bits>(d4: &D4<B>, pos: B) -> std::arch::x86_64::__m512i {
     use std::arch::x86_64::*;
     // Bit i of an output byte is the parity of (matrix byte 7 - i) AND
     // the data byte. Matrix bytes 1 << k map bit i to bit 7 - i; as data

@@ -1,6 +1,8 @@
 //! Dense keys: one bit per hole, in bit order, on boards of at most 48
 //! holes (for the layered engine's ranked bitmaps).
 
+#[cfg(target_arch = "x86_64")]
+use super::d4::d4_gfni_register;
 use super::PegSolitaire;
 use crate::bits::Bits;
 use endgame_core::dense::DenseKeys;
@@ -59,6 +61,84 @@ impl<B: Bits> PegSolitaire<B> {
             .fold(0, |key, (k, t)| key | t[pos.byte(k)])
     }
 
+    /// The bits of the holes, when a position fits one word: a key is
+    /// then the position's bits under this mask packed down (`pext`).
+    fn hole_word(&self) -> u64 {
+        self.unkey(u64::MAX >> (64 - self.board.holes())).low_u64(0)
+    }
+
+    /// Appends the keys of the canonical children (`forward`) or parents
+    /// of every position of `pos` to `out`, one a move, and after each
+    /// position the length of `out` to `ends` when given. Where the CPU
+    /// has AVX-512 and GFNI and the group is the square's eight
+    /// symmetries, the whole batch runs in one function compiled for
+    /// them (`neighbour_keys_gfni`): the images, the jumps, the least
+    /// image and the key's `pext` inline into one loop, with no call and
+    /// no list of positions per parent.
+    fn neighbour_keys(
+        &self,
+        pos: &[B],
+        forward: bool,
+        out: &mut Vec<u64>,
+        mut ends: Option<&mut Vec<u32>>,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if self.gfni && self.wide && self.group.len() == 8 && self.nbytes <= 8 && self.d4.is_some()
+        {
+            // SAFETY: `gfni` and `wide` are set only when the CPU has
+            // these features (and `wide` includes BMI2).
+            unsafe { self.neighbour_keys_gfni(pos, forward, out, ends) };
+            return;
+        }
+        let mut children = Vec::with_capacity(pos.len() * 8);
+        for &p in pos {
+            self.neighbours(p, forward, |c, _| children.push(c));
+            if let Some(e) = ends.as_deref_mut() {
+                e.push((out.len() + children.len()) as u32);
+            }
+        }
+        self.keys(&children, out);
+    }
+
+    /// [`PegSolitaire::neighbour_keys`] compiled for CPUs with AVX-512
+    /// and GFNI, for the eight symmetries of a square board in one word.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features (`wide` and `gfni`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,bmi1,bmi2,popcnt,gfni")]
+    unsafe fn neighbour_keys_gfni(
+        &self,
+        pos: &[B],
+        forward: bool,
+        out: &mut Vec<u64>,
+        mut ends: Option<&mut Vec<u32>>,
+    ) {
+        use std::arch::x86_64::*;
+        let holes = self.hole_word();
+        let Some(d4) = &self.d4 else {
+            return;
+        };
+        let table: &[B] = &self.jump_images;
+        for &p in pos {
+            // The eight images of `p` in one register; a neighbour's are
+            // those XOR the jump's (symmetries are bit permutations), and
+            // its canonical form is their least, reduced in the register.
+            let images = d4_gfni_register(d4, p);
+            self.each_jump(p, forward, |j| {
+                let Some(ji) = table.get(j * 8..j * 8 + 8) else {
+                    return;
+                };
+                let ji: [u64; 8] = std::array::from_fn(|g| ji[g].low_u64(0));
+                let t = _mm512_xor_si512(images, _mm512_loadu_si512(ji.as_ptr().cast()));
+                out.push(_pext_u64(_mm512_reduce_min_epu64(t), holes));
+            });
+            if let Some(e) = ends.as_deref_mut() {
+                e.push(out.len() as u32);
+            }
+        }
+    }
+
     /// The bitboard of dense key `key`.
     #[inline(always)]
     fn unkey(&self, key: u64) -> B {
@@ -99,7 +179,7 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
         // (five look-ups on a 33-hole board).
         #[cfg(target_arch = "x86_64")]
         if self.nbytes <= 8 && std::arch::is_x86_feature_detected!("bmi2") {
-            let holes = self.unkey(u64::MAX >> (64 - self.board.holes())).low_u64(0);
+            let holes = self.hole_word();
             let start = out.len();
             out.extend(pos.iter().map(|p| p.low_u64(0)));
             // SAFETY: the CPU has BMI2 (checked above).
@@ -123,11 +203,10 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
     }
 
     fn child_keys(&self, parents: &[B], out: &mut Vec<u64>) {
-        // The children first, then their keys in one pass (`keys`).
-        let mut children = Vec::with_capacity(parents.len() * 8);
-        for &p in parents {
-            self.neighbours(p, true, |c, _| children.push(c));
-        }
-        self.keys(&children, out);
+        self.neighbour_keys(parents, true, out, None);
+    }
+
+    fn neighbour_keys(&self, pos: &[B], forward: bool, out: &mut Vec<u64>, ends: &mut Vec<u32>) {
+        PegSolitaire::neighbour_keys(self, pos, forward, out, Some(ends));
     }
 }
