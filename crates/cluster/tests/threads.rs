@@ -62,6 +62,21 @@ fn same<T: std::fmt::Debug + PartialEq>(a: &LayeredReport<T>, b: &LayeredReport<
     assert_eq!(a.complete, b.complete);
 }
 
+/// The options of a count: the full count or the goal-only route, the
+/// ranked bitmap at its default threshold or on every layer that can take
+/// it (`dense_min_children: 0`).
+fn options(goal_only: bool, ranked: bool) -> LayeredOptions {
+    LayeredOptions {
+        count_all: !goal_only,
+        dense_min_children: if ranked {
+            0
+        } else {
+            LayeredOptions::default().dense_min_children
+        },
+        ..Default::default()
+    }
+}
+
 /// Compares the counts on each number of `processes` with one process's,
 /// with the layers big enough for a ranked bitmap split by rank block
 /// (none on these boards), and with every layer ranked that can be
@@ -70,15 +85,7 @@ fn same<T: std::fmt::Debug + PartialEq>(a: &LayeredReport<T>, b: &LayeredReport<
 fn check(spec: Spec, goal_only: bool, processes: &[usize]) {
     let problem = build(&spec).expect("a valid problem");
     for ranked in [false, true] {
-        let opts = LayeredOptions {
-            count_all: !goal_only,
-            dense_min_children: if ranked {
-                0
-            } else {
-                LayeredOptions::default().dense_min_children
-            },
-            ..Default::default()
-        };
+        let opts = options(goal_only, ranked);
         endgame_peg::with_problem!(&problem, p => {
             let one = layered::enumerate(p, &opts, &Silent).expect("counted");
             assert!(one.layers.len() > 5 && one.solutions.is_some());
@@ -250,15 +257,7 @@ where
 fn checkpointed_counts_resume_from_the_layers_every_process_finished() {
     for (goal_only, ranked) in [(false, false), (true, false), (false, true), (true, true)] {
         let problem = build(&Spec::named("triangle6")).expect("a valid problem");
-        let opts = LayeredOptions {
-            count_all: !goal_only,
-            dense_min_children: if ranked {
-                0
-            } else {
-                LayeredOptions::default().dense_min_children
-            },
-            ..Default::default()
-        };
+        let opts = options(goal_only, ranked);
         let dir = tempfile::tempdir().expect("a directory");
         endgame_peg::with_problem!(&problem, p => {
             let one = layered::enumerate(p, &opts, &Silent).expect("counted");
