@@ -10,6 +10,21 @@ use super::tables::{rank, subsets};
 use super::*;
 use crate::board::rotate;
 
+/// Unfinished positions with `stones` stones from `games` random
+/// playouts of seed `seed`, at most `most` of them.
+fn unfinished(
+    seed: u64,
+    games: usize,
+    stones: std::ops::RangeInclusive<u32>,
+    most: usize,
+) -> Vec<Position> {
+    endgame_core::conformance::random_game_positions(&crate::Pentago, seed, games)
+        .into_iter()
+        .filter(|p| stones.contains(&p.stones()) && p.outcome().is_none())
+        .take(most)
+        .collect()
+}
+
 fn full_of(stones: u64) -> Vec<State> {
     let mut out = Vec::new();
     for r in 0..256u32 {
@@ -29,11 +44,7 @@ fn full_of(stones: u64) -> Vec<State> {
 
 #[test]
 fn one_sweep_and_two_sweeps_agree() {
-    use endgame_core::conformance::random_game_positions;
-    let ps: Vec<Position> = random_game_positions(&crate::Pentago, 17, 30)
-        .into_iter()
-        .filter(|p| (22..=30).contains(&p.stones()) && p.outcome().is_none())
-        .collect();
+    let ps = unfinished(17, 30, 22..=30, usize::MAX);
     assert!(ps.len() > 50);
     for p in &ps {
         let base = Options::of(p);
@@ -86,12 +97,7 @@ fn one_sweep_and_two_sweeps_agree() {
 
 #[test]
 fn pooled_regions_give_the_same_solutions() {
-    use endgame_core::conformance::random_game_positions;
-    let ps: Vec<Position> = random_game_positions(&crate::Pentago, 5, 12)
-        .into_iter()
-        .filter(|p| (20..=24).contains(&p.stones()) && p.outcome().is_none())
-        .take(12)
-        .collect();
+    let ps = unfinished(5, 12, 20..=24, 12);
     assert!(ps.len() >= 8);
     // A pool of its own (the tests run in parallel on the global one),
     // and one kept empty: every region from a fresh mapping.
@@ -234,12 +240,7 @@ fn subsets_are_in_colex_rank_order() {
 
 #[test]
 fn predicted_regions_are_what_solves_hold() {
-    use endgame_core::conformance::random_game_positions;
-    let ps: Vec<Position> = random_game_positions(&crate::Pentago, 9, 12)
-        .into_iter()
-        .filter(|p| (22..=26).contains(&p.stones()) && p.outcome().is_none())
-        .take(6)
-        .collect();
+    let ps = unfinished(9, 12, 22..=26, 6);
     assert!(ps.len() >= 4);
     for (i, p) in ps.iter().enumerate() {
         let release_above = [0, RELEASE_ABOVE][i % 2];
@@ -328,12 +329,7 @@ fn a_small_memory_limit_is_refused_before_allocating() {
 /// predicted, and leave no file behind, also when stopped.
 #[test]
 fn spilled_solves_agree_with_in_memory_ones() {
-    use endgame_core::conformance::random_game_positions;
-    let ps: Vec<Position> = random_game_positions(&crate::Pentago, 23, 16)
-        .into_iter()
-        .filter(|p| (21..=24).contains(&p.stones()) && p.outcome().is_none())
-        .take(8)
-        .collect();
+    let ps = unfinished(23, 16, 21..=24, 8);
     assert!(ps.len() >= 8);
     let parent = std::env::temp_dir().join(format!("endgame-spill-test-{}", std::process::id()));
     std::fs::create_dir_all(&parent).unwrap();
