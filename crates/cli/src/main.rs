@@ -9,6 +9,7 @@ mod args;
 mod battle;
 mod cache;
 mod human;
+mod interrupt;
 mod lab;
 mod limits;
 mod martello;
@@ -46,6 +47,12 @@ fn main() -> ExitCode {
         json: cli.json,
         quiet: cli.quiet,
     };
+    if matches!(
+        cli.command,
+        Command::Solve { .. } | Command::Count { .. } | Command::Hint { .. }
+    ) {
+        interrupt::install();
+    }
     let result = match &cli.command {
         Command::Solve {
             game: SolveGame::Peg(a),

@@ -10,6 +10,24 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+/// Set once the whole process is asked to stop (the command line's
+/// Ctrl-C): every token reads it, so all running work stops at its next
+/// check as if its own token had been cancelled, and cleans up as it does
+/// then (temporary files removed, an incomplete report printed).
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Asks all work in this process to stop: every [`Cancel`] token, old and
+/// new, reads as cancelled from now on. For a process that runs one job
+/// (a command); a server cancels its requests' own tokens instead.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// Whether [`interrupt`] was called in this process.
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
 /// A shared flag that asks running work to stop. Clones share the flag.
 #[derive(Clone, Debug, Default)]
 pub struct Cancel(Arc<AtomicBool>);
@@ -25,9 +43,10 @@ impl Cancel {
         self.0.store(true, Ordering::Relaxed);
     }
 
-    /// Whether [`Cancel::cancel`] was called on this token or a clone.
+    /// Whether [`Cancel::cancel`] was called on this token or a clone, or
+    /// the process was [`interrupt`]ed.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.0.load(Ordering::Relaxed) || interrupted()
     }
 }
 

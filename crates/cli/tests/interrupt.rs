@@ -1,0 +1,117 @@
+//! Ctrl-C (SIGINT) during a long command: the work stops at its next
+//! check, prints an incomplete report with exit status 3 (or the answer,
+//! if it was already known), and leaves no temporary files behind.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn start(args: &[&str], tmpdir: &Path) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("endgame"))
+        .arg("--json")
+        .args(args)
+        .env("TMPDIR", tmpdir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("starts")
+}
+
+fn sigint(child: &Child) {
+    let ok = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(ok.success());
+}
+
+/// Waits at most `secs` for `child`; its exit code and stdout, stderr.
+fn finish(mut child: Child, secs: u64) -> (Option<i32>, String, String) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    let status = loop {
+        if let Some(s) = child.try_wait().expect("waits") {
+            break s;
+        }
+        if Instant::now() > deadline {
+            child.kill().ok();
+            panic!("still running {secs} s after Ctrl-C");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let (mut out, mut err) = (String::new(), String::new());
+    child
+        .stdout
+        .take()
+        .expect("piped")
+        .read_to_string(&mut out)
+        .ok();
+    child
+        .stderr
+        .take()
+        .expect("piped")
+        .read_to_string(&mut err)
+        .ok();
+    (status.code(), out, err)
+}
+
+/// The French full count takes half a minute; interrupted after a second
+/// it stops at the next layer with an incomplete report.
+#[test]
+fn ctrl_c_stops_a_count_with_an_incomplete_report() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let child = start(
+        &["count", "peg", "--board", "french", "--no-limit", "--quiet"],
+        tmp.path(),
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    sigint(&child);
+    let (code, out, err) = finish(child, 60);
+    assert_eq!(code, Some(3), "{out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
+    assert_eq!(report["complete"], false, "{report}");
+    assert!(
+        report["reason"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("cancelled"),
+        "{report}"
+    );
+    assert!(err.contains("interrupted"), "{err}");
+}
+
+/// A Pentago solve over its memory limit spills its layers to files in
+/// the temporary directory; Ctrl-C while it does removes them.
+#[test]
+fn ctrl_c_removes_the_spill_files_of_a_pentago_solve() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let child = start(
+        &[
+            "solve",
+            "pentago",
+            "205481007622539795m",
+            "--no-limit",
+            "--max-memory",
+            "256M",
+        ],
+        tmp.path(),
+    );
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let spilling = || std::fs::read_dir(tmp.path()).expect("listed").count() > 0;
+    while !spilling() {
+        assert!(Instant::now() < deadline, "no spill directory within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    sigint(&child);
+    let (code, out, err) = finish(child, 60);
+    assert!(matches!(code, Some(0) | Some(3)), "{code:?} {out}{err}");
+    let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
+    assert_eq!(report["stones"], 16, "{report}");
+    let left: Vec<_> = std::fs::read_dir(tmp.path())
+        .expect("listed")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
