@@ -70,7 +70,7 @@ fn main() {
     let memo = s.take_memo();
     let mut by = vec![[0u64; 4]; n * n + 1];
     let mut dead = Vec::new();
-    memo.for_each(|k, v| {
+    memo.for_each(|k, v, _| {
         let st = decode(n, k);
         let c = st.stones() as usize;
         let d = (v & !(1 << 31)) > 1;

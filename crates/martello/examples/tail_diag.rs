@@ -2,7 +2,10 @@
 //! study solver's work on game INDEX into its goal search (with the
 //! study's restart schedule) and the rest (the exact search); for n > 6
 //! it times the whole solve, with `MEMO_MB` as its memo budget in MiB
-//! when set (default: the study's 1 GiB).
+//! when set (default: the study's 1 GiB). For n ≤ 6, `MEET=1` runs plain
+//! goal searches pruned by the meeting bound on states of at most
+//! 0/12/20/28/36 stones, `MEET_AT=LO-HI` one pruned by it on states of
+//! LO..=HI stones only (against none).
 use endgame_core::restarts::{Rng, Searcher};
 use endgame_core::Rules;
 use endgame_martello::solver::{self, Lazy4, SolveOptions};
@@ -59,8 +62,16 @@ fn main() {
         println!("game {i}: meet floor at start {}", m.meet_floor(&start));
         if std::env::var("MEET").is_ok() {
             for k in [0, 12, 20, 28, 36] {
-                meet_goal(&m, k);
+                meet_goal(&m, 0, k);
             }
+            continue;
+        }
+        // `MEET_AT=LO-HI`: the meeting bound on states of LO..=HI stones
+        // only (fifteenth session), against none.
+        if let Ok(band) = std::env::var("MEET_AT") {
+            let (lo, hi) = band.split_once('-').unwrap();
+            meet_goal(&m, 0, 0);
+            meet_goal(&m, lo.parse().unwrap(), hi.parse().unwrap());
             continue;
         }
         if std::env::var("PLAYOUTS").is_ok() {
@@ -130,8 +141,9 @@ pub fn playouts(m: &Martello) {
     }
 }
 
-/// Martello whose goal pruning also uses the meeting bound (diagnosis).
-pub struct Meet<'a>(pub &'a Martello, pub u32);
+/// Martello whose goal pruning also uses the meeting bound on states of
+/// `.1 ..= .2` stones (diagnosis).
+pub struct Meet<'a>(pub &'a Martello, pub u32, pub u32);
 
 impl endgame_core::Rules for Meet<'_> {
     type Position = State;
@@ -158,13 +170,14 @@ impl endgame_core::Puzzle for Meet<'_> {
         1
     }
     fn cannot_reach_goal(&self, pos: &State) -> bool {
-        pos.doomed || (pos.stones() <= self.1 && self.0.meet_floor(pos) >= 2)
+        pos.doomed || ((self.1..=self.2).contains(&pos.stones()) && self.0.meet_floor(pos) >= 2)
     }
 }
 
-/// Plain goal search with the meeting bound when at most `k` stones.
-pub fn meet_goal(m: &Martello, k: u32) {
-    let p = Meet(m, k);
+/// Plain goal search with the meeting bound on states of `lo ..= k`
+/// stones.
+pub fn meet_goal(m: &Martello, lo: u32, k: u32) {
+    let p = Meet(m, lo, k);
     let t = Instant::now();
     let mut s = Searcher::with_children(
         &p,
@@ -178,7 +191,7 @@ pub fn meet_goal(m: &Martello, k: u32) {
     .prefetch(true);
     let v = s.run(&m.start(), None, None);
     println!(
-        "  meet at <= {k} stones: goal {v:?} expansions {} {:.1} ms",
+        "  meet at {lo}..={k} stones: goal {v:?} expansions {} {:.1} ms",
         s.expansions,
         t.elapsed().as_secs_f64() * 1e3
     );

@@ -484,7 +484,7 @@ where
         work.line_expansions += fresh.expansions;
         let fresh = fresh.take_memo();
         if kept_goal.len() + fresh.len() <= entries {
-            fresh.for_each(|k, v| kept_goal.insert(*k, v));
+            fresh.for_each(|k, v, w| kept_goal.insert_hashed(*k, Memo::hash(k), v, w));
             reach[0] = r;
         } else if r == Some(true) {
             reach[0] = r;

@@ -21,7 +21,7 @@ pub struct Memo<K> {
     /// Valid where the tag is not 0 (others hold a copy of some key). At
     /// least as long as `tags` (a reused buffer may be longer; the slots
     /// past the capacity are never read).
-    slots: Vec<(K, u32)>,
+    slots: Vec<Slot<K>>,
     len: usize,
     /// `64 - log2(capacity)`: the slot index is the hash's top bits.
     shift: u32,
@@ -31,6 +31,14 @@ pub struct Memo<K> {
     /// Tables to build the next ones from (see [`MemoPool`]).
     pub(super) spare: MemoPool<K>,
 }
+
+/// One entry of a [`Memo`]: the key, its value, and the *work* its value
+/// cost (the expansions of the subtree search that found it, saturating;
+/// 0 when unknown), which decides what a full memo forgets first (see
+/// [`Memo::replace_hashed`]). The work field sits in what would be the
+/// padding of `(K, u32)` for the keys the workspace uses (whole `u64`s),
+/// so it costs no memory.
+type Slot<K> = (K, u32, u32);
 
 /// Where [`Memo::find_hashed`] found a key missing: the empty slot that
 /// ended its probe run, and the table's capacity then.
@@ -47,7 +55,7 @@ pub struct Vacancy {
 /// every slot empty). Hand one to [`solve_pooled`] and take it back.
 pub struct MemoPool<K> {
     tags: Vec<Vec<u8>>,
-    slots: Vec<Vec<(K, u32)>>,
+    slots: Vec<Vec<Slot<K>>>,
 }
 
 impl<K> Default for MemoPool<K> {
@@ -69,12 +77,12 @@ impl<K> MemoPool<K> {
             + self
                 .slots
                 .iter()
-                .map(|v| v.capacity() * std::mem::size_of::<(K, u32)>())
+                .map(|v| v.capacity() * std::mem::size_of::<Slot<K>>())
                 .sum::<usize>()
     }
 
     /// Keeps `tags` and `slots` for later tables.
-    fn give(&mut self, tags: Vec<u8>, slots: Vec<(K, u32)>) {
+    fn give(&mut self, tags: Vec<u8>, slots: Vec<Slot<K>>) {
         if tags.capacity() > 0 {
             self.tags.push(tags);
             self.tags.sort_by_key(|v| std::cmp::Reverse(v.capacity()));
@@ -111,7 +119,7 @@ impl<K> MemoPool<K> {
 
     /// A slot table of at least `cap` entries (`filler` extends a short
     /// one).
-    fn take_slots(&mut self, cap: usize, filler: K) -> Vec<(K, u32)>
+    fn take_slots(&mut self, cap: usize, filler: K) -> Vec<Slot<K>>
     where
         K: Copy,
     {
@@ -121,7 +129,7 @@ impl<K> MemoPool<K> {
             self.slots.remove(0)
         };
         if s.len() < cap {
-            s.resize(cap, (filler, 0));
+            s.resize(cap, (filler, 0, 0));
         }
         s
     }
@@ -172,8 +180,11 @@ impl<K: Hash + Eq + Copy> Memo<K> {
 
     /// Bytes of the table (tags and slots).
     pub fn bytes(&self) -> usize {
-        self.tags.len() * (1 + std::mem::size_of::<(K, u32)>())
+        self.tags.len() * Self::SLOT_BYTES
     }
+
+    /// Bytes a slot takes (its tag and its entry).
+    pub const SLOT_BYTES: usize = 1 + std::mem::size_of::<Slot<K>>();
 
     /// Starts loading the cache lines a probe for hash `h` will read.
     #[inline(always)]
@@ -222,20 +233,21 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         }
     }
 
-    /// Sets the value of `k` (hash `h`, not in the memo), which
-    /// [`Memo::find_hashed`] found missing at `at`: when the table has not
-    /// grown since (so no entry moved; entries are never removed) and the
-    /// slot is still empty, every slot of `k`'s probe run before it is
-    /// still taken, and `k` goes there without probing again.
+    /// Sets the value of `k` (hash `h`, not in the memo; `work` what the
+    /// value cost, see [`Slot`]), which [`Memo::find_hashed`] found
+    /// missing at `at`: when the table has not grown since (so no entry
+    /// moved; entries are never removed) and the slot is still empty,
+    /// every slot of `k`'s probe run before it is still taken, and `k`
+    /// goes there without probing again.
     #[inline]
-    pub fn insert_vacant(&mut self, at: Vacancy, k: K, h: u64, v: u32) {
+    pub fn insert_vacant(&mut self, at: Vacancy, k: K, h: u64, v: u32, work: u32) {
         let cap = self.tags.len();
         if at.cap == cap && (self.len + 1) * 4 <= cap * 3 && self.tags[at.slot] == 0 {
             self.tags[at.slot] = Self::tag(h);
-            self.slots[at.slot] = (k, v);
+            self.slots[at.slot] = (k, v, work);
             self.len += 1;
         } else {
-            self.insert_hashed(k, h, v);
+            self.insert_hashed(k, h, v, work);
         }
     }
 
@@ -245,9 +257,10 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         self.get_hashed(k, Self::hash(k))
     }
 
-    /// Sets the value of `k`, whose hash is `h`.
+    /// Sets the value of `k`, whose hash is `h` (`work`: what it cost; a
+    /// key already held keeps the larger work).
     #[inline]
-    pub fn insert_hashed(&mut self, k: K, h: u64, v: u32) {
+    pub fn insert_hashed(&mut self, k: K, h: u64, v: u32, work: u32) {
         if (self.len + 1) * 4 > self.tags.len() * 3 {
             self.grow(k, (self.tags.len() * 2).max(16));
         }
@@ -258,33 +271,48 @@ impl<K: Hash + Eq + Copy> Memo<K> {
             let t = self.tags[i];
             if t == 0 {
                 self.tags[i] = tag;
-                self.slots[i] = (k, v);
+                self.slots[i] = (k, v, work);
                 self.len += 1;
                 return;
             }
             if t == tag && self.slots[i].0 == k {
                 self.slots[i].1 = v;
+                self.slots[i].2 = self.slots[i].2.max(work);
                 return;
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// Sets the value of `k` (hash `h`) without growing the table: the
-    /// memo of a search at its memory budget. A key in the memo gets the
-    /// new value; a new key takes the empty slot that ends its probe run
-    /// while the load is under 3/4 (an empty home slot: 7/8), and
-    /// otherwise replaces the entry in its home slot (the slot its probe
-    /// run starts at; past 7/8 load a key whose home is empty is
-    /// dropped). No slot ever becomes
-    /// empty, so every other key's probe run stays intact: the memo only
-    /// forgets the replaced entry (a later search of that position
-    /// recomputes it), and what it holds stays exact. In a depth-first
-    /// search the newest entries (the subtrees just finished, and the
-    /// big subtrees near the root, finished last) are what later probes
-    /// hit most.
+    /// Slots of a key's probe run, from its home slot on, among which a
+    /// full memo forgets the cheapest (see [`Memo::replace_hashed`]).
+    pub const WINDOW: usize = 2;
+
+    /// Sets the value of `k` (hash `h`, costing `work`) without growing
+    /// the table: the memo of a search at its memory budget. A key in the
+    /// memo gets the new value; a new key takes the empty slot that ends
+    /// its probe run while the load is under 3/4 (an empty home slot:
+    /// 7/8), and otherwise replaces the entry of least work among the
+    /// first [`Memo::WINDOW`] slots of its probe run (past 7/8 load a key
+    /// whose home is empty is dropped). No slot ever becomes empty, so
+    /// every other key's probe run stays intact: the memo only forgets
+    /// the replaced entry (a later search of that position recomputes
+    /// it), and what it holds stays exact.
+    ///
+    /// Why the cheapest: forgetting an entry costs, when its position
+    /// comes back, the search of its subtree again. Replacing whatever
+    /// sat in the home slot (the policy before) let a leaf's entry evict
+    /// a subtree of millions of expansions, and a big 7×7 game then
+    /// re-searched its big subtrees again and again (seed 1's game 31:
+    /// 283 M expansions at 1 GiB against 42 M at 4 GiB). This is the
+    /// two-slot, work-preferring scheme of chess transposition tables
+    /// ("TwoBig": Breuker, Uiterwijk and van den Herik, "Replacement
+    /// schemes for transposition tables", 1994): the new entry always
+    /// goes in (in a depth-first search the subtree just finished is
+    /// what the next probes hit), and of the two it may evict, the one
+    /// that cost less goes.
     #[inline]
-    pub fn replace_hashed(&mut self, k: K, h: u64, v: u32) {
+    pub fn replace_hashed(&mut self, k: K, h: u64, v: u32, work: u32) {
         let cap = self.tags.len();
         if cap == 0 {
             return;
@@ -300,6 +328,7 @@ impl<K: Hash + Eq + Copy> Memo<K> {
             }
             if t == tag && self.slots[i].0 == k {
                 self.slots[i].1 = v;
+                self.slots[i].2 = self.slots[i].2.max(work);
                 return;
             }
             i = (i + 1) & mask;
@@ -309,11 +338,21 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         let room = if i == home { cap / 8 * 7 } else { cap / 4 * 3 };
         if self.len < room {
             self.tags[i] = tag;
-            self.slots[i] = (k, v);
+            self.slots[i] = (k, v, work);
             self.len += 1;
         } else if i != home {
-            self.tags[home] = tag;
-            self.slots[home] = (k, v);
+            // The slots from home up to the empty one are all taken: any
+            // of them may take `k` (its probe reaches it first).
+            let run = (i.wrapping_sub(home) & mask).min(Self::WINDOW);
+            let mut victim = home;
+            for j in 1..run {
+                let s = (home + j) & mask;
+                if self.slots[s].2 < self.slots[victim].2 {
+                    victim = s;
+                }
+            }
+            self.tags[victim] = tag;
+            self.slots[victim] = (k, v, work);
             self.replaced += 1;
         }
     }
@@ -323,19 +362,19 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         self.replaced
     }
 
-    /// Calls `f(key, value)` for every entry.
-    pub fn for_each(&self, mut f: impl FnMut(&K, u32)) {
-        for (t, (k, v)) in self.tags.iter().zip(&self.slots) {
+    /// Calls `f(key, value, work)` for every entry.
+    pub fn for_each(&self, mut f: impl FnMut(&K, u32, u32)) {
+        for (t, (k, v, w)) in self.tags.iter().zip(&self.slots) {
             if *t != 0 {
-                f(k, *v);
+                f(k, *v, *w);
             }
         }
     }
 
-    /// Sets the value of `k`.
+    /// Sets the value of `k` (its work unknown: 0).
     #[inline]
     pub fn insert(&mut self, k: K, v: u32) {
-        self.insert_hashed(k, Self::hash(&k), v);
+        self.insert_hashed(k, Self::hash(&k), v, 0);
     }
 
     /// Makes room for `entries` entries without growing.
@@ -355,9 +394,9 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         let old_slots = std::mem::replace(&mut self.slots, slots);
         self.shift = 64 - cap.trailing_zeros();
         self.len = 0;
-        for (&t, &(k, v)) in old_tags.iter().zip(&old_slots) {
+        for (&t, &(k, v, w)) in old_tags.iter().zip(&old_slots) {
             if t != 0 {
-                self.insert_hashed(k, Self::hash(&k), v);
+                self.insert_hashed(k, Self::hash(&k), v, w);
             }
         }
         self.spare.give(old_tags, old_slots);
@@ -432,7 +471,7 @@ mod tests {
             // innermost first (the search's order).
             if pending.len() > rng.below(6) {
                 let (k, at) = pending.pop().expect("pending");
-                memo.insert_vacant(at, k, Memo::hash(&k), i);
+                memo.insert_vacant(at, k, Memo::hash(&k), i, 0);
                 map.insert(k, i);
             }
             assert_eq!(memo.len(), map.len());
@@ -457,7 +496,7 @@ mod tests {
         let mut rng = Rng::new(5);
         for i in 0..50_000u32 {
             let k = rng.next_u64() % 20_000;
-            memo.replace_hashed(k, Memo::hash(&k), i);
+            memo.replace_hashed(k, Memo::hash(&k), i, rng.below(100) as u32);
             map.insert(k, i);
             let got = memo.get(&k);
             assert!(got == Some(i) || got.is_none(), "{got:?}");
@@ -473,5 +512,40 @@ mod tests {
             }
         }
         assert_eq!(held, memo.len());
+    }
+
+    /// At its budget the memo forgets cheap entries before costly ones:
+    /// after a flood of cheap new keys, far more of the costly entries it
+    /// held survive than of the cheap ones (a costly entry goes only when
+    /// every slot it could be swapped for is costly too, or when it sits
+    /// alone at the end of a probe run).
+    #[test]
+    fn a_full_memo_keeps_costly_entries() {
+        let mut memo = Memo::default();
+        memo.reserve(3_000, 0u64);
+        let costly = |k: u64| k.is_multiple_of(10);
+        let mut k = 0u64;
+        while memo.len() < memo.tags.len() * 3 / 4 {
+            memo.insert_hashed(k, Memo::hash(&k), 1, if costly(k) { 1 << 20 } else { 1 });
+            k += 1;
+        }
+        let held = k;
+        // A new key goes in unless its home slot is empty past 7/8 load.
+        let mut stored = 0;
+        for j in 0..held * 4 {
+            let nk = 1_000_000 + j;
+            memo.replace_hashed(nk, Memo::hash(&nk), 1, 1);
+            stored += u64::from(memo.get(&nk) == Some(1));
+        }
+        assert!(stored * 10 > held * 4 * 9, "{stored} of {}", held * 4);
+        let kept = |f: &dyn Fn(u64) -> bool| {
+            let keys: Vec<u64> = (0..held).filter(|&k| f(k)).collect();
+            keys.iter().filter(|k| memo.get(k).is_some()).count() as f64 / keys.len() as f64
+        };
+        let (dear, cheap) = (kept(&costly), kept(&|k| !costly(k)));
+        assert!(
+            dear > 0.5 && cheap < 0.05,
+            "costly kept {dear}, cheap {cheap}"
+        );
     }
 }

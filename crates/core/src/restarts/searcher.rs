@@ -34,6 +34,13 @@ pub const INEXACT: u32 = 1 << 31;
 /// under a millisecond).
 pub const CHECK_EVERY: u64 = 1024;
 
+/// The work a memo entry records: the expansions its subtree search
+/// took, saturating.
+#[inline(always)]
+fn work_of(expansions: u64) -> u32 {
+    expansions.min(u64::from(u32::MAX)) as u32
+}
+
 /// A memoised depth-first searcher whose memo survives between runs: the
 /// one search engine behind [`solve`] here and [`crate::dfs`].
 ///
@@ -370,7 +377,7 @@ where
         let v = self.dfs(pos, 0);
         self.expansions += self.spent;
         let v = v?;
-        self.insert(pos, v);
+        self.insert(pos, v, work_of(self.spent));
         Some(v & !INEXACT)
     }
 
@@ -388,7 +395,7 @@ where
         // long probe runs.
         let mut first = None;
         let mut exact = 0;
-        self.memo.for_each(|k, v| {
+        self.memo.for_each(|k, v, _| {
             if v & INEXACT == 0 {
                 first.get_or_insert(*k);
                 exact += 1;
@@ -398,19 +405,20 @@ where
             return;
         };
         other.memo.reserve(exact.min(other.max_memo_entries), first);
-        self.memo.for_each(|k, v| {
+        self.memo.for_each(|k, v, w| {
             if v & INEXACT == 0 && other.memo.len() < other.max_memo_entries {
-                other.memo.insert(*k, v);
+                other.memo.insert_hashed(*k, Memo::hash(k), v, w);
             }
         });
     }
 
-    fn insert(&mut self, pos: &P::Position, v: u32) {
+    fn insert(&mut self, pos: &P::Position, v: u32, work: u32) {
         let k = (self.key)(pos);
+        let h = Memo::hash(&k);
         if self.memo.len() < self.max_memo_entries {
-            self.memo.insert(k, v);
+            self.memo.insert_hashed(k, h, v, work);
         } else {
-            self.memo.replace_hashed(k, Memo::hash(&k), v);
+            self.memo.replace_hashed(k, h, v, work);
         }
     }
 
@@ -446,16 +454,19 @@ where
         if self.track {
             self.path.push(m);
         }
+        let before = self.spent;
         let r = self.dfs(child, depth + 1);
         if self.track {
             self.path.pop();
         }
         let v = r?;
+        // What forgetting this entry would cost (see `Memo::replace_hashed`).
+        let work = work_of(self.spent - before);
         if self.memo.len() < self.max_memo_entries {
-            self.memo.insert_vacant(at, k, h, v);
+            self.memo.insert_vacant(at, k, h, v, work);
         } else {
             // At the memory budget: replace, do not grow.
-            self.memo.replace_hashed(k, h, v);
+            self.memo.replace_hashed(k, h, v, work);
         }
         Some(v)
     }
