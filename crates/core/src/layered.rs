@@ -42,10 +42,12 @@
 //! key order, and the layer keeps them so, cut into runs, with no hash
 //! partition. Membership is then a bit of the layer's bitmap (rebuilt from
 //! the sorted members, in order, when wanted): the meeting across the
-//! middle and the steps down of the goal-only search test every candidate
-//! that way. The counted backward pass over ranked layers finds each
-//! layer's goal-reaching members the same way (parents of the next
-//! goal-reaching layer, by the bitmap) and pulls each one's count from its
+//! middle tests every candidate that way. The steps down of the
+//! goal-only search go the other way round: the parents of the next
+//! goal-reaching layer set their bits in a bitmap of the forward layer,
+//! and each member, read in key order, is kept when its bit is set. The
+//! counted backward pass over ranked layers finds each layer's
+//! goal-reaching members the same way and pulls each one's count from its
 //! children, looked up by rank in a bitmap of the next layer's
 //! goal-reaching members and the popcounts before each word. Whatever
 //! else merges or looks up by bucket (the goal-only solution counts,

@@ -261,17 +261,22 @@ fn member_map<T: Sync>(
     let mut map = crate::dense::Bitmap::new(lr.len());
     let bad = std::sync::atomic::AtomicBool::new(false);
     let atomic = map.atomic();
-    layer.buckets.par_iter().for_each_init(
+    chunks(layer, DENSE_CHUNK * 16).par_iter().for_each_init(
         || (Vec::new(), Vec::new()),
-        |(keys, ranks), bucket| {
-            for chunk in bucket.chunks(DENSE_CHUNK * 16) {
-                keys.clear();
-                dk.keys(chunk, keys);
-                crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
-            }
+        |(keys, ranks), chunk| {
+            keys.clear();
+            dk.keys(chunk, keys);
+            crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
         },
     );
     (!bad.into_inner()).then_some(map)
+}
+
+/// The pieces of `len` positions of `layer`'s buckets, for a parallel
+/// loop: a layer handed over as one bucket (the counted layers of the
+/// backward pass are) would otherwise run on one thread.
+fn chunks<T>(layer: &Layer<T>, len: usize) -> Vec<&[T]> {
+    layer.buckets.iter().flat_map(|b| b.chunks(len)).collect()
 }
 
 impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
@@ -431,10 +436,15 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
 
     /// The canonical parents of `from` that lie in `within`, plus the
     /// members of `within` among `extra`, as [`Ctx::step_within`] (its
-    /// backward direction) finds them, but by the bitmap of a ranked
-    /// `within`: each parent is ranked and its bit tested, a hit sets its
-    /// bit in the result's bitmap. `None` when `within` is not ranked or
-    /// the bitmaps would not fit the budget.
+    /// backward direction) finds them, but by a bitmap of `within`'s
+    /// ranked layer: the parents (and `extra`) set their bits, as a
+    /// forward step sets its children's, and then each member of
+    /// `within`, in key order, is kept when its bit is set. The members
+    /// are read in order, once each (one rank and one bit a member, the
+    /// bitmap's words in order), and the result keeps their order with no
+    /// bitmap of its own to scan. `None` when `within` is not ranked, the
+    /// bitmap would not fit the budget, or a parent proven in class ranks
+    /// past the layer.
     pub(super) fn dense_parents_within(
         &self,
         from: &Layer<P::Position>,
@@ -442,46 +452,55 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         extra: &[P::Position],
     ) -> Option<Layer<P::Position>> {
         let class = within.ranked?;
-        let (dk, ranker) = self.ranked_layer(class, 2)?;
+        let (dk, ranker) = self.ranked_layer(class, 1)?;
         let lr = ranker.layer(class.0, class.1)?;
-        let members = member_map(dk, &lr, within)?;
-        let mut found = crate::dense::Bitmap::new(lr.len());
-        let marks = found.atomic();
-        let words = members.words();
-        let mark = |r: u64| set_bit(marks, r);
+        let mut map = crate::dense::Bitmap::new(lr.len());
+        let atomic = map.atomic();
+        let bad = std::sync::atomic::AtomicBool::new(false);
         // The parents of members of a layer have the class of the layer
         // before when the puzzle proves its invariants (a move turned
         // round keeps them too): no class test for them, only for `extra`.
+        // Without the proof, keys outside the layer are dropped first.
         let in_class = dk.children_keep_class();
-        let test = |keys: &[u64], pairs: &mut Vec<(u64, u32)>, in_class: bool| {
-            pairs.clear();
-            if in_class {
-                pairs.extend(keys.iter().filter_map(|&k| {
-                    lr.rank_in_class(k)
-                        .filter(|&r| r < lr.len())
-                        .map(|r| (r, 0))
-                }));
-            } else {
-                pairs.extend(keys.iter().filter_map(|&k| lr.rank(k).map(|r| (r, 0))));
+        let set = |keys: &mut Vec<u64>, ranks: &mut Vec<u64>, in_class: bool| {
+            if !in_class {
+                keys.retain(|&k| lr.rank(k).is_some());
             }
-            probe(words, pairs, |r, _| mark(r));
+            crate::dense::set_ranked_keys(&lr, keys, in_class, ranks, atomic, &bad);
         };
-        from.buckets.par_iter().for_each_init(
+        chunks(from, PROBE_CHUNK).par_iter().for_each_init(
             || (Vec::new(), Vec::new(), Vec::new()),
-            |(keys, ends, pairs), bucket| {
-                for chunk in bucket.chunks(PROBE_CHUNK) {
-                    keys.clear();
-                    ends.clear();
-                    dk.neighbour_keys(chunk, false, keys, ends);
-                    test(keys, pairs, in_class);
-                }
+            |(keys, ends, ranks), chunk| {
+                keys.clear();
+                ends.clear();
+                dk.neighbour_keys(chunk, false, keys, ends);
+                set(keys, ranks, in_class);
             },
         );
         let mut keys = Vec::new();
         dk.keys(extra, &mut keys);
-        test(&keys, &mut Vec::new(), false);
-        drop(members);
-        Some(Self::extract_layer(dk, &lr, &found, class))
+        set(&mut keys, &mut Vec::new(), false);
+        if bad.into_inner() {
+            return None;
+        }
+        let words = map.words();
+        let runs = chunks(within, DENSE_CHUNK * 16)
+            .par_iter()
+            .map_init(Vec::new, |keys, chunk| {
+                keys.clear();
+                dk.keys(chunk, keys);
+                chunk
+                    .iter()
+                    .zip(keys.iter())
+                    .filter(|&(_, &k)| {
+                        lr.rank_in_class(k)
+                            .is_some_and(|r| r < lr.len() && bit(words, r))
+                    })
+                    .map(|(p, _)| *p)
+                    .collect()
+            })
+            .collect();
+        Some(Layer::ranked(runs, class))
     }
 }
 
@@ -507,8 +526,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let first = next.first()?.0;
         let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
         let next_class = ranker.layer_class(dk.key(&first));
-        // The next layer's bitmap with its word popcounts, beside the two
-        // bitmaps of this layer that the parents' step makes.
+        // The next layer's bitmap with its word popcounts, beside the
+        // bitmap of this layer that the parents' step makes (room for two
+        // more is kept).
         self.ranked_layer(next_class, 4)?;
         let nlr = ranker.layer(next_class.0, next_class.1)?;
         let mut sorted_next;

@@ -2,7 +2,7 @@
 //! directions, the symmetry group and the byte tables the searches use.
 
 use super::d4::{gfni_simd, wide_simd};
-use super::{Dir, Goal, PegSolitaire, Pruning, PAGODA_TIME};
+use super::{Dir, Goal, PegSolitaire, Pruning, PAGODA_LANES, PAGODA_TIME};
 use crate::bits::Bits;
 use crate::board::{Board, Lattice};
 use crate::class::PositionClasses;
@@ -185,7 +185,9 @@ impl<B: Bits> PegSolitaire<B> {
             classes: None,
             class_masks: Vec::new(),
             pagodas: Vec::new(),
-            pagoda_tables: Vec::new(),
+            pagoda_lanes: Vec::new(),
+            pagoda_need: Vec::new(),
+            class_tables: Vec::new(),
             hole_class: Vec::new(),
             d4: None,
             wide: wide_simd(),
@@ -254,21 +256,46 @@ impl<B: Bits> PegSolitaire<B> {
         if !order.is_empty() {
             p.order_tables = p.byte_tables(&order);
         }
-        for (pg, _) in &p.pagodas {
+        // A function whose weights could overflow the 32-bit lanes is
+        // dropped (pruning less is still sound; the classic and derived
+        // ones have small integer weights).
+        let fits = |pg: &crate::pagoda::Pagoda, need: i64| {
+            pg.weights.iter().map(|w| w.unsigned_abs()).sum::<u64>() < 1 << 30
+                && need.unsigned_abs() < 1 << 30
+        };
+        p.pagodas.retain(|(pg, need)| fits(pg, *need));
+        for group in p.pagodas.chunks(PAGODA_LANES) {
+            let mut need = [i32::MIN; PAGODA_LANES];
+            for (l, (_, n)) in group.iter().enumerate() {
+                need[l] = *n as i32;
+            }
+            p.pagoda_need.push(need);
             for k in 0..p.nbytes {
-                let mut t = [0i32; 256];
-                for (byte, slot) in t.iter_mut().enumerate() {
-                    for bit in 0..8 {
-                        if byte >> bit & 1 == 1 {
+                for byte in 0..256usize {
+                    let mut lanes = [0i32; PAGODA_LANES];
+                    for (l, (pg, _)) in group.iter().enumerate() {
+                        for bit in (0..8).filter(|b| byte >> b & 1 == 1) {
                             if let Some(Some(h)) = p.bit_hole.get(8 * k + bit) {
-                                *slot += pg.weights[*h] as i32;
+                                lanes[l] += pg.weights[*h] as i32;
                             }
                         }
                     }
+                    p.pagoda_lanes.push(lanes);
                 }
-                p.pagoda_tables.push(t);
             }
         }
+        p.class_tables = (0..p.nbytes)
+            .map(|k| {
+                let mut t = [0u64; 256];
+                for (byte, slot) in t.iter_mut().enumerate() {
+                    let pos = (0..8)
+                        .filter(|b| byte >> b & 1 == 1)
+                        .fold(B::ZERO, |m, b| m | B::bit(8 * k + b));
+                    *slot = p.class_bits_by_masks(pos);
+                }
+                t
+            })
+            .collect();
         Ok(p)
     }
 

@@ -58,6 +58,9 @@ impl Default for Pruning {
     }
 }
 
+/// Pagoda functions summed together in one pass (a lane group).
+const PAGODA_LANES: usize = 8;
+
 /// A peg-solitaire problem with `B`-bit bitboards.
 #[derive(Clone)]
 pub struct PegSolitaire<B: Bits> {
@@ -83,8 +86,17 @@ pub struct PegSolitaire<B: Bits> {
     /// The class invariants as bitboard masks.
     class_masks: Vec<B>,
     pagodas: Vec<(Pagoda, i64)>,
-    /// pagoda_tables[p * nbytes + k][byte]: weight of byte k's pegs.
-    pagoda_tables: Vec<[i32; 256]>,
+    /// The pagoda functions' byte tables, eight functions a lane group:
+    /// `pagoda_lanes[((g * nbytes + k) << 8) | byte][l]` is the weight of
+    /// byte k's pegs under function `8g + l` (0 past the last), so that
+    /// one pass over a position's bytes sums eight functions at once.
+    pagoda_lanes: Vec<[i32; PAGODA_LANES]>,
+    /// Per lane group, the total each function needs (`i32::MIN` past
+    /// the last, so that padding never fails).
+    pagoda_need: Vec<[i32; PAGODA_LANES]>,
+    /// class_tables[k][byte]: bit `i` is the parity of byte k's pegs on
+    /// class mask `i` (the XOR over a position's bytes is its class).
+    class_tables: Vec<[u64; 256]>,
     /// Class (orbit under the group) of each hole.
     hole_class: Vec<usize>,
     /// The fast symmetries of small square boards, when they apply.

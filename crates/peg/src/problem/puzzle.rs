@@ -1,7 +1,7 @@
 //! The puzzle: the goal test, the score and the pruning of positions
 //! that cannot reach the goal (position classes, pagoda functions).
 
-use super::{Goal, PegSolitaire};
+use super::{Goal, PegSolitaire, PAGODA_LANES};
 use crate::bits::Bits;
 #[allow(unused_imports)] // for the documentation's links
 use crate::class::PositionClasses;
@@ -29,9 +29,19 @@ impl<B: Bits> PegSolitaire<B> {
     }
 
     /// The position class of `pos`: bit `k` is the parity of its pegs on
-    /// invariant `k` (as [`PositionClasses::class_of`] numbers them).
+    /// invariant `k` (as [`PositionClasses::class_of`] numbers them), by
+    /// the byte tables of [`PegSolitaire::class_bits_by_masks`].
     #[inline]
-    fn class_bits(&self, pos: B) -> u64 {
+    pub(super) fn class_bits(&self, pos: B) -> u64 {
+        self.class_tables
+            .iter()
+            .enumerate()
+            .fold(0, |c, (k, t)| c ^ t[pos.byte(k)])
+    }
+
+    /// [`PegSolitaire::class_bits`] from the masks (one popcount each),
+    /// to fill its tables.
+    pub(super) fn class_bits_by_masks(&self, pos: B) -> u64 {
         self.class_masks
             .iter()
             .enumerate()
@@ -39,10 +49,38 @@ impl<B: Bits> PegSolitaire<B> {
     }
 
     /// The value of pagoda function `i` on `pos`, by byte tables.
+    pub(super) fn pagoda_value(&self, i: usize, pos: B) -> i64 {
+        let (g, l) = (i / PAGODA_LANES, i % PAGODA_LANES);
+        (0..self.nbytes)
+            .map(|k| self.pagoda_lanes[((g * self.nbytes + k) << 8) | pos.byte(k)][l] as i64)
+            .sum()
+    }
+
+    /// Whether some pagoda function is below what the goal needs on
+    /// `pos`: eight functions summed at once, one table row a byte (the
+    /// test runs on every position of a pruned layer).
     #[inline]
-    fn pagoda_value(&self, i: usize, pos: B) -> i64 {
-        let t = &self.pagoda_tables[i * self.nbytes..(i + 1) * self.nbytes];
-        (0..self.nbytes).map(|k| t[k][pos.byte(k)] as i64).sum()
+    pub(super) fn pagoda_fails(&self, pos: B) -> bool {
+        let rows = self.nbytes << 8;
+        let mut tab = &self.pagoda_lanes[..];
+        for need in &self.pagoda_need {
+            // Split, not `chunks_exact`: no division a call.
+            let (group, rest) = tab.split_at(rows.min(tab.len()));
+            tab = rest;
+            let mut sum = [0i32; PAGODA_LANES];
+            for k in 0..self.nbytes {
+                let row = group
+                    .get((k << 8) | pos.byte(k))
+                    .unwrap_or(&[0; PAGODA_LANES]);
+                for (s, w) in sum.iter_mut().zip(row) {
+                    *s += w;
+                }
+            }
+            if sum.iter().zip(need).fold(false, |f, (s, n)| f | (s < n)) {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -69,10 +107,7 @@ impl<B: Bits> Puzzle for PegSolitaire<B> {
                 return true;
             }
         }
-        self.pagodas
-            .iter()
-            .enumerate()
-            .any(|(i, (_, need))| self.pagoda_value(i, *pos) < *need)
+        self.pagoda_fails(*pos)
     }
 
     fn search_order(&self, pos: &B) -> i64 {

@@ -141,6 +141,47 @@ fn fast_symmetry_routes_agree_with_the_definitions() {
     assert!(english.d4.is_some(), "the English board uses delta swaps");
 }
 
+/// The pruning tests by byte tables (class parities XORed, eight pagoda
+/// functions summed a pass) agree with their definitions: a popcount per
+/// class mask, and each function's weights summed over the pegs.
+fn pruning_tables_agree<B: Bits>(p: &PegSolitaire<B>) {
+    let mut positions = sample(p);
+    // Arbitrary positions too, not only reachable ones.
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..2000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let pegs: Vec<bool> = (0..p.board.holes())
+            .map(|h| seed.rotate_left(h as u32) & 5 != 0)
+            .collect();
+        positions.push(p.position_of((0..p.board.holes()).filter(|&h| pegs[h])));
+    }
+    for pos in positions {
+        let holes: Vec<usize> = pos.ones().filter_map(|b| p.bit_hole[b]).collect();
+        assert_eq!(p.class_bits(pos), p.class_bits_by_masks(pos));
+        let mut fails = false;
+        for (i, (pg, need)) in p.pagodas.iter().enumerate() {
+            let v: i64 = holes.iter().map(|&h| pg.weights[h]).sum();
+            assert_eq!(p.pagoda_value(i, pos), v, "{}: pagoda {i}", p.board.name());
+            fails |= v < *need;
+        }
+        assert_eq!(p.pagoda_fails(pos), fails, "{}: {pos:?}", p.board.name());
+    }
+}
+
+#[test]
+fn pruning_tables_agree_with_the_definitions() {
+    let english: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
+    assert!(!english.pagodas.is_empty(), "the central game has pagodas");
+    pruning_tables_agree(&english);
+    pruning_tables_agree(&problem::<u64>("english", &["c1"], Some("c1")));
+    pruning_tables_agree(&problem::<u64>("french", &["d4"], Some("d4")));
+    pruning_tables_agree(&problem::<u64>("triangle", &["a1"], Some("a1")));
+    pruning_tables_agree(&problem::<u128>("wiegleb", &["e5"], Some("e5")));
+    pruning_tables_agree(&problem::<u128>("diamond", &["e5"], Some("e5")));
+}
+
 /// The goal-only enumeration (from both ends, with and without
 /// pruning, with a tight budget) agrees with the full one.
 fn modes_agree<B: Bits>(p: &PegSolitaire<B>) {
