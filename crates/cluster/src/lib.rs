@@ -21,11 +21,13 @@ mod engine;
 mod local;
 mod net;
 pub mod peg;
+mod spill;
 
 pub use checkpoint::Checkpoint;
 pub use engine::{enumerate, enumerate_run, LayerLine, Run, RunStats};
 pub use local::{start, LocalWorkers, MAX_LOCAL_PROCESSES};
 pub use net::{Cluster, MAX_PROCESSES};
+pub use spill::{remove_spills, Spill};
 
 use endgame_core::layered::LayeredError;
 
@@ -42,6 +44,7 @@ pub fn exit_on_panic(process: usize) {
             .unwrap_or_else(|| "unknown failure".into());
         let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
         eprintln!("error: cluster process {process}: {what}");
+        remove_spills();
         std::process::exit(2);
     }));
 }

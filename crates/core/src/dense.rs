@@ -339,6 +339,11 @@ impl<H: HighWord> LayerRank<'_, H> {
         self.total == 0
     }
 
+    /// Bytes of the per-layer table (the high halves' counts).
+    pub fn table_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.high[..])
+    }
+
     /// The rank of `key`, or `None` when it is not a key of this layer.
     #[inline(always)]
     pub fn rank(&self, key: u64) -> Option<u64> {
