@@ -913,7 +913,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             opts,
             self.layers.last().expect("the start layer"),
             parents_total,
-            run.wide,
+            (run.wide, run.spill.is_some()),
         )? {
             // The step's memory, planned before the bitmap is allocated:
             // the layers held here, the bitmap of this process's blocks,
@@ -1305,7 +1305,7 @@ fn ranked_plan<'r, T: ExchangeData + Clone + Copy + Hash + Ord>(
     opts: &LayeredOptions,
     parents: &Share<T>,
     parents_total: u64,
-    wide: bool,
+    (wide, spill): (bool, bool),
 ) -> Result<Option<Plan<'r>>, ClusterError> {
     let (Some(dk), Some(ranker)) = (net.owners.keys, net.owners.ranker) else {
         return Ok(None);
@@ -1351,7 +1351,13 @@ fn ranked_plan<'r, T: ExchangeData + Clone + Copy + Hash + Ord>(
     // Every process's bitmap is as big as the largest (agreed).
     let map_bytes = blocks.div_ceil(peers) * BLOCK_WORDS * 8;
     let whole = layer.len().div_ceil(8);
-    if layer.len() == 0 || (!forced && whole > est.saturating_mul(BYTES_PER_CHILD)) {
+    // A sparse bitmap is left to hashing, as one process decides; but not
+    // when spilling: the hashed route holds every child it receives (16
+    // bytes each on boards of more than 64 grid cells) until sorted,
+    // unplanned: on the 41-hole diamond's layer 15 it took 2.4 GB a
+    // process and 179 s where the bitmap took 1.5 GB and 130 s (a loaded
+    // machine, one run each).
+    if layer.len() == 0 || (!forced && !spill && whole > est.saturating_mul(BYTES_PER_CHILD)) {
         return Ok(None);
     }
     Ok(Some((class, layer, map_bytes)))

@@ -51,6 +51,8 @@ pub fn start(
     let dir = std::env::temp_dir().join(format!("endgame-cluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .map_err(|e| ClusterError::Config(format!("cannot create {}: {e}", dir.display())))?;
+    // Removed on Ctrl-C too, when the count spills (its handler's).
+    crate::spill::doom(&dir);
     let hosts = dir.join("hosts");
     std::fs::write(&hosts, addresses.join("\n") + "\n")
         .map_err(|e| ClusterError::Config(format!("cannot write {}: {e}", hosts.display())))?;

@@ -133,7 +133,8 @@ pub fn remove_spills() {
     }
 }
 
-fn doom(path: &Path) {
+/// Removed on Ctrl-C when spilling (no effect otherwise).
+pub(crate) fn doom(path: &Path) {
     DOOMED
         .lock()
         .expect("not poisoned")
