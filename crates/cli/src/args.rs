@@ -318,6 +318,12 @@ pub struct CountPeg {
     /// layers is refused.
     #[arg(long, value_name = "DIR")]
     pub checkpoint: Option<std::path::PathBuf>,
+    /// With --workers or --hosts, a full count: a layer that would not
+    /// fit --max-memory (per process) goes to disk and is read back in
+    /// order; into the --checkpoint directory, else a temporary one.
+    /// The files are removed when the count ends (also on Ctrl-C).
+    #[arg(long)]
+    pub spill: bool,
     /// With --workers or --hosts: one line per layer on stderr from
     /// process 0 (positions, what the exchange sent, rate), also when
     /// stderr is not a terminal (on a terminal they show by default),

@@ -1,8 +1,11 @@
-//! Ctrl-C during a long command: the first asks the work to stop at its
+//! Ctrl-C (or SIGTERM, SIGHUP) during a long command: the first asks the work to stop at its
 //! next budget check (every cancel token in the process reads as
 //! cancelled), so it removes its temporary files and prints what it knows
 //! as an incomplete report (exit status 3); a second ends the process at
-//! once (status 130, as the shell's default for SIGINT).
+//! once (status 130, as the shell's default for SIGINT). A count
+//! spilling its layers across processes does not wait for its next check:
+//! it removes its files and ends at once (status 130; see the cluster
+//! crate's `spill`).
 //!
 //! Installed for `solve`, `count` and `hint`, whose report after a stop is
 //! the one a spent budget gives. Elsewhere Ctrl-C keeps its usual meaning:
@@ -18,6 +21,9 @@ pub fn install() {
     static SEEN: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if SEEN.swap(true, Ordering::Relaxed) {
+            // A cluster's process 0 stopping its workers signals them
+            // too: their spill files go even on this path.
+            endgame_cluster::remove_spills();
             std::process::exit(130);
         }
         endgame_core::budget::interrupt();

@@ -125,6 +125,12 @@ fn main() -> ExitCode {
                 c if c == ExitCode::SUCCESS => ExitCode::from(output::INCOMPLETE),
                 c => c,
             },
+            // An error after Ctrl-C (a cluster's peer that ended on it
+            // first) is the interrupt, not a fault.
+            None if endgame_core::budget::interrupted() => {
+                eprintln!("error: interrupted");
+                ExitCode::from(130)
+            }
             None => fail(&format!("{e:#}")),
         },
     }

@@ -203,8 +203,8 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
     };
     let bar = Bar::new(mode, &format!("count peg {}", board.name()));
     if !across {
-        if args.checkpoint.is_some() || args.progress {
-            bail!("--checkpoint and --progress need --workers or --hosts");
+        if args.checkpoint.is_some() || args.progress || args.spill {
+            bail!("--checkpoint, --spill and --progress need --workers or --hosts");
         }
     } else {
         let text = count_across(args, out, started, (&board, &problem), &bar);
@@ -299,6 +299,9 @@ fn count_across(
     if args.random_success || args.canonical_paths || args.move_sets {
         bail!("--random-success, --canonical-paths and --move-sets do not run across processes");
     }
+    if args.spill && args.goal_only {
+        bail!("--spill counts everything: drop --goal-only");
+    }
     let max_bytes = usize::try_from(args.max_memory)
         .context("--max-memory is larger than this machine can address")?;
     // Checkpoints belong to the problem and what is counted, not to the
@@ -354,12 +357,13 @@ fn count_across(
         let mut h = endgame_core::hash::MumHasher::default();
         h.write(
             format!(
-                "{}|{:?}|{}|{}|{}",
+                "{}|{:?}|{}|{}|{}|{}",
                 env!("CARGO_PKG_VERSION"),
                 args.problem,
                 args.goal_only,
                 args.no_solutions,
-                args.max_memory
+                args.max_memory,
+                args.spill
             )
             .as_bytes(),
         );
@@ -380,11 +384,17 @@ fn count_across(
         _ => &silent,
     };
     let print_line = |l: &endgame_cluster::LayerLine| eprintln!("{}", layer_line(l));
+    // Removed when dropped: on success and on error (Ctrl-C removes its
+    // files from a thread of its own).
+    let spill = match args.spill {
+        true => Some(endgame_cluster::Spill::new(args.checkpoint.as_deref())?),
+        false => None,
+    };
     let run = endgame_cluster::Run {
-        job,
-        progress,
         checkpoint: checkpoint.as_ref(),
         on_layer: lines.then_some(&print_line as &dyn Fn(&endgame_cluster::LayerLine)),
+        spill: spill.as_ref(),
+        ..endgame_cluster::Run::new(job, progress)
     };
     let _watchdog = (!args.no_limit)
         .then(|| crate::limits::Watchdog::arm(started, args.time, out, "count peg".to_string()));
@@ -419,6 +429,8 @@ fn count_across(
             layers_computed: stats.layers_computed,
             exchanged_positions: stats.sent,
             exchanged_bytes: stats.sent_bytes,
+            spilled_layers: stats.spilled,
+            planned_peak_bytes: stats.planned_peak,
         }),
     };
     out.render(&report, |r| human::count(board, &r.report))
@@ -465,6 +477,11 @@ struct ClusterJson {
     exchanged_positions: u64,
     /// Their bytes in memory.
     exchanged_bytes: u64,
+    /// Layer shares written to disk by `--spill` (over every process).
+    spilled_layers: usize,
+    /// The most memory one process planned for a step (its layers in
+    /// memory, bitmap, buffers and an allowance).
+    planned_peak_bytes: u64,
 }
 
 /// This command's arguments without `--workers N`: the other processes

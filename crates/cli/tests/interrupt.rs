@@ -3,6 +3,7 @@
 //! if it was already known), and leaves no temporary files behind.
 
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -12,6 +13,9 @@ fn start(args: &[&str], tmpdir: &Path) -> Child {
         .arg("--json")
         .args(args)
         .env("TMPDIR", tmpdir)
+        // Its own process group, as a terminal's foreground job: Ctrl-C
+        // goes to every process of it (the workers of `--workers` too).
+        .process_group(0)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -19,9 +23,10 @@ fn start(args: &[&str], tmpdir: &Path) -> Child {
         .expect("starts")
 }
 
+/// Ctrl-C as a terminal sends it: SIGINT to the child's process group.
 fn sigint(child: &Child) {
     let ok = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args(["-INT", "--", &format!("-{}", child.id())])
         .status()
         .expect("kill runs");
     assert!(ok.success());
@@ -97,19 +102,75 @@ fn ctrl_c_removes_the_spill_files_of_a_pentago_solve() {
         ],
         tmp.path(),
     );
-    let deadline = Instant::now() + Duration::from_secs(60);
-    let spilling = || std::fs::read_dir(tmp.path()).expect("listed").count() > 0;
-    while !spilling() {
-        assert!(Instant::now() < deadline, "no spill directory within 60 s");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    std::thread::sleep(Duration::from_millis(300));
+    wait_for_spill(tmp.path(), "endgame-pentago");
     sigint(&child);
     let (code, out, err) = finish(child, 60);
     assert!(matches!(code, Some(0) | Some(3)), "{code:?} {out}{err}");
     let report: serde_json::Value = serde_json::from_str(&out).expect("a JSON report");
     assert_eq!(report["stones"], 16, "{report}");
-    let left: Vec<_> = std::fs::read_dir(tmp.path())
+    assert_nothing_left(tmp.path());
+}
+
+/// A count across two processes spilling its layers to disk: Ctrl-C ends
+/// every process and removes the spill files, their directories and the
+/// host file.
+#[test]
+fn ctrl_c_removes_the_spill_files_of_a_count_across_processes() {
+    let tmp = tempfile::tempdir().expect("a temporary directory");
+    let child = start(
+        &[
+            "count",
+            "peg",
+            "--workers",
+            "2",
+            "--spill",
+            "--max-memory",
+            "64M",
+            "--no-limit",
+            "--quiet",
+        ],
+        tmp.path(),
+    );
+    wait_for_spill(tmp.path(), "endgame-spill");
+    sigint(&child);
+    let (code, out, err) = finish(child, 60);
+    // Either the count reached its next check first (English layers are
+    // quick) and stopped there, or the spill's watcher ended it at once.
+    match code {
+        Some(3) => assert!(out.contains("\"complete\": false"), "{out}{err}"),
+        Some(130) => assert!(err.contains("interrupted"), "{err}"),
+        _ => panic!("{code:?} {out}{err}"),
+    }
+    // The workers end on their own signal, a moment after process 0.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::fs::read_dir(tmp.path()).expect("listed").count() > 0 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_nothing_left(tmp.path());
+}
+
+/// Waits (at most 60 s) until a file or directory whose name starts with
+/// `prefix` appears in `dir`, then a moment more, so that files are being
+/// written when the signal comes.
+fn wait_for_spill(dir: &Path, prefix: &str) {
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let spilling = || {
+        std::fs::read_dir(dir).expect("listed").any(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .starts_with(prefix)
+        })
+    };
+    while !spilling() {
+        assert!(Instant::now() < deadline, "nothing spilled within 60 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+}
+
+fn assert_nothing_left(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
         .expect("listed")
         .map(|e| e.expect("an entry").path())
         .collect();

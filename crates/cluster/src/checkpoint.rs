@@ -179,7 +179,24 @@ impl Checkpoint {
 
     /// Writes this process's share of a finished layer: to a temporary
     /// name, synced to the disk, then renamed.
+    #[cfg(test)]
     pub(crate) fn write<T: Serialize>(&self, h: &Header, share: &[T]) -> Result<(), ClusterError> {
+        self.write_chunks(h, share.len() as u64, |f| {
+            f(share);
+            Ok(())
+        })
+    }
+
+    /// [`Checkpoint::write`] of a share of `len` positions that `chunks`
+    /// hands over in order (a spilled share streams from its file): the
+    /// bytes are bincode's of the whole vector, its length then each
+    /// position.
+    pub(crate) fn write_chunks<T: Serialize>(
+        &self,
+        h: &Header,
+        len: u64,
+        chunks: impl FnOnce(&mut dyn FnMut(&[T]) -> bool) -> Result<(), ClusterError>,
+    ) -> Result<(), ClusterError> {
         let path = self.path(h.depth as usize, h.process as usize, h.peers as usize);
         let tmp = path.with_extension("ckpt.tmp");
         let file = std::fs::File::create(&tmp).map_err(|e| io(&tmp, e))?;
@@ -193,7 +210,24 @@ impl Checkpoint {
             head.extend_from_slice(&x.to_le_bytes());
         }
         w.write_all(&head).map_err(|e| io(&tmp, e))?;
-        bincode::serialize_into(&mut w, share).map_err(|e| io(&tmp, e))?;
+        // bincode writes a vector's length as a little-endian u64.
+        w.write_all(&len.to_le_bytes()).map_err(|e| io(&tmp, e))?;
+        let mut failed = Ok(());
+        let mut written = 0u64;
+        chunks(&mut |c| {
+            for t in c {
+                if let Err(e) = bincode::serialize_into(&mut w, t) {
+                    failed = Err(io(&tmp, e));
+                    return false;
+                }
+            }
+            written += c.len() as u64;
+            true
+        })?;
+        failed?;
+        if written != len {
+            return Err(io(&tmp, "a share changed length while written"));
+        }
         let crc = w.crc.clone().finalize();
         let mut inner = w.inner;
         inner

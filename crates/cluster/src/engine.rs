@@ -22,8 +22,9 @@
 use crate::channel::Channel;
 use crate::checkpoint::{Checkpoint, Header};
 use crate::net::{join, Cluster, Joined};
+use crate::spill::{Spill, SpillFile, SpillWriter, CHUNK};
 use crate::ClusterError;
-use endgame_core::dense::{DenseKeys, LayerRank, Ranker};
+use endgame_core::dense::{DenseKeys, HighWord, LayerRank, Ranker};
 use endgame_core::hash::MumHasher;
 use endgame_core::layered::{
     canonical_parents, goals_by_depth, hopeless, Best, LayerStats, LayeredError, LayeredOptions,
@@ -75,7 +76,56 @@ struct Owners<'r, T> {
     keys: Option<&'r dyn DenseKeys<T>>,
     ranker: Option<&'r Ranker>,
     /// The ranked layers still routed to, by class.
-    ranked: Vec<((u32, u64), LayerRank<'r>)>,
+    ranked: Vec<((u32, u64), Ranked<'r>)>,
+}
+
+/// The ranking of a layer: 32-bit tables when the layer has fewer than
+/// 2^32 possible keys, else (or when a run asks for it, to test) 64-bit
+/// ones. Both give the same ranks, so owners and checkpoints do not
+/// depend on which.
+enum Ranked<'r> {
+    Narrow(LayerRank<'r>),
+    Wide(LayerRank<'r, u64>),
+}
+
+impl Ranked<'_> {
+    fn rank(&self, key: u64) -> Option<u64> {
+        match self {
+            Ranked::Narrow(l) => l.rank(key),
+            Ranked::Wide(l) => l.rank(key),
+        }
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Ranked::Narrow(l) => l.len(),
+            Ranked::Wide(l) => l.len(),
+        }
+    }
+
+    fn extract(&self, words: &[u64], first: usize, out: &mut Vec<u64>) {
+        match self {
+            Ranked::Narrow(l) => l.extract(words, first, out),
+            Ranked::Wide(l) => l.extract(words, first, out),
+        }
+    }
+
+    /// Bytes of its per-layer table.
+    fn table_bytes(&self) -> usize {
+        match self {
+            Ranked::Narrow(l) => l.table_bytes(),
+            Ranked::Wide(l) => l.table_bytes(),
+        }
+    }
+}
+
+/// The ranking of layer `class`: narrow when it fits (and `wide` is not
+/// asked for), else wide.
+fn ranking(ranker: &Ranker, class: (u32, u64), wide: bool) -> Option<Ranked<'_>> {
+    match ranker.layer(class.0, class.1).filter(|_| !wide) {
+        Some(l) => Some(Ranked::Narrow(l)),
+        None => ranker.layer_wide(class.0, class.1).map(Ranked::Wide),
+    }
 }
 
 impl<T: Hash> Owners<'_, T> {
@@ -99,7 +149,7 @@ impl<T: Hash> Owners<'_, T> {
 
     /// The ranking of the layer of class `class`, for routing.
     fn rank(&mut self, class: (u32, u64)) -> Result<(), ClusterError> {
-        let Some(layer) = self.ranker.and_then(|r| r.layer(class.0, class.1)) else {
+        let Some(layer) = self.ranker.and_then(|r| ranking(r, class, false)) else {
             return Err(ClusterError::Config(
                 "a checkpoint names a ranked layer this puzzle cannot rank".into(),
             ));
@@ -125,6 +175,8 @@ struct Net<'r, T: ExchangeData + Clone> {
     control: Channel<Message<T>>,
     /// Ranks of a ranked layer's children, to their block's owner.
     ranks: Channel<u32>,
+    /// The same for layers ranked in 64 bits.
+    ranks64: Channel<u64>,
     owners: Owners<'r, T>,
     me: usize,
     peers: usize,
@@ -138,12 +190,14 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
         let pairs = Channel::new(w);
         let control = Channel::new(w);
         let ranks = Channel::new(w);
+        let ranks64 = Channel::new(w);
         Net {
             joined,
             positions,
             pairs,
             control,
             ranks,
+            ranks64,
             owners,
             me,
             peers,
@@ -225,10 +279,11 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
     fn exchanged(&self) -> (u64, u64) {
         let size = |n: u64, s: usize| n * s as u64;
         (
-            self.positions.remote + self.pairs.remote + self.ranks.remote,
+            self.positions.remote + self.pairs.remote + self.ranks.remote + self.ranks64.remote,
             size(self.positions.remote, std::mem::size_of::<T>())
                 + size(self.pairs.remote, std::mem::size_of::<(T, u128)>())
-                + size(self.ranks.remote, std::mem::size_of::<u32>()),
+                + size(self.ranks.remote, std::mem::size_of::<u32>())
+                + size(self.ranks64.remote, std::mem::size_of::<u64>()),
         )
     }
 
@@ -280,25 +335,96 @@ fn marked<T: Ord + Copy>(share: &[T], hits: Vec<T>) -> Vec<T> {
     out
 }
 
-/// The weights of `pairs` summed per position, for the members of the
-/// sorted `share` only, sorted.
-fn summed<T: Ord + Copy>(share: &[T], mut pairs: Vec<(T, u128)>) -> Vec<(T, u128)> {
+/// The weights of `pairs` summed per position, for the members of a
+/// sorted share only, sorted. The share comes in sorted chunks (one slice
+/// in memory, or a spilled layer read back in order): one merge.
+fn summed<T: Ord + Copy>(
+    mut pairs: Vec<(T, u128)>,
+    share: impl FnOnce(&mut dyn FnMut(&[T]) -> bool) -> Result<(), ClusterError>,
+) -> Result<Vec<(T, u128)>, ClusterError> {
     pairs.sort_unstable_by_key(|e| e.0);
     let mut out: Vec<(T, u128)> = Vec::new();
     let mut j = 0;
-    for (p, w) in pairs {
-        if let Some(last) = out.last_mut().filter(|l| l.0 == p) {
-            last.1 += w;
-            continue;
+    share(&mut |chunk| {
+        for &s in chunk {
+            if j == pairs.len() {
+                break;
+            }
+            while j < pairs.len() && pairs[j].0 < s {
+                j += 1;
+            }
+            let mut hit = None;
+            while j < pairs.len() && pairs[j].0 == s {
+                *hit.get_or_insert(0) += pairs[j].1;
+                j += 1;
+            }
+            if let Some(w) = hit {
+                out.push((s, w));
+            }
         }
-        while j < share.len() && share[j] < p {
-            j += 1;
-        }
-        if j < share.len() && share[j] == p {
-            out.push((p, w));
+        // A spilled share is read to its end, so that its checksum is
+        // verified.
+        true
+    })?;
+    Ok(out)
+}
+
+/// A process's share of a layer, sorted: in memory, or spilled to disk
+/// as its dense keys.
+enum Share<T> {
+    Mem(Vec<T>),
+    Disk(SpillFile),
+}
+
+impl<T: Copy> Share<T> {
+    fn len(&self) -> usize {
+        match self {
+            Share::Mem(v) => v.len(),
+            Share::Disk(f) => f.len as usize,
         }
     }
-    out
+
+    /// Bytes it holds in memory.
+    fn bytes(&self) -> usize {
+        match self {
+            Share::Mem(v) => bytes(v),
+            Share::Disk(_) => 0,
+        }
+    }
+
+    /// Hands its members to `f` in order, a chunk at a time, while `f`
+    /// returns `true`.
+    fn for_each_chunk(
+        &self,
+        dk: Option<&dyn DenseKeys<T>>,
+        f: &mut dyn FnMut(&[T]) -> bool,
+    ) -> Result<(), ClusterError> {
+        match (self, dk) {
+            (Share::Mem(v), _) => {
+                f(v);
+                Ok(())
+            }
+            (Share::Disk(file), Some(dk)) => file.for_each_chunk(dk, f),
+            (Share::Disk(_), None) => Err(ClusterError::Unsupported(
+                "a spilled layer of a puzzle without dense keys".into(),
+            )),
+        }
+    }
+
+    /// Its members in memory.
+    fn into_vec(self, dk: Option<&dyn DenseKeys<T>>) -> Result<Vec<T>, ClusterError> {
+        match self {
+            Share::Mem(v) => Ok(v),
+            d @ Share::Disk(_) => {
+                let mut v = Vec::with_capacity(d.len());
+                d.for_each_chunk(dk, &mut |c| {
+                    v.extend_from_slice(c);
+                    true
+                })?;
+                Ok(v)
+            }
+        }
+    }
 }
 
 fn bytes<T>(v: &[T]) -> usize {
@@ -378,6 +504,28 @@ pub struct Run<'a> {
     pub checkpoint: Option<&'a Checkpoint>,
     /// Called on process 0 once per forward layer, loaded or computed.
     pub on_layer: Option<&'a dyn Fn(&LayerLine)>,
+    /// Where layers that would not fit the memory budget go (`None`: a
+    /// layer that does not fit stops the count). A full count only.
+    pub spill: Option<&'a Spill>,
+    /// Ranks every ranked layer in 64 bits, as layers of 2^32 possible
+    /// keys or more are (for tests: the wide route on boards small
+    /// enough to check).
+    pub wide: bool,
+}
+
+impl<'a> Run<'a> {
+    /// A run with progress `progress` and nothing else: no checkpoints,
+    /// no layer lines, no spilling, ranks as wide as the layers need.
+    pub fn new(job: u64, progress: &'a dyn Progress) -> Run<'a> {
+        Run {
+            job,
+            progress,
+            checkpoint: None,
+            on_layer: None,
+            spill: None,
+            wide: false,
+        }
+    }
 }
 
 /// One forward layer as process 0 sees it, for progress lines.
@@ -410,7 +558,19 @@ pub struct RunStats {
     pub sent: u64,
     /// Their bytes in memory.
     pub sent_bytes: u64,
+    /// Layer shares written to spill files (over every process).
+    pub spilled: usize,
+    /// The most memory a process planned for a step: its layers in
+    /// memory, the bitmap of its blocks, the rank buffers and ranking
+    /// tables, and an allowance for I/O and exchange buffers (bytes; the
+    /// largest of any process).
+    pub planned_peak: u64,
 }
+
+/// Bytes a step is allowed besides what it plans exactly: spill
+/// readers and writers, chunks of keys and positions, the exchange's
+/// batches in flight, the layout's rank tables.
+const WORK_ALLOWANCE: usize = 32 << 20;
 
 /// The enumeration of `endgame_core::layered::enumerate` over the cluster;
 /// the report on process 0, `None` on the others. `job` fingerprints the
@@ -426,12 +586,7 @@ where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
 {
-    let run = Run {
-        job,
-        progress,
-        checkpoint: None,
-        on_layer: None,
-    };
+    let run = Run::new(job, progress);
     Ok(enumerate_run(puzzle, opts, cluster, &run)?.map(|r| r.0))
 }
 
@@ -454,6 +609,13 @@ where
         ck.check(cluster.peers())?;
     }
     let keys = puzzle.dense_keys();
+    if run.spill.is_some() && (!opts.count_all || keys.is_none()) {
+        return Err(ClusterError::Unsupported(
+            "spilling to disk needs a full count (without --goal-only) of a board of at most \
+             48 holes"
+                .into(),
+        ));
+    }
     let ranker = keys.and_then(|dk| Ranker::shared(dk.key_bits(), &dk.invariants()));
     let owners = Owners {
         keys,
@@ -478,19 +640,27 @@ where
 fn finish<T: ExchangeData + Clone + Copy + Hash + Ord>(
     net: &mut Net<T>,
     mut r: LayeredReport<T>,
-    (loaded, computed): (usize, usize),
+    done: Tally,
 ) -> Result<Option<Reported<T>>, ClusterError> {
     let rss = peak_rss_bytes().unwrap_or(0) as u128;
-    let m = net.max(vec![r.table_bytes as u128, rss]);
+    let m = net.max(vec![
+        r.table_bytes as u128,
+        rss,
+        r.bitmap_bytes as u128,
+        done.planned as u128,
+    ]);
     r.table_bytes = m[0] as usize;
     r.peak_rss = (m[1] > 0).then_some(m[1] as u64);
+    r.bitmap_bytes = m[2] as usize;
     let (sent, sent_bytes) = net.exchanged();
-    let x = net.sum(vec![sent as u128, sent_bytes as u128]);
+    let x = net.sum(vec![sent as u128, sent_bytes as u128, done.spilled as u128]);
     let stats = RunStats {
-        layers_loaded: loaded,
-        layers_computed: computed,
+        layers_loaded: done.loaded,
+        layers_computed: done.computed,
         sent: x[0] as u64,
         sent_bytes: x[1] as u64,
+        spilled: x[2] as usize,
+        planned_peak: m[3] as u64,
     };
     let all = net.gather(
         vec![r.best_score as u128, r.best_count as u128],
@@ -518,18 +688,20 @@ fn finish<T: ExchangeData + Clone + Copy + Hash + Ord>(
 
 /// This process's forward layers (all of them, or the newest only), the
 /// summed figures of each, and what comes with them; checkpointed layer
-/// by layer when the run has a checkpoint directory.
+/// by layer when the run has a checkpoint directory, spilled to disk when
+/// the run spills and a layer would not fit the memory budget.
 struct Forward<T> {
-    layers: Vec<Vec<T>>,
+    layers: Vec<Share<T>>,
     stats: Vec<LayerStats>,
     best: Best<T>,
     goal_reachable: bool,
-    /// Bytes of the stored layers here, and the most of any process.
+    /// Bytes of the layers held in memory here.
     stored: usize,
     table_bytes: usize,
+    /// The largest bitmap of a step here.
+    bitmap_bytes: usize,
     keep_all: bool,
-    loaded: usize,
-    computed: usize,
+    tally: Tally,
 }
 
 impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
@@ -552,9 +724,9 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             goal_reachable: false,
             stored: 0,
             table_bytes: 0,
+            bitmap_bytes: 0,
             keep_all,
-            loaded: 0,
-            computed: 0,
+            tally: Tally::default(),
         };
         let mut resumed = match run.checkpoint {
             Some(ck) => ck.load::<T>(net.me, net.peers),
@@ -578,10 +750,14 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
                 raw: puzzle.orbit_size(&start) as u64,
                 ..Default::default()
             };
+            let first = Share::Mem(first);
             f.save(net, run, &stat, (goal, None), &first)?;
             f.line(net, run, &stat, (0, 0), t0, false);
-            f.push(puzzle, first, stat, goal);
-            f.computed += 1;
+            if let Share::Mem(v) = &first {
+                add_best(&mut f.best, puzzle, v);
+            }
+            f.push(run, first, stat, goal);
+            f.tally.computed += 1;
         } else {
             for (h, share) in resumed {
                 if let Some(class) = h.ranked {
@@ -594,31 +770,62 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
                     ..Default::default()
                 };
                 f.line(net, run, &stat, (0, 0), Instant::now(), true);
-                f.push(puzzle, share, stat, h.goal);
-                f.loaded += 1;
+                add_best(&mut f.best, puzzle, &share);
+                f.push(run, Share::Mem(share), stat, h.goal);
+                f.tally.loaded += 1;
+            }
+            // Loaded whole; spilled now if they do not fit.
+            if net.max(vec![f.stored as u128])[0] as usize > opts.max_bytes {
+                f.spill_layers(net, run)?;
             }
         }
         f.table_bytes = check_budget(net, opts, f.stored, f.stats.len() - 1)?;
+        f.tally.planned = f.stored;
         Ok(f)
     }
 
-    fn push<P: Reversible + Symmetric<Position = T>>(
-        &mut self,
-        puzzle: &P,
-        share: Vec<T>,
-        stat: LayerStats,
-        goal: bool,
-    ) {
-        add_best(&mut self.best, puzzle, &share);
+    fn tally(&self) -> Tally {
+        self.tally
+    }
+
+    fn push(&mut self, run: &Run<'_>, share: Share<T>, stat: LayerStats, goal: bool) {
         self.goal_reachable |= goal;
         self.stats.push(stat);
-        self.stored += bytes(&share);
+        self.stored += share.bytes();
         if self.keep_all || self.layers.is_empty() {
             self.layers.push(share);
         } else {
-            self.stored -= bytes(&self.layers[0]);
-            self.layers[0] = share;
+            let old = std::mem::replace(&mut self.layers[0], share);
+            self.stored -= old.bytes();
+            if let (Share::Disk(f), Some(sp)) = (&old, run.spill) {
+                sp.remove(&f.path);
+            }
         }
+    }
+
+    /// Writes every layer held in memory here to a spill file (when the
+    /// run spills).
+    fn spill_layers(&mut self, net: &Net<T>, run: &Run<'_>) -> Result<(), ClusterError> {
+        let (Some(sp), Some(dk)) = (run.spill, net.owners.keys) else {
+            return Ok(());
+        };
+        let base = self.stats.len() - self.layers.len();
+        let mut keys = Vec::with_capacity(CHUNK);
+        for (i, l) in self.layers.iter_mut().enumerate() {
+            let Share::Mem(v) = l else {
+                continue;
+            };
+            let mut w = sp.create(base + i, net.me)?;
+            for c in v.chunks(CHUNK) {
+                keys.clear();
+                dk.keys(c, &mut keys);
+                w.write(&keys)?;
+            }
+            self.stored -= bytes(v);
+            *l = Share::Disk(w.finish()?);
+            self.tally.spilled += 1;
+        }
+        Ok(())
     }
 
     /// Forgets the rankings of layers no longer kept: nothing is routed
@@ -636,7 +843,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
         run: &Run<'_>,
         stat: &LayerStats,
         (goal, ranked): (bool, Option<(u32, u64)>),
-        share: &[T],
+        share: &Share<T>,
     ) -> Result<(), ClusterError> {
         let Some(ck) = run.checkpoint else {
             return Ok(());
@@ -651,7 +858,8 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             goal,
             ranked,
         };
-        ck.write(&h, share)
+        let dk = net.owners.keys;
+        ck.write_chunks(&h, share.len() as u64, |f| share.for_each_chunk(dk, f))
     }
 
     /// The layer's line on process 0.
@@ -696,26 +904,128 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
         let t0 = Instant::now();
         let depth = self.stats.len();
         let before = net.exchanged();
-        let parents = self.layers.last().expect("the start layer");
         let parents_total = self.stats.last().map_or(0, |s| s.reduced);
-        let (mut next, ranked) = match ranked_step(net, opts, parents, parents_total, self.stored)?
-        {
-            Some((share, class)) => (share, Some(class)),
-            None => {
-                let children = net.route(|push| {
-                    for p in parents {
-                        puzzle.for_each_canonical_child(p, &mut *push);
+        let dk = net.owners.keys;
+        let me = net.me;
+        let mut filled = None;
+        if let Some((class, layer, map_bytes)) = ranked_plan(
+            net,
+            opts,
+            self.layers.last().expect("the start layer"),
+            parents_total,
+            (run.wide, run.spill.is_some()),
+        )? {
+            // The step's memory, planned before the bitmap is allocated:
+            // the layers held here, the bitmap of this process's blocks,
+            // the rank buffers, the rankings, an allowance.
+            let wide = matches!(layer, Ranked::Wide(_));
+            let fixed = map_bytes
+                + fill_buffer_bytes(map_bytes, wide)
+                + layer.table_bytes()
+                + net
+                    .owners
+                    .ranked
+                    .iter()
+                    .map(|e| e.1.table_bytes())
+                    .sum::<usize>()
+                + WORK_ALLOWANCE;
+            let fits = match run.spill {
+                // Without spilling, as one process decides: the layers
+                // and the bitmap (else the layer is hashed).
+                None => {
+                    net.max(vec![(self.stored + map_bytes) as u128])[0] as usize <= opts.max_bytes
+                }
+                Some(_) => {
+                    let mut most = net.max(vec![(self.stored + fixed) as u128])[0] as usize;
+                    if most > opts.max_bytes {
+                        self.spill_layers(net, run)?;
+                        most = net.max(vec![(self.stored + fixed) as u128])[0] as usize;
                     }
+                    if most > opts.max_bytes {
+                        return Err(ClusterError::Count(LayeredError::MemoryBudget {
+                            budget: opts.max_bytes,
+                            layer: depth,
+                            needed: most,
+                        }));
+                    }
+                    self.tally.planned = self.tally.planned.max(self.stored + fixed);
+                    true
+                }
+            };
+            if fits {
+                let parents = self.layers.last().expect("the start layer");
+                let words = match &layer {
+                    Ranked::Narrow(l) => fill_ranks(
+                        &mut net.joined.worker,
+                        &mut net.ranks,
+                        dk,
+                        l,
+                        parents,
+                        net.peers,
+                        net.me,
+                    )?,
+                    Ranked::Wide(l) => fill_ranks(
+                        &mut net.joined.worker,
+                        &mut net.ranks64,
+                        dk,
+                        l,
+                        parents,
+                        net.peers,
+                        net.me,
+                    )?,
+                };
+                // A child outside the ranking on any process: the layer
+                // is made again by hashing.
+                let bad = words.is_none();
+                if net.max(vec![bad as u128])[0] == 0 {
+                    filled = words.map(|w| (w, layer, class));
+                }
+            }
+        }
+        let (next, ranked, raw, goal) = match filled {
+            Some((words, layer, class)) => {
+                self.bitmap_bytes = self.bitmap_bytes.max(words.len() * 8);
+                let count: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
+                let to_disk = run.spill.is_some()
+                    && self.stored + count as usize * std::mem::size_of::<T>() + words.len() * 8
+                        > opts.max_bytes;
+                let mut sink = Sink::new(run, dk, to_disk, depth, me, count as usize)?;
+                let mut keys = Vec::new();
+                for (lb, w) in words.chunks(BLOCK_WORDS).enumerate() {
+                    if w.iter().all(|&x| x == 0) {
+                        continue;
+                    }
+                    let b = lb * net.peers + me;
+                    keys.clear();
+                    layer.extract(w, b * BLOCK_WORDS, &mut keys);
+                    sink.keys(puzzle, opts.prune, &mut self.best, &keys)?;
+                }
+                drop(words);
+                net.owners.ranked.push((class, layer));
+                let (share, raw, goal) = sink.finish()?;
+                (share, Some(class), raw, goal)
+            }
+            None => {
+                let parents = self.layers.last().expect("the start layer");
+                let mut failed = Ok(());
+                let children = net.route(|push| {
+                    failed = parents.for_each_chunk(dk, &mut |c| {
+                        for p in c {
+                            puzzle.for_each_canonical_child(p, &mut *push);
+                        }
+                        true
+                    });
                 });
-                (distinct(children), None)
+                failed?;
+                let next = distinct(children);
+                let to_disk = run.spill.is_some() && self.stored + bytes(&next) > opts.max_bytes;
+                let mut sink = Sink::new(run, dk, to_disk, depth, me, 0)?;
+                sink.positions(puzzle, opts.prune, &mut self.best, next)?;
+                let (share, raw, goal) = sink.finish()?;
+                (share, None, raw, goal)
             }
         };
         self.forget_rankings(&mut net.owners, ranked);
-        if opts.prune {
-            next.retain(|p| !puzzle.cannot_reach_goal(p));
-        }
-        let raw: u64 = next.iter().map(|p| puzzle.orbit_size(p) as u64).sum();
-        let goal = next.iter().any(|p| puzzle.is_goal(p));
         let after = net.exchanged();
         let s = net.sum(vec![
             next.len() as u128,
@@ -725,9 +1035,16 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             (after.1 - before.1) as u128,
         ]);
         if s[0] == 0 {
+            if let (Share::Disk(f), Some(sp)) = (&next, run.spill) {
+                sp.remove(&f.path);
+            }
             return Ok(false);
         }
-        let stored = self.stored + bytes(&next);
+        if matches!(next, Share::Disk(_)) {
+            self.tally.spilled += 1;
+        }
+        let stored = self.stored + next.bytes();
+        self.tally.planned = self.tally.planned.max(stored);
         self.table_bytes = self
             .table_bytes
             .max(check_budget(net, opts, stored, depth)?);
@@ -739,24 +1056,201 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
         };
         self.save(net, run, &stat, (s[2] > 0, ranked), &next)?;
         self.line(net, run, &stat, (s[3] as u64, s[4] as u64), t0, false);
-        self.push(puzzle, next, stat, s[2] > 0);
-        self.computed += 1;
+        self.push(run, next, stat, s[2] > 0);
+        self.tally.computed += 1;
         Ok(true)
     }
+}
+
+/// Where a new layer's share goes as it is made: into memory, or into a
+/// spill file; and its figures (positions counted without symmetry,
+/// whether a goal is among them), the best positions taken as it passes.
+struct Sink<'a, T> {
+    mem: Vec<T>,
+    disk: Option<SpillWriter>,
+    dk: Option<&'a dyn DenseKeys<T>>,
+    raw: u64,
+    goal: bool,
+    scratch: Vec<T>,
+    keys: Vec<u64>,
+}
+
+impl<'a, T: Copy + Ord> Sink<'a, T> {
+    fn new(
+        run: &Run<'_>,
+        dk: Option<&'a dyn DenseKeys<T>>,
+        to_disk: bool,
+        depth: usize,
+        me: usize,
+        capacity: usize,
+    ) -> Result<Self, ClusterError> {
+        let disk = match (to_disk, run.spill) {
+            (true, Some(sp)) => Some(sp.create(depth, me)?),
+            _ => None,
+        };
+        Ok(Sink {
+            mem: Vec::with_capacity(if disk.is_some() { 0 } else { capacity }),
+            disk,
+            dk,
+            raw: 0,
+            goal: false,
+            scratch: Vec::new(),
+            keys: Vec::new(),
+        })
+    }
+
+    fn figures<P: Reversible + Symmetric<Position = T>>(
+        raw: &mut u64,
+        goal: &mut bool,
+        puzzle: &P,
+        best: &mut Best<T>,
+        chunk: &[T],
+    ) {
+        *raw += chunk
+            .iter()
+            .map(|p| puzzle.orbit_size(p) as u64)
+            .sum::<u64>();
+        *goal |= chunk.iter().any(|p| puzzle.is_goal(p));
+        add_best(best, puzzle, chunk);
+    }
+
+    /// Takes the next keys of the share, in order.
+    fn keys<P: Reversible + Symmetric<Position = T>>(
+        &mut self,
+        puzzle: &P,
+        prune: bool,
+        best: &mut Best<T>,
+        keys: &[u64],
+    ) -> Result<(), ClusterError> {
+        let Some(dk) = self.dk else {
+            return Err(ClusterError::Unsupported(
+                "ranked layers of a puzzle without dense keys".into(),
+            ));
+        };
+        match &mut self.disk {
+            None => {
+                let start = self.mem.len();
+                dk.positions(keys, &mut self.mem);
+                if prune {
+                    let mut tail = self.mem.split_off(start);
+                    tail.retain(|p| !puzzle.cannot_reach_goal(p));
+                    self.mem.append(&mut tail);
+                }
+                Self::figures(
+                    &mut self.raw,
+                    &mut self.goal,
+                    puzzle,
+                    best,
+                    &self.mem[start..],
+                );
+            }
+            Some(w) => {
+                self.scratch.clear();
+                dk.positions(keys, &mut self.scratch);
+                if prune {
+                    self.scratch.retain(|p| !puzzle.cannot_reach_goal(p));
+                }
+                Self::figures(&mut self.raw, &mut self.goal, puzzle, best, &self.scratch);
+                if self.scratch.len() == keys.len() {
+                    w.write(keys)?;
+                } else {
+                    self.keys.clear();
+                    dk.keys(&self.scratch, &mut self.keys);
+                    w.write(&self.keys)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Takes the whole share, sorted.
+    fn positions<P: Reversible + Symmetric<Position = T>>(
+        &mut self,
+        puzzle: &P,
+        prune: bool,
+        best: &mut Best<T>,
+        mut share: Vec<T>,
+    ) -> Result<(), ClusterError> {
+        if prune {
+            share.retain(|p| !puzzle.cannot_reach_goal(p));
+        }
+        Self::figures(&mut self.raw, &mut self.goal, puzzle, best, &share);
+        match (&mut self.disk, self.dk) {
+            (None, _) => self.mem = share,
+            (Some(w), Some(dk)) => {
+                for c in share.chunks(CHUNK) {
+                    self.keys.clear();
+                    dk.keys(c, &mut self.keys);
+                    w.write(&self.keys)?;
+                }
+            }
+            (Some(_), None) => {
+                return Err(ClusterError::Unsupported(
+                    "spilling a puzzle without dense keys".into(),
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// The share, its raw count and whether it holds a goal.
+    fn finish(self) -> Result<(Share<T>, u64, bool), ClusterError> {
+        let share = match self.disk {
+            Some(w) => Share::Disk(w.finish()?),
+            None => Share::Mem(self.mem),
+        };
+        Ok((share, self.raw, self.goal))
+    }
+}
+
+/// A rank as it travels and waits in a segment's buffer: 32 bits for a
+/// layer of fewer than 2^32 keys, 64 for a wider one.
+trait RankWord: ExchangeData + Copy {
+    fn of(x: u64) -> Self;
+    fn get(self) -> u64;
+}
+
+impl RankWord for u32 {
+    #[inline(always)]
+    fn of(x: u64) -> u32 {
+        x as u32
+    }
+    #[inline(always)]
+    fn get(self) -> u64 {
+        self as u64
+    }
+}
+
+impl RankWord for u64 {
+    #[inline(always)]
+    fn of(x: u64) -> u64 {
+        x
+    }
+    #[inline(always)]
+    fn get(self) -> u64 {
+        self
+    }
+}
+
+/// Bytes of the segment buffers of a bitmap of `map_bytes` (each full
+/// before it is set), with ranks of 8 bytes (`wide`) or 4.
+fn fill_buffer_bytes(map_bytes: usize, wide: bool) -> usize {
+    let segments = (map_bytes * 8).div_ceil(1 << SEGMENT_LOG).max(1);
+    segments * SEGMENT_FLUSH * if wide { 8 } else { 4 }
 }
 
 /// This process's bitmap of a ranked layer: its blocks only, block `b`
 /// of the layer (`b mod N` = this process) at local block `b div N`.
 /// Arriving ranks wait in their segment's buffer, then a buffer's bits
 /// are set together, in cache.
-struct Fill {
+struct Fill<R> {
     words: Vec<u64>,
-    segments: Vec<Vec<u32>>,
+    segments: Vec<Vec<R>>,
     peers: u64,
 }
 
-impl Fill {
-    fn new(blocks: usize, peers: usize) -> Fill {
+impl<R: RankWord> Fill<R> {
+    fn new(blocks: usize, peers: usize) -> Fill<R> {
         let words = vec![0u64; blocks * BLOCK_WORDS];
         let nseg = (words.len() << 6).div_ceil(1 << SEGMENT_LOG).max(1);
         Fill {
@@ -767,12 +1261,13 @@ impl Fill {
     }
 
     /// Takes ranks owned here.
-    fn add(&mut self, ranks: &[u32]) {
-        let mask = (1u32 << BLOCK_LOG) - 1;
+    fn add(&mut self, ranks: &[R]) {
+        let mask = (1u64 << BLOCK_LOG) - 1;
         for &r in ranks {
-            let local = ((r >> BLOCK_LOG) as u64 / self.peers) << BLOCK_LOG | (r & mask) as u64;
+            let r = r.get();
+            let local = ((r >> BLOCK_LOG) / self.peers) << BLOCK_LOG | (r & mask);
             let s = &mut self.segments[(local >> SEGMENT_LOG) as usize];
-            s.push(local as u32);
+            s.push(R::of(local));
             if s.len() >= SEGMENT_FLUSH {
                 set_bits(&mut self.words, s);
             }
@@ -789,32 +1284,29 @@ impl Fill {
 }
 
 /// Sets the bits `ranks` name and empties `ranks`.
-fn set_bits(words: &mut [u64], ranks: &mut Vec<u32>) {
+fn set_bits<R: RankWord>(words: &mut [u64], ranks: &mut Vec<R>) {
     for &r in ranks.iter() {
+        let r = r.get();
         words[(r >> 6) as usize] |= 1 << (r & 63);
     }
     ranks.clear();
 }
 
-/// A share of a ranked layer, sorted, and the layer's class.
-type RankedShare<T> = (Vec<T>, (u32, u64));
+/// A ranked step's layer class, ranking and bitmap bytes a process.
+type Plan<'r> = ((u32, u64), Ranked<'r>, usize);
 
-/// The next layer's share of this process by a ranked bitmap, with the
-/// layer's class, or `None` (agreed by every process) when the layer is
-/// left to hashing: the puzzle has no dense keys, the layer is too small
-/// or its bitmap too sparse or too big for the budget, or a child fell
-/// outside the ranking (the puzzle's invariants did not hold; the layer is
-/// then made again by hashing). The children's ranks, not the positions,
-/// travel to their block's owner (4 bytes each instead of 8), which sets
-/// their bits; scanning its blocks hands back its share sorted, so no
-/// process sorts a child.
-fn ranked_step<T: ExchangeData + Clone + Copy + Hash + Ord>(
-    net: &mut Net<'_, T>,
+/// Whether the next layer is de-duplicated in a ranked bitmap: its
+/// class, ranking and the bytes of this process's bitmap, or `None`
+/// (agreed by every process) when the layer is left to hashing: the
+/// puzzle has no dense keys, the layer is too small or its bitmap too
+/// sparse, or the processes' children disagree on the class.
+fn ranked_plan<'r, T: ExchangeData + Clone + Copy + Hash + Ord>(
+    net: &mut Net<'r, T>,
     opts: &LayeredOptions,
-    parents: &[T],
+    parents: &Share<T>,
     parents_total: u64,
-    stored: usize,
-) -> Result<Option<RankedShare<T>>, ClusterError> {
+    (wide, spill): (bool, bool),
+) -> Result<Option<Plan<'r>>, ClusterError> {
     let (Some(dk), Some(ranker)) = (net.owners.keys, net.owners.ranker) else {
         return Ok(None);
     };
@@ -827,18 +1319,20 @@ fn ranked_step<T: ExchangeData + Clone + Copy + Hash + Ord>(
     // The layer's class, from the first child of each process's share;
     // the processes must agree on it.
     let mut probe = Vec::new();
-    for p in parents {
-        dk.child_keys(std::slice::from_ref(p), &mut probe);
-        if !probe.is_empty() {
-            break;
+    parents.for_each_chunk(Some(dk), &mut |c| {
+        for p in c {
+            dk.child_keys(std::slice::from_ref(p), &mut probe);
+            if !probe.is_empty() {
+                return false;
+            }
         }
-    }
+        true
+    })?;
     let mine = match probe.first().map(|&k| ranker.layer_class(k)) {
-        Some((k, par)) => vec![1, k as u128, par as u128, stored as u128],
-        None => vec![0, 0, 0, stored as u128],
+        Some((k, par)) => vec![1, k as u128, par as u128],
+        None => vec![0, 0, 0],
     };
     let all = net.all(mine);
-    let most_stored = all.iter().map(|v| v[3]).max().unwrap_or(0) as u64;
     let mut classes = all
         .iter()
         .filter(|v| v[0] == 1)
@@ -849,75 +1343,99 @@ fn ranked_step<T: ExchangeData + Clone + Copy + Hash + Ord>(
     if classes.any(|c| c != class) {
         return Ok(None);
     }
-    let Some(layer) = ranker.layer(class.0, class.1) else {
+    let Some(layer) = ranking(ranker, class, wide) else {
         return Ok(None);
     };
-    let (peers, me) = (net.peers, net.me);
-    let blocks = (layer.len() as usize).div_ceil(1 << BLOCK_LOG);
+    let peers = net.peers;
+    let blocks = layer.len().div_ceil(1 << BLOCK_LOG) as usize;
     // Every process's bitmap is as big as the largest (agreed).
-    let map_bytes = (blocks.div_ceil(peers) * BLOCK_WORDS * 8) as u64;
+    let map_bytes = blocks.div_ceil(peers) * BLOCK_WORDS * 8;
     let whole = layer.len().div_ceil(8);
-    if layer.is_empty()
-        || most_stored + map_bytes > opts.max_bytes as u64
-        || (!forced && whole > est.saturating_mul(BYTES_PER_CHILD))
-    {
+    // A sparse bitmap is left to hashing, as one process decides; but not
+    // when spilling: the hashed route holds every child it receives (16
+    // bytes each on boards of more than 64 grid cells) until sorted,
+    // unplanned: on the 41-hole diamond's layer 15 it took 2.4 GB a
+    // process and 179 s where the bitmap took 1.5 GB and 130 s (a loaded
+    // machine, one run each).
+    if layer.len() == 0 || (!forced && !spill && whole > est.saturating_mul(BYTES_PER_CHILD)) {
         return Ok(None);
     }
+    Ok(Some((class, layer, map_bytes)))
+}
+
+/// The children of this process's share `parents` ranked in `layer`,
+/// their ranks sent to their block's owner (4 or 8 bytes each instead of
+/// a position), which sets their bits: this process's bitmap, or `None`
+/// when a child fell outside the ranking (the puzzle's invariants did not
+/// hold). Scanning its blocks hands back the share sorted, so no process
+/// sorts a child.
+fn fill_ranks<T: Copy, H: HighWord, R: RankWord>(
+    worker: &mut timely::worker::Worker,
+    channel: &mut Channel<R>,
+    dk: Option<&dyn DenseKeys<T>>,
+    layer: &LayerRank<'_, H>,
+    parents: &Share<T>,
+    peers: usize,
+    me: usize,
+) -> Result<Option<Vec<u64>>, ClusterError> {
+    let Some(dk) = dk else {
+        return Ok(None);
+    };
+    let blocks = layer.len().div_ceil(1 << BLOCK_LOG) as usize;
     let mine_blocks = blocks / peers + usize::from(me < blocks % peers);
-    let mut fill = Fill::new(mine_blocks, peers);
+    let mut fill = Fill::<R>::new(mine_blocks, peers);
     let in_class = dk.children_keep_class();
     let len = layer.len();
     let mut bad = false;
+    let mut failed = Ok(());
     {
-        let layer = &layer;
         let bad = &mut bad;
-        net.ranks.round_into(
-            &mut net.joined.worker,
-            |r: &u32| (*r >> BLOCK_LOG) as u64,
+        let failed = &mut failed;
+        channel.round_into(
+            worker,
+            |r: &R| r.get() >> BLOCK_LOG,
             |push| {
                 let mut keys = Vec::with_capacity(RANK_CHUNK * 16);
-                for chunk in parents.chunks(RANK_CHUNK) {
-                    keys.clear();
-                    dk.child_keys(chunk, &mut keys);
-                    for &k in &keys {
-                        let r = if in_class {
-                            layer.rank_in_class(k).filter(|&r| r < len)
-                        } else {
-                            layer.rank(k)
-                        };
-                        match r {
-                            Some(r) => push(r as u32),
-                            None => *bad = true,
+                *failed = parents.for_each_chunk(Some(dk), &mut |c| {
+                    for chunk in c.chunks(RANK_CHUNK) {
+                        keys.clear();
+                        dk.child_keys(chunk, &mut keys);
+                        for &k in &keys {
+                            let r = if in_class {
+                                layer.rank_in_class(k).filter(|&r| r < len)
+                            } else {
+                                layer.rank(k)
+                            };
+                            match r {
+                                Some(r) => push(R::of(r)),
+                                None => *bad = true,
+                            }
                         }
                     }
-                }
+                    true
+                });
             },
             &mut |ranks| fill.add(ranks),
         );
     }
-    if net.max(vec![bad as u128])[0] > 0 {
-        return Ok(None);
-    }
-    let words = fill.finish();
-    let count: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
-    let mut share = Vec::with_capacity(count as usize);
-    let mut keys = Vec::new();
-    for (lb, w) in words.chunks(BLOCK_WORDS).enumerate() {
-        if w.iter().all(|&x| x == 0) {
-            continue;
-        }
-        let b = lb * peers + me;
-        keys.clear();
-        layer.extract(w, b * BLOCK_WORDS, &mut keys);
-        dk.positions(&keys, &mut share);
-    }
-    drop(words);
-    net.owners.ranked.push((class, layer));
-    Ok(Some((share, class)))
+    failed?;
+    Ok((!bad).then(|| fill.finish()))
 }
 
-/// The report and (layers loaded, layers computed) of a route.
-type Done<T> = (LayeredReport<T>, (usize, usize));
+/// What a route did besides its report.
+#[derive(Clone, Copy, Debug, Default)]
+struct Tally {
+    /// Forward layers loaded from checkpoints and computed.
+    loaded: usize,
+    computed: usize,
+    /// Layer shares this process spilled.
+    spilled: usize,
+    /// The most memory this process planned for a step.
+    planned: usize,
+}
+
+/// The report of a route and what it did.
+type Done<T> = (LayeredReport<T>, Tally);
 
 fn full<P>(
     puzzle: &P,
@@ -941,16 +1459,17 @@ where
             break;
         }
     }
+    let tally = fwd.tally();
     let Forward {
-        layers,
+        mut layers,
         mut stats,
         best,
         goal_reachable,
         table_bytes,
-        loaded,
-        computed,
+        bitmap_bytes,
         ..
     } = fwd;
+    let dk = net.owners.keys;
     let mut solutions = None;
     if opts.backward && unreachable {
         solutions = Some(0);
@@ -959,14 +1478,18 @@ where
         progress.phase("backward", stats.len() as u64);
         let mut next: Counted<P::Position> = Vec::new();
         for depth in (0..stats.len()).rev() {
-            let here = &layers[depth];
             let pairs = net.route_pairs(|push| {
                 for &(q, n, o) in &next {
                     let w = n * o as u128;
                     canonical_parents(puzzle, &q, |p, _| push((p, w)));
                 }
             });
-            next = counted(puzzle, here, pairs, &goals, depth);
+            let here = layers.pop().expect("a layer a depth");
+            next = counted(puzzle, |f| here.for_each_chunk(dk, f), pairs, &goals, depth)?;
+            // Done with: its spill file goes now, not at the end.
+            if let (Share::Disk(f), Some(sp)) = (&here, run.spill) {
+                sp.remove(&f.path);
+            }
             let s = net.sum(vec![
                 next.len() as u128,
                 next.iter().map(|e| e.2 as u128).sum(),
@@ -984,17 +1507,16 @@ where
             progress.advance(1);
         }
     }
-    Ok((
-        report(
-            stats,
-            goal_reachable,
-            solutions,
-            best,
-            table_bytes,
-            !opts.prune,
-        ),
-        (loaded, computed),
-    ))
+    let mut r = report(
+        stats,
+        goal_reachable,
+        solutions,
+        best,
+        table_bytes,
+        !opts.prune,
+    );
+    r.bitmap_bytes = bitmap_bytes;
+    Ok((r, tally))
 }
 
 /// The members of this process's share `here` of layer `depth` that the
@@ -1003,24 +1525,26 @@ where
 /// a goal of this depth held here counts one solution.
 fn counted<P: Reversible + Symmetric>(
     puzzle: &P,
-    here: &[P::Position],
+    here: impl FnOnce(&mut dyn FnMut(&[P::Position]) -> bool) -> Result<(), ClusterError>,
     mut pairs: Vec<(P::Position, u128)>,
     goals: &[(usize, P::Position)],
     depth: usize,
-) -> Counted<P::Position> {
+) -> Result<Counted<P::Position>, ClusterError> {
+    // A goal held elsewhere (or nowhere) is dropped by the merge with
+    // the share, as every pair is.
     for &(d, g) in goals {
-        if d == depth && here.binary_search(&g).is_ok() {
+        if d == depth {
             pairs.push((g, puzzle.orbit_size(&g) as u128));
         }
     }
-    summed(here, pairs)
+    Ok(summed(pairs, here)?
         .into_iter()
         .map(|(p, w)| {
             let o = puzzle.orbit_size(&p);
             debug_assert_eq!(w % o as u128, 0, "orbit weights must divide");
             (p, w / o as u128, o)
         })
-        .collect()
+        .collect())
 }
 
 /// The goal-only search of a puzzle with a time reversal σ (a single goal,
@@ -1079,14 +1603,19 @@ where
     for (d, st) in f.stats.iter().enumerate().skip(1) {
         stats[d].reduced = st.reduced;
     }
+    let tally = f.tally();
     let Forward {
-        layers: fwd,
+        layers,
         mut best,
         table_bytes,
-        loaded,
-        computed,
         ..
     } = f;
+    // No spilling here (refused up front): every share is in memory.
+    let dk = net.owners.keys;
+    let fwd = layers
+        .into_iter()
+        .map(|l| l.into_vec(dk))
+        .collect::<Result<Vec<_>, _>>()?;
     let m = fwd.len() - 1;
     let met = m == half && !unreachable && net.sum(vec![fwd[m].len() as u128])[0] > 0;
     if met {
@@ -1169,7 +1698,7 @@ where
     }
     Ok(Some((
         report(stats, goal_reachable, solutions, best, table_bytes, false),
-        (loaded, computed),
+        tally,
     )))
 }
 
@@ -1199,7 +1728,16 @@ where
                 puzzle.for_each_canonical_child(&q, |c| push((c, w)));
             }
         });
-        f = counted(puzzle, layer, pairs, &[], usize::MAX);
+        f = counted(
+            puzzle,
+            |f| {
+                f(layer);
+                Ok(())
+            },
+            pairs,
+            &[],
+            usize::MAX,
+        )?;
     }
     let s = net.sum(vec![f.len() as u128, good[m].len() as u128]);
     if s[0] != s[1] {
@@ -1220,14 +1758,17 @@ where
     });
     // f covers every member of the middle layer here, sorted as it is.
     let keys: Vec<P::Position> = f.iter().map(|e| e.0).collect();
-    let crossing: u128 = summed(&keys, pairs)
-        .into_iter()
-        .map(|(r, w)| {
-            let k = keys
-                .binary_search(&r)
-                .expect("a member of the middle layer");
-            w * f[k].1
-        })
-        .sum();
+    let crossing: u128 = summed(pairs, |f| {
+        f(&keys);
+        Ok(())
+    })?
+    .into_iter()
+    .map(|(r, w)| {
+        let k = keys
+            .binary_search(&r)
+            .expect("a member of the middle layer");
+        w * f[k].1
+    })
+    .sum();
     Ok(net.sum(vec![crossing])[0])
 }

@@ -21,11 +21,13 @@ mod engine;
 mod local;
 mod net;
 pub mod peg;
+mod spill;
 
 pub use checkpoint::Checkpoint;
 pub use engine::{enumerate, enumerate_run, LayerLine, Run, RunStats};
 pub use local::{start, LocalWorkers, MAX_LOCAL_PROCESSES};
 pub use net::{Cluster, MAX_PROCESSES};
+pub use spill::{remove_spills, Spill};
 
 use endgame_core::layered::LayeredError;
 
@@ -40,6 +42,13 @@ pub fn exit_on_panic(process: usize) {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown failure".into());
+        remove_spills();
+        // A peer that ended on Ctrl-C breaks the connection: the
+        // interrupt, not a fault.
+        if endgame_core::budget::interrupted() {
+            eprintln!("error: interrupted");
+            std::process::exit(130);
+        }
         let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
         eprintln!("error: cluster process {process}: {what}");
         std::process::exit(2);

@@ -51,6 +51,8 @@ pub fn start(
     let dir = std::env::temp_dir().join(format!("endgame-cluster-{}", std::process::id()));
     std::fs::create_dir_all(&dir)
         .map_err(|e| ClusterError::Config(format!("cannot create {}: {e}", dir.display())))?;
+    // Removed on Ctrl-C too, when the count spills (its handler's).
+    crate::spill::doom(&dir);
     let hosts = dir.join("hosts");
     std::fs::write(&hosts, addresses.join("\n") + "\n")
         .map_err(|e| ClusterError::Config(format!("cannot write {}: {e}", hosts.display())))?;
@@ -107,10 +109,10 @@ impl LocalWorkers {
                     let why = why.lines().next().unwrap_or("").trim();
                     let why = why.strip_prefix("error: ").unwrap_or(why);
                     for c in cs.iter_mut() {
-                        let _ = c.kill();
-                        let _ = c.wait();
+                        stop(c);
                     }
                     let _ = std::fs::remove_dir_all(&dir);
+                    crate::remove_spills();
                     let code = status.code().unwrap_or(2);
                     let what = match status.code() {
                         Some(c) => format!("exit status {c}"),
@@ -156,11 +158,31 @@ impl Drop for LocalWorkers {
         if let Ok(mut cs) = self.children.lock() {
             for c in cs.iter_mut() {
                 if let Ok(None) = c.try_wait() {
-                    let _ = c.kill();
+                    stop(c);
                 }
                 let _ = c.wait();
             }
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// Ends a worker: SIGTERM first, so that it removes its spill files,
+/// then, if it is still running after 2 s, SIGKILL.
+fn stop(c: &mut Child) {
+    if let Ok(pid) = libc::pid_t::try_from(c.id()) {
+        // SAFETY: signals a child this process started and has not yet
+        // waited for (its pid is not reused before the wait).
+        unsafe {
+            libc::kill(pid, libc::SIGTERM);
+        }
+        for _ in 0..40 {
+            if let Ok(Some(_)) = c.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+    let _ = c.kill();
+    let _ = c.wait();
 }

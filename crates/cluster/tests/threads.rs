@@ -2,7 +2,9 @@
 //! "process" here is a thread of the test with its own timely worker and
 //! TCP connections on loopback, which is all a process is to the cluster.
 
-use endgame_cluster::{enumerate, enumerate_run, Checkpoint, Cluster, ClusterError, Run, RunStats};
+use endgame_cluster::{
+    enumerate, enumerate_run, Checkpoint, Cluster, ClusterError, Run, RunStats, Spill,
+};
 use endgame_core::layered::{self, LayeredOptions, LayeredReport, Silent};
 use endgame_core::{Reversible, Symmetric};
 use endgame_peg::api::{build, AnyProblem, BoardSource, Finish, Spec};
@@ -233,10 +235,8 @@ where
                 let ck = &ck;
                 s.spawn(move || {
                     let run = Run {
-                        job: 7,
-                        progress: &Silent,
                         checkpoint: Some(ck),
-                        on_layer: None,
+                        ..Run::new(7, &Silent)
                     };
                     enumerate_run(p, opts, &c, &run).expect("counted")
                 })
@@ -289,4 +289,119 @@ fn checkpointed_counts_resume_from_the_layers_every_process_finished() {
             assert_eq!((stats.layers_loaded, stats.layers_computed), (4, written - 4));
         });
     }
+}
+
+/// Process 0's report and run figures, or why the count failed.
+type Counted<T> = Result<(LayeredReport<T>, RunStats), ClusterError>;
+
+/// Runs the count on `n` thread-processes, each spilling to its own
+/// temporary directory (or to `dir`) when `spill`, with ranks in 64 bits
+/// when `wide`; process 0's report and run figures, and the spill
+/// directories (gone by then unless given).
+fn across_spilling<P>(
+    p: &P,
+    opts: &LayeredOptions,
+    n: usize,
+    (spill, wide): (bool, bool),
+    dir: Option<&std::path::Path>,
+) -> (Counted<P::Position>, Vec<std::path::PathBuf>)
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    let addrs = addresses(n);
+    let results: Vec<_> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..n)
+            .map(|i| {
+                let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
+                s.spawn(move || {
+                    let sp = spill.then(|| Spill::new(dir).expect("a spill directory"));
+                    let where_ = sp.as_ref().map(|s| s.dir().to_path_buf());
+                    let run = Run {
+                        spill: sp.as_ref(),
+                        wide,
+                        ..Run::new(7, &Silent)
+                    };
+                    (enumerate_run(p, opts, &c, &run), where_)
+                })
+            })
+            .collect();
+        hs.into_iter()
+            .map(|h| h.join().expect("no panic"))
+            .collect()
+    });
+    let dirs = results.iter().filter_map(|r| r.1.clone()).collect();
+    let mut it = results.into_iter();
+    let first = it.next().expect("process 0").0;
+    for (r, _) in it {
+        assert!(matches!(r, Ok(None) | Err(_)), "only process 0 reports");
+    }
+    (first.map(|r| r.expect("process 0 reports")), dirs)
+}
+
+/// Every layer of 2^32 possible keys or more is ranked in 64 bits; forced
+/// on every ranked layer of small boards, the counts are one process's,
+/// on one and three processes.
+#[test]
+fn wide_ranks_count_as_narrow_ones() {
+    for spec in [
+        Spec::named("triangle6"),
+        spec(BoardSource::Named("triangle".into()), Finish::Any),
+    ] {
+        let problem = build(&spec).expect("a valid problem");
+        let opts = options(false, true);
+        endgame_peg::with_problem!(&problem, p => {
+            let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+            for n in [1, 3] {
+                let (r, _) = across_spilling(p, &opts, n, (false, true), None);
+                let (r, stats) = r.expect("counted");
+                same(&r, &one);
+                // Every ranked child crossed as 8 bytes.
+                assert!(stats.sent_bytes >= 8 * stats.sent, "{stats:?}");
+            }
+        });
+    }
+}
+
+/// A budget small enough to force layers to disk: one byte under the
+/// most a run that keeps everything in memory plans (so the step that
+/// planned it must spill). The counts are one process's, layers were
+/// spilled, the planned peak kept within the budget, and no spill file
+/// is left; a budget too small even to spill is a budget error.
+#[test]
+fn spilled_counts_match_one_process() {
+    let problem = build(&Spec::named("triangle6")).expect("a valid problem");
+    endgame_peg::with_problem!(&problem, p => {
+        let mut opts = options(false, true);
+        let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+        for wide in [false, true] {
+            for n in [1, 2] {
+                opts.max_bytes = LayeredOptions::default().max_bytes;
+                let (r, _) = across_spilling(p, &opts, n, (true, wide), None);
+                let (r, roomy) = r.expect("counted");
+                same(&r, &one);
+                assert_eq!(roomy.spilled, 0);
+                opts.max_bytes = roomy.planned_peak as usize - 1;
+                let (r, dirs) = across_spilling(p, &opts, n, (true, wide), None);
+                let (r, stats) = r.expect("counted");
+                same(&r, &one);
+                assert!(stats.spilled > 0, "{stats:?}");
+                assert!(stats.planned_peak as usize <= opts.max_bytes, "{stats:?}");
+                assert_eq!(dirs.len(), n);
+                assert!(dirs.iter().all(|d| !d.exists()), "spill directories left");
+            }
+        }
+        // Spilling into a given directory (the budget of the last run)
+        // leaves it empty.
+        let dir = tempfile::tempdir().expect("a directory");
+        let (r, _) = across_spilling(p, &opts, 2, (true, true), Some(dir.path()));
+        assert!(r.expect("counted").1.spilled > 0);
+        assert_eq!(std::fs::read_dir(dir.path()).expect("listed").count(), 0);
+        // Under the allowance nothing can fit.
+        opts.max_bytes = 1 << 20;
+        let (r, dirs) = across_spilling(p, &opts, 1, (true, false), None);
+        let e = r.expect_err("over budget").to_string();
+        assert!(e.contains("memory"), "{e}");
+        assert!(dirs.iter().all(|d| !d.exists()));
+    });
 }

@@ -102,15 +102,51 @@ pub struct Ranker {
 /// its high half needs. Both tables together (2 bytes a low half, 4 a high
 /// half: 512 KiB for 33 holes, 2 MiB for 37) stay in a core's L2 cache
 /// for boards of up to 34 holes.
-pub struct LayerRank<'r> {
+///
+/// `H` is the width of the high table's entries: `u32` ([`Ranker::layer`])
+/// for layers of fewer than 2^32 keys, the tables every board of up to 37
+/// holes needs; `u64` ([`Ranker::layer_wide`]) for any layer, such as the
+/// middle layers of the 41-hole diamond (`C(41, 20)/16` ≈ 1.7 × 10^10
+/// keys). Both rank alike; the narrow one keeps its table half the size.
+pub struct LayerRank<'r, H = u32> {
     r: &'r Ranker,
     k: u32,
     parities: u64,
     /// The class as [`Ranker::class_tab`] lays it out.
     spread: u64,
     /// Per high half: the number of layer keys with a smaller high half.
-    high: Vec<u32>,
+    high: Vec<H>,
     total: u64,
+}
+
+/// An entry of a layer's high table: a count of keys, in 32 or 64 bits.
+pub trait HighWord: Copy + Send + Sync + 'static {
+    /// The entry for `n` keys, if it fits.
+    fn from_count(n: u64) -> Option<Self>;
+    /// The count it holds.
+    fn count(self) -> u64;
+}
+
+impl HighWord for u32 {
+    #[inline(always)]
+    fn from_count(n: u64) -> Option<u32> {
+        u32::try_from(n).ok()
+    }
+    #[inline(always)]
+    fn count(self) -> u64 {
+        self as u64
+    }
+}
+
+impl HighWord for u64 {
+    #[inline(always)]
+    fn from_count(n: u64) -> Option<u64> {
+        Some(n)
+    }
+    #[inline(always)]
+    fn count(self) -> u64 {
+        self
+    }
 }
 
 impl Ranker {
@@ -251,16 +287,28 @@ impl Ranker {
     /// The ranking of the keys with `k` bits and these `parities`; `None`
     /// when the layer has 2^32 keys or more (a bitmap of 512 MiB).
     pub fn layer(&self, k: u32, parities: u64) -> Option<LayerRank<'_>> {
+        self.layer_in(k, parities)
+    }
+
+    /// The ranking of the keys with `k` bits and these `parities`, of any
+    /// size: ranks in 64 bits (the high table twice [`Ranker::layer`]'s).
+    pub fn layer_wide(&self, k: u32, parities: u64) -> Option<LayerRank<'_, u64>> {
+        self.layer_in(k, parities)
+    }
+
+    /// The ranking with high-table entries of type `H`; `None` when the
+    /// layer's size does not fit one.
+    fn layer_in<H: HighWord>(&self, k: u32, parities: u64) -> Option<LayerRank<'_, H>> {
         let nh = 1u64 << (self.bits - self.lo_bits);
         let mut high = Vec::with_capacity(nh as usize);
         let mut cum = 0u64;
         for hi in 0..nh {
-            high.push(u32::try_from(cum).ok()?);
+            high.push(H::from_count(cum)?);
             if let Some(c) = self.needed(k, parities, hi) {
                 cum += self.class_len(c);
             }
         }
-        u32::try_from(cum).ok()?;
+        H::from_count(cum)?;
         Some(LayerRank {
             r: self,
             k,
@@ -280,7 +328,7 @@ impl Ranker {
     }
 }
 
-impl LayerRank<'_> {
+impl<H: HighWord> LayerRank<'_, H> {
     /// Possible keys in the layer (bits of its bitmap).
     pub fn len(&self) -> u64 {
         self.total
@@ -289,6 +337,11 @@ impl LayerRank<'_> {
     /// Whether no key is possible.
     pub fn is_empty(&self) -> bool {
         self.total == 0
+    }
+
+    /// Bytes of the per-layer table (the high halves' counts).
+    pub fn table_bytes(&self) -> usize {
+        std::mem::size_of_val(&self.high[..])
     }
 
     /// The rank of `key`, or `None` when it is not a key of this layer.
@@ -314,12 +367,12 @@ impl LayerRank<'_> {
         } else {
             r.low32[lo] as u64
         };
-        Some(*self.high.get(hi as usize)? as u64 + low)
+        Some(self.high.get(hi as usize)?.count() + low)
     }
 
     /// The high half owning rank `rank` (the last with `cum <= rank`).
     fn high_of(&self, rank: u64) -> usize {
-        self.high.partition_point(|&h| h as u64 <= rank) - 1
+        self.high.partition_point(|&h| h.count() <= rank) - 1
     }
 
     /// Appends to `out` the keys whose bits are set in `words`, which start
@@ -341,13 +394,13 @@ impl LayerRank<'_> {
                     } else {
                         // Ranks rise: walk forward (amortised).
                         let mut h = hi;
-                        while h + 1 < self.high.len() && self.high[h + 1] as u64 <= rank {
+                        while h + 1 < self.high.len() && self.high[h + 1].count() <= rank {
                             h += 1;
                         }
                         h
                     };
-                    lo_cum = self.high[hi] as u64;
-                    hi_end = self.high.get(hi + 1).map_or(self.total, |&h| h as u64);
+                    lo_cum = self.high[hi].count();
+                    hi_end = self.high.get(hi + 1).map_or(self.total, |&h| h.count());
                     // A high half that owns a rank has keys: its class is
                     // defined.
                     let c = r.needed(self.k, self.parities, hi as u64).unwrap_or(0);
@@ -613,5 +666,63 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A layer of 2^32 keys or more has no 32-bit ranking but a 64-bit
+    /// one, which ranks as the combinatorial number system and extracts
+    /// keys back from bits past 2^32; on smaller layers the two widths
+    /// rank and extract alike.
+    #[test]
+    fn wide_layers_rank_past_two_to_the_32() {
+        let r = Ranker::new(41, &[]).unwrap();
+        assert!(r.layer(20, 0).is_none());
+        let wide = r.layer_wide(20, 0).unwrap();
+        assert_eq!(wide.len(), choose(41, 20));
+        assert!(wide.len() > 1 << 32);
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        let mut keys = Vec::new();
+        for _ in 0..300 {
+            let mut key = 0u64;
+            while key.count_ones() < 20 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                key |= 1 << (x % 41);
+            }
+            let want: u64 = (0..41)
+                .filter(|&b| key >> b & 1 == 1)
+                .enumerate()
+                .map(|(i, b)| choose(b, i as u64 + 1))
+                .sum();
+            assert_eq!(wide.rank(key), Some(want), "key {key:b}");
+            keys.push((want, key));
+        }
+        // The highest key's rank is the last; its bit extracts it back.
+        let top = ((1u64 << 20) - 1) << 21;
+        assert_eq!(wide.rank(top), Some(wide.len() - 1));
+        keys.push((wide.len() - 1, top));
+        keys.sort_unstable();
+        keys.dedup();
+        for &(rank, key) in &keys {
+            let mut out = Vec::new();
+            layer_bit_extract(&wide, rank, &mut out);
+            assert_eq!(out, vec![key]);
+        }
+        // Small layers: both widths agree.
+        let r = Ranker::new(11, &[0b101_0110_1011]).unwrap();
+        for k in 0..=11 {
+            for par in 0..2 {
+                let (a, b) = (r.layer(k, par).unwrap(), r.layer_wide(k, par).unwrap());
+                assert_eq!(a.len(), b.len());
+                for key in 0..1u64 << 11 {
+                    assert_eq!(a.rank(key), b.rank(key));
+                }
+            }
+        }
+    }
+
+    /// Extracts the key of the single bit `rank` (one word).
+    fn layer_bit_extract(l: &LayerRank<'_, u64>, rank: u64, out: &mut Vec<u64>) {
+        l.extract(&[1u64 << (rank & 63)], (rank >> 6) as usize, out);
     }
 }

@@ -225,6 +225,8 @@ pub fn counts(v: Value) -> Value {
         "layers_computed",
         "exchanged_positions",
         "exchanged_bytes",
+        "spilled_layers",
+        "planned_peak_bytes",
     ] {
         m.remove(k);
     }
