@@ -21,9 +21,9 @@ pub fn install() {
     static SEEN: AtomicBool = AtomicBool::new(false);
     let _ = ctrlc::set_handler(|| {
         if SEEN.swap(true, Ordering::Relaxed) {
-            // A cluster's process 0 stopping its workers signals them
-            // too: their spill files go even on this path.
-            endgame_cluster::remove_spills();
+            // Quitting at once skips the drop guards: the scratch files
+            // (spilled layers of any engine, a cluster's host list) go here.
+            endgame_core::scratch::remove_registered();
             std::process::exit(130);
         }
         endgame_core::budget::interrupt();

@@ -27,7 +27,7 @@ pub use checkpoint::Checkpoint;
 pub use engine::{enumerate, enumerate_run, LayerLine, Run, RunStats};
 pub use local::{start, LocalWorkers, MAX_LOCAL_PROCESSES};
 pub use net::{Cluster, MAX_PROCESSES};
-pub use spill::{remove_spills, Spill};
+pub use spill::Spill;
 
 use endgame_core::layered::LayeredError;
 
@@ -42,7 +42,7 @@ pub fn exit_on_panic(process: usize) {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown failure".into());
-        remove_spills();
+        endgame_core::scratch::remove_registered();
         // A peer that ended on Ctrl-C breaks the connection: the
         // interrupt, not a fault.
         if endgame_core::budget::interrupted() {

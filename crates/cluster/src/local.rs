@@ -3,6 +3,7 @@
 
 use crate::net::Cluster;
 use crate::ClusterError;
+use endgame_core::scratch::TempDir;
 use std::ffi::OsString;
 use std::io::Read;
 use std::net::TcpListener;
@@ -21,7 +22,8 @@ pub const MAX_LOCAL_PROCESSES: usize = 64;
 pub struct LocalWorkers {
     children: Arc<Mutex<Vec<Child>>>,
     done: Arc<AtomicBool>,
-    dir: PathBuf,
+    /// The host file's directory, removed when the workers are done.
+    _dir: TempDir,
 }
 
 /// Starts a local cluster of `n` processes: this one is process 0, the
@@ -48,18 +50,20 @@ pub fn start(
             .map_err(|e| ClusterError::Network(format!("no free loopback port: {e}")))?;
         addresses.push(l.to_string());
     }
-    let dir = std::env::temp_dir().join(format!("endgame-cluster-{}", std::process::id()));
-    std::fs::create_dir_all(&dir)
-        .map_err(|e| ClusterError::Config(format!("cannot create {}: {e}", dir.display())))?;
-    // Removed on Ctrl-C too, when the count spills (its handler's).
-    crate::spill::doom(&dir);
-    let hosts = dir.join("hosts");
+    // Removed however the process ends (a registered scratch directory).
+    let dir = TempDir::in_temp("endgame-cluster").map_err(|e| {
+        ClusterError::Config(format!(
+            "cannot create a directory in {}: {e}",
+            std::env::temp_dir().display()
+        ))
+    })?;
+    let hosts = dir.path().join("hosts");
     std::fs::write(&hosts, addresses.join("\n") + "\n")
         .map_err(|e| ClusterError::Config(format!("cannot write {}: {e}", hosts.display())))?;
     let mut workers = LocalWorkers {
         children: Arc::new(Mutex::new(Vec::new())),
         done: Arc::new(AtomicBool::new(false)),
-        dir,
+        _dir: dir,
     };
     let quiet = args.iter().any(|a| a == "-q" || a == "--quiet");
     for i in 1..n {
@@ -87,7 +91,6 @@ impl LocalWorkers {
     /// itself) ends this process with its message and status.
     fn watch(&mut self) {
         let (children, done) = (Arc::clone(&self.children), Arc::clone(&self.done));
-        let dir = self.dir.clone();
         std::thread::spawn(move || loop {
             if done.load(Ordering::Acquire) {
                 return;
@@ -111,8 +114,7 @@ impl LocalWorkers {
                     for c in cs.iter_mut() {
                         stop(c);
                     }
-                    let _ = std::fs::remove_dir_all(&dir);
-                    crate::remove_spills();
+                    endgame_core::scratch::remove_registered();
                     let code = status.code().unwrap_or(2);
                     let what = match status.code() {
                         Some(c) => format!("exit status {c}"),
@@ -163,7 +165,7 @@ impl Drop for LocalWorkers {
                 let _ = c.wait();
             }
         }
-        let _ = std::fs::remove_dir_all(&self.dir);
+        // The directory goes with its guard, after the workers.
     }
 }
 

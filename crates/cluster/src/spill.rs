@@ -14,9 +14,9 @@
 
 use crate::ClusterError;
 use endgame_core::dense::DenseKeys;
+use endgame_core::scratch::{self, TempDir};
 use std::io::{BufReader, BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 /// First bytes of a spill file (format version 1).
@@ -26,15 +26,11 @@ pub(crate) const CHUNK: usize = 1 << 16;
 /// Bytes of a spill file's reader and writer buffers.
 const IO_BUFFER: usize = 1 << 20;
 
-/// What is removed if the process is interrupted: temporary directories
-/// and files of the spills alive.
-static DOOMED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
-
 /// Where this process spills its layers.
 pub struct Spill {
     dir: PathBuf,
-    /// Whether `dir` was made for this count (and is removed with it).
-    temporary: bool,
+    /// `dir` when it was made for this count (and is removed with it).
+    _temporary: Option<TempDir>,
     /// Files written and not yet removed.
     files: Mutex<Vec<PathBuf>>,
 }
@@ -47,26 +43,21 @@ impl Spill {
     /// Spills into `dir` (created when missing), or into a new temporary
     /// directory when `None`.
     pub fn new(dir: Option<&Path>) -> Result<Spill, ClusterError> {
-        static SEQ: AtomicU64 = AtomicU64::new(0);
         let (dir, temporary) = match dir {
-            Some(d) => (d.to_path_buf(), false),
-            None => (
-                std::env::temp_dir().join(format!(
-                    "endgame-spill-{}-{}",
-                    std::process::id(),
-                    SEQ.fetch_add(1, Ordering::Relaxed)
-                )),
-                true,
-            ),
+            Some(d) => {
+                std::fs::create_dir_all(d).map_err(|e| io(d, e))?;
+                (d.to_path_buf(), None)
+            }
+            None => {
+                let t =
+                    TempDir::in_temp("endgame-spill").map_err(|e| io(&std::env::temp_dir(), e))?;
+                (t.path().to_path_buf(), Some(t))
+            }
         };
-        std::fs::create_dir_all(&dir).map_err(|e| io(&dir, e))?;
         interrupt::install();
-        if temporary {
-            doom(&dir);
-        }
         Ok(Spill {
             dir,
-            temporary,
+            _temporary: temporary,
             files: Mutex::new(Vec::new()),
         })
     }
@@ -81,7 +72,7 @@ impl Spill {
         let path = self
             .dir
             .join(format!("spill-{depth:04}-process-{process}.keys"));
-        doom(&path);
+        scratch::register(&path);
         self.files.lock().expect("not poisoned").push(path.clone());
         let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
         let mut w = SpillWriter {
@@ -101,7 +92,7 @@ impl Spill {
             .lock()
             .expect("not poisoned")
             .retain(|p| p != path);
-        spare(path);
+        scratch::release(path);
     }
 }
 
@@ -110,39 +101,10 @@ impl Drop for Spill {
         let files = std::mem::take(&mut *self.files.lock().expect("not poisoned"));
         for f in files {
             let _ = std::fs::remove_file(&f);
-            spare(&f);
+            scratch::release(&f);
         }
-        if self.temporary {
-            let _ = std::fs::remove_dir_all(&self.dir);
-            spare(&self.dir);
-        }
+        // The temporary directory goes with its guard.
     }
-}
-
-/// Removes every spill file and temporary spill directory of this
-/// process: for paths that end it without unwinding (a failed peer, a
-/// panic turned into an exit).
-pub fn remove_spills() {
-    let doomed = DOOMED.lock().map(|d| d.clone()).unwrap_or_default();
-    for p in doomed.iter().rev() {
-        if p.is_dir() {
-            let _ = std::fs::remove_dir_all(p);
-        } else {
-            let _ = std::fs::remove_file(p);
-        }
-    }
-}
-
-/// Removed on Ctrl-C when spilling (no effect otherwise).
-pub(crate) fn doom(path: &Path) {
-    DOOMED
-        .lock()
-        .expect("not poisoned")
-        .push(path.to_path_buf());
-}
-
-fn spare(path: &Path) {
-    DOOMED.lock().expect("not poisoned").retain(|p| p != path);
 }
 
 /// A spill file being written.
@@ -262,7 +224,7 @@ mod interrupt {
         ONCE.call_once(|| {
             std::thread::spawn(|| loop {
                 if endgame_core::budget::interrupted() {
-                    super::remove_spills();
+                    endgame_core::scratch::remove_registered();
                     eprintln!("error: interrupted; spill files removed");
                     std::process::exit(130);
                 }

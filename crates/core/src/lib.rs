@@ -21,6 +21,7 @@
 //! - [`budget`]: the one budget vocabulary (nodes, deadline, memory, cancel).
 //! - [`analysis`]: the shape of every game's hint and the one colour policy.
 //! - [`cache`]: solved tables kept on disk, versioned and checksummed.
+//! - [`scratch`]: temporary files removed however the process ends.
 //! - [`stats`]: quantiles and medians of samples (nearest rank).
 //!
 //! The studies some of these searchers come from, and the rules and
@@ -44,6 +45,7 @@ pub mod memory;
 pub mod player;
 pub mod restarts;
 mod rules;
+pub mod scratch;
 pub mod stats;
 pub mod strong;
 mod value;

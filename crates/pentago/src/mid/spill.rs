@@ -16,8 +16,9 @@
 //! limit too small before anything is allocated or written) and during
 //! it.
 //!
-//! The directory is removed when the solve ends, however it ends; the
-//! files are the solve's scratch, never a result.
+//! The directory is removed when the solve ends, however it ends (a
+//! second Ctrl-C too: it is a registered scratch directory); the files
+//! are the solve's scratch, never a result.
 
 use super::buf::Buf;
 use super::entry::Entry;
@@ -27,9 +28,10 @@ use super::space::Space;
 use super::sweep::Residency;
 use super::tables::{rank, subsets};
 use crate::board::bits_of;
+use endgame_core::scratch::TempDir;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Where a spilled solve's layers go, and how each gather's windows run:
 /// computed from the number of empty cells, the node size and the memory
@@ -167,39 +169,6 @@ impl Space {
     }
 }
 
-/// A temporary directory, removed with everything in it when dropped
-/// (however the solve ends).
-pub(super) struct TempDir {
-    path: PathBuf,
-}
-
-impl TempDir {
-    /// A new directory under `parent`, named after the process and a
-    /// counter.
-    pub(super) fn new(parent: &Path) -> std::io::Result<TempDir> {
-        static COUNT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        loop {
-            let k = COUNT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let path = parent.join(format!("endgame-pentago-{}-{k}", std::process::id()));
-            match std::fs::create_dir(&path) {
-                Ok(()) => return Ok(TempDir { path }),
-                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
-                Err(e) => return Err(e),
-            }
-        }
-    }
-
-    pub(super) fn path(&self) -> &Path {
-        &self.path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-    }
-}
-
 /// A spilled solve's files and what it moved through them.
 pub(super) struct Spill {
     pub(super) layout: Layout,
@@ -225,7 +194,7 @@ impl Spill {
         let files = (0..layout.on_disk.len()).map(|_| None).collect();
         Ok(Spill {
             layout,
-            dir: TempDir::new(parent).map_err(disk_error)?,
+            dir: TempDir::new(parent, "endgame-pentago").map_err(disk_error)?,
             files,
             written: 0,
             read: 0,

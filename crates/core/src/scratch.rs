@@ -1,0 +1,136 @@
+//! Scratch files: what a piece of work writes to disk only for itself
+//! (spilled layers, a cluster's host list) and must not leave behind,
+//! however the process ends.
+//!
+//! Work that ends normally or with an error removes its files itself
+//! (drop guards such as [`TempDir`]). Some ends do not unwind: a second
+//! Ctrl-C, a panic turned into an exit, a peer's failure that ends the
+//! process. For those, every scratch path is also registered here, and
+//! whoever ends the process calls [`remove_registered`] first. One
+//! registry for the whole process, so the command line's signal handler
+//! needs to know nothing about which game or engine wrote what.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+/// Paths to remove if the process ends without unwinding, oldest first.
+static REGISTERED: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    // A panic while holding the lock leaves a list that is still valid.
+    REGISTERED.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Registers `path` (a file or a directory) for [`remove_registered`].
+pub fn register(path: &Path) {
+    registry().push(path.to_path_buf());
+}
+
+/// Forgets `path` (its owner removed it, or it became a result to keep).
+pub fn release(path: &Path) {
+    registry().retain(|p| p != path);
+}
+
+/// Removes every registered path, newest first (files before the
+/// directories that hold them), and forgets them. For the ends of a
+/// process that skip the drop guards; errors are ignored (a path already
+/// gone is what is wanted).
+pub fn remove_registered() {
+    let paths = std::mem::take(&mut *registry());
+    for p in paths.iter().rev() {
+        if p.is_dir() {
+            let _ = std::fs::remove_dir_all(p);
+        } else {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// A new directory for scratch files, removed with everything in it when
+/// dropped, and registered until then.
+#[derive(Debug)]
+pub struct TempDir {
+    path: PathBuf,
+}
+
+impl TempDir {
+    /// A new directory under `parent` named `{prefix}-{process id}-{n}`,
+    /// with `n` the first counter value whose name is free.
+    pub fn new(parent: &Path, prefix: &str) -> std::io::Result<TempDir> {
+        static COUNT: AtomicU64 = AtomicU64::new(0);
+        loop {
+            let n = COUNT.fetch_add(1, Ordering::Relaxed);
+            let path = parent.join(format!("{prefix}-{}-{n}", std::process::id()));
+            match std::fs::create_dir(&path) {
+                Ok(()) => {
+                    register(&path);
+                    return Ok(TempDir { path });
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// A new directory in the system's temporary directory.
+    pub fn in_temp(prefix: &str) -> std::io::Result<TempDir> {
+        TempDir::new(&std::env::temp_dir(), prefix)
+    }
+
+    /// The directory.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
+        release(&self.path);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // One test: the registry is process-wide, so concurrent tests would
+    // see each other's paths in `remove_registered`.
+    #[test]
+    fn temp_dirs_and_the_registry() {
+        let parent = std::env::temp_dir();
+        // Dropped: removed and forgotten.
+        let a = TempDir::new(&parent, "endgame-scratch-test").unwrap();
+        let b = TempDir::new(&parent, "endgame-scratch-test").unwrap();
+        assert_ne!(a.path(), b.path(), "two directories, two names");
+        std::fs::write(a.path().join("f"), b"x").unwrap();
+        let a_path = a.path().to_path_buf();
+        drop(a);
+        assert!(!a_path.exists());
+        assert!(!registry().contains(&a_path));
+
+        // Not dropped (the process "ends" here): the registry removes
+        // the directory, its file, and a file registered on its own.
+        let loose = parent.join(format!("endgame-scratch-test-loose-{}", std::process::id()));
+        std::fs::write(&loose, b"y").unwrap();
+        register(&loose);
+        std::fs::write(b.path().join("g"), b"z").unwrap();
+        let b_path = b.path().to_path_buf();
+        remove_registered();
+        assert!(!b_path.exists());
+        assert!(!loose.exists());
+        assert!(registry().is_empty());
+        // Its guard dropping later is harmless.
+        drop(b);
+
+        // Released paths are kept.
+        let kept = parent.join(format!("endgame-scratch-test-kept-{}", std::process::id()));
+        std::fs::write(&kept, b"k").unwrap();
+        register(&kept);
+        release(&kept);
+        remove_registered();
+        assert!(kept.exists());
+        std::fs::remove_file(&kept).unwrap();
+    }
+}
