@@ -4,25 +4,7 @@
 
 mod common;
 
-use common::{counts, endgame, json, scratch, user_error};
-use serde_json::Value;
-
-/// Runs `endgame --json ARGS` with its temporary directory in `tmp`.
-fn json_in(tmp: &std::path::Path, args: &[&str]) -> Value {
-    let out = endgame()
-        .env("TMPDIR", tmp)
-        .arg("--json")
-        .args(args)
-        .output()
-        .expect("runs");
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("JSON")
-}
+use common::{counts, json, json_in, scratch, user_error};
 
 /// English central full count in 64 MB a process: most layers on disk.
 #[test]

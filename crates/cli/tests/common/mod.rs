@@ -16,7 +16,18 @@ pub fn endgame() -> Command {
 /// Runs `endgame --json ARGS`, returns the parsed report; the exit status
 /// must be 0, or 3 for an undecided hint ([`status_for`]).
 pub fn json(args: &[&str]) -> Value {
-    let out = endgame().arg("--json").args(args).output().expect("runs");
+    json_of(endgame(), args)
+}
+
+/// [`json`] with the temporary directory `tmp` (where spills go).
+pub fn json_in(tmp: &Path, args: &[&str]) -> Value {
+    let mut cmd = endgame();
+    cmd.env("TMPDIR", tmp);
+    json_of(cmd, args)
+}
+
+fn json_of(mut cmd: Command, args: &[&str]) -> Value {
+    let out = cmd.arg("--json").args(args).output().expect("runs");
     let r: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| {
         panic!(
             "endgame {args:?}: stdout is not JSON: {}",
