@@ -729,7 +729,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             tally: Tally::default(),
         };
         let mut resumed = match run.checkpoint {
-            Some(ck) => ck.load::<T>(net.me, net.peers),
+            Some(ck) => ck.load::<T>(net.me, net.peers, net.owners.keys),
             None => Vec::new(),
         };
         let agreed = net.min(vec![resumed.len() as u128])[0] as usize;
@@ -859,7 +859,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             ranked,
         };
         let dk = net.owners.keys;
-        ck.write_chunks(&h, share.len() as u64, |f| share.for_each_chunk(dk, f))
+        ck.write_chunks(&h, share.len() as u64, dk, |f| share.for_each_chunk(dk, f))
     }
 
     /// The layer's line on process 0.

@@ -339,6 +339,52 @@ where
     run_across(p, opts, n, setup)
 }
 
+/// A board whose positions take 16 bytes (its grid has more than 64
+/// cells, as the 41-hole diamond's 9 × 9) writes its checkpoints as dense
+/// keys: each file is its header, the share's keys in the fewest bytes
+/// that hold the board's 24 holes (3), and a checksum, less than half
+/// of what 16-byte positions take; a count resumed from them after a
+/// process "died" gives one process's numbers.
+#[test]
+fn checkpoints_of_a_wide_board_hold_keys() {
+    let art = "ooooooooo/oooo.oooo/    o/    o/    o/    o/    o/    o";
+    let problem = build(&spec(BoardSource::Art(art.into()), Finish::Any)).expect("a board");
+    let AnyProblem::Large(p) = &problem else {
+        panic!("a grid of 72 cells takes 128-bit positions")
+    };
+    for ranked in [false, true] {
+        let opts = options(false, ranked);
+        let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+        let dir = tempfile::tempdir().expect("a directory");
+        let (first, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+        same(&first, &one);
+        let layers = stats.layers_computed;
+        assert!(layers > 10, "{stats:?}");
+        let files: Vec<u64> = std::fs::read_dir(dir.path())
+            .expect("listed")
+            .map(|e| e.expect("an entry").metadata().expect("a file").len())
+            .collect();
+        assert_eq!(files.len(), 2 * layers);
+        let positions: u64 = one.layers.iter().map(|l| l.reduced).sum();
+        // Magic, nine header words, the length; the checksum.
+        let overhead = 8 + 9 * 8 + 8 + 4;
+        let total: u64 = files.iter().sum();
+        assert_eq!(total, files.len() as u64 * overhead + 3 * positions);
+        assert!(2 * (total - files.len() as u64 * overhead) < 16 * positions);
+        // Process 1 as if it had died after layer 6: resumed from there.
+        for d in 7..layers {
+            std::fs::remove_file(dir.path().join(format!("layer-{d:04}-process-1-of-2.ckpt")))
+                .expect("removed");
+        }
+        let (again, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+        same(&again, &one);
+        assert_eq!(
+            (stats.layers_loaded, stats.layers_computed),
+            (7, layers - 7)
+        );
+    }
+}
+
 /// Every layer of 2^32 possible keys or more is ranked in 64 bits; forced
 /// on every ranked layer of small boards, the counts are one process's,
 /// on one and three processes.
