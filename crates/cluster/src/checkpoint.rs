@@ -265,6 +265,7 @@ impl Checkpoint {
                     dk.keys(c, &mut keys);
                     bytes.clear();
                     for k in &keys {
+                        debug_assert!(width == 8 || k >> (8 * width) == 0, "a key past its bits");
                         bytes.extend_from_slice(&k.to_le_bytes()[..width]);
                     }
                     w.write_all(&bytes).map_err(|e| io(&tmp, e))
