@@ -640,14 +640,18 @@ pub fn backward_counts_by<B: Bits>(
                 for k in start..end as usize {
                     if let Some(&x) = slots.get(k + LOOKUP_AHEAD) {
                         if x != NOT_MEMBER {
+                            // A value may straddle two cache lines.
                             prefetch(qv, x as usize * stride);
+                            prefetch(qv, (x as usize + 1) * stride - 1);
                         }
                     }
                     let x = slots[k];
                     if x != NOT_MEMBER {
                         let x = x as usize;
                         big_add(out, &qv[x * stride..(x + 1) * stride]);
-                        seen.push(x as u64);
+                        if paths {
+                            seen.push(x as u64);
+                        }
                     }
                 }
                 start = end as usize;
