@@ -168,11 +168,11 @@ const POOLED_RESERVE: usize = 65_536;
 /// Memo entries of key type `K` that fit in `bytes`, for a
 /// [`Searcher`] built outside this module.
 pub fn entries_for<K: Hash + Eq + Copy>(bytes: usize) -> usize {
-    // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
-    // count, one tag byte per slot; growth doubles, so budget for the
-    // worst case of a just-grown table (3/8 full).
+    // The memo (`restarts::Memo`) holds up to 3/4 of its slots, one tag
+    // byte per slot, and grows in place to the slot count of its limit
+    // (not only powers of two), so the table reaches about `bytes`.
     let per = Memo::<K>::SLOT_BYTES;
-    (bytes / per * 3 / 8).max(1)
+    (bytes / per * 3 / 4).max(1)
 }
 
 /// Calls `$body` with `$key` bound to the key function of `$mode` (each
