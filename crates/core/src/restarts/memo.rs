@@ -16,8 +16,8 @@ use std::hash::{Hash, Hasher};
 /// children (each a likely cache miss on a big memo) overlap in memory.
 ///
 /// A key's home slot is its hash scaled to the capacity (the high half
-/// of `hash × capacity`: Lemire's "fast alternative to the modulo
-/// reduction", 2016), so the capacity need not be a power of two: the
+/// of `hash × capacity`: Lemire, "Fast random integer generation in an
+/// interval", 2019), so the capacity need not be a power of two: the
 /// table doubles until the next doubling would pass its limit
 /// ([`Memo::limit_entries`], the searcher's memory budget) and then
 /// grows once more to the limit itself. It grows *in place* (both
