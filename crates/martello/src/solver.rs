@@ -265,8 +265,8 @@ pub const STAGES: [(Option<u64>, u64); 3] = [
 
 /// The stages of [`solve`] on boards of 7×7 and larger: the first of
 /// [`STAGES`], then both searches by turns with budgets doubling a
-/// stage (the operation search four expansions for a row-wise step,
-/// each about a quarter of the time of a big game's step), the
+/// stage (four expansions of the operation search for each row-wise
+/// step, which on a big 7×7 game takes about the time of four), the
 /// operation search to the end last (the row-wise search is capped by
 /// the memory budget anyway). On 7×7
 /// neither search dominates (sixteenth session, seed 1): the operation
