@@ -228,48 +228,35 @@ pub fn count(args: &CountPeg, out: Output) -> Result<String> {
             format!("count peg {}", board.name()),
         )
     });
-    let report = api::count(&problem, opts, &bar);
+    let extra_opts = api::ExtraOptions {
+        random_success: args.random_success,
+        canonical_paths: args.canonical_paths,
+        move_sets: args.move_sets,
+        max_bytes,
+        threads: args.threads.map(|n| n as usize),
+    };
+    let report = api::count_with_extra(&problem, opts, Some(&extra_opts), &bar);
     bar.finish();
-    let mut report = match report {
+    let incomplete = |why: String| {
+        let incomplete = Incomplete {
+            complete: false,
+            reason: why,
+        };
+        let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
+        crate::output::finished(text, false)
+    };
+    let (mut report, extra) = match report {
         // The memory budget ran out: a budget, not bad input.
         Err(endgame_peg::PegError::Budget(why)) if why.starts_with("count stopped") => {
-            let incomplete = Incomplete {
-                complete: false,
-                reason: why,
-            };
-            let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
-            return crate::output::finished(text, false);
+            return incomplete(why);
         }
         r => r?,
     };
-    let extra = if args.random_success || args.canonical_paths || args.move_sets {
-        let extra_opts = api::ExtraOptions {
-            random_success: args.random_success,
-            canonical_paths: args.canonical_paths,
-            move_sets: args.move_sets,
-            max_bytes,
-            threads: args.threads.map(|n| n as usize),
-        };
-        let bar = Bar::new(
-            out.progress_mode(),
-            &format!("count peg {}: more counts", board.name()),
-        );
-        let extra = api::extra_counts(&problem, &extra_opts, &bar);
-        bar.finish();
-        match extra {
-            // A memory budget ran out: a budget, not bad input.
-            Err(endgame_peg::PegError::Budget(why)) => {
-                let incomplete = Incomplete {
-                    complete: false,
-                    reason: why,
-                };
-                let text = out.render(&incomplete, |i| format!("incomplete: {}\n", i.reason))?;
-                return crate::output::finished(text, false);
-            }
-            r => Some(r?),
-        }
-    } else {
-        None
+    let extra = match extra {
+        // A memory budget of the extra counts ran out: a budget too.
+        Some(Err(endgame_peg::PegError::Budget(why))) => return incomplete(why),
+        Some(r) => Some(r?),
+        None => None,
     };
     report.time_ms = started.elapsed().as_secs_f64() * 1e3;
     let report = CountPegReport {

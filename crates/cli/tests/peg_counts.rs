@@ -54,6 +54,58 @@ fn each_count_comes_only_when_asked() {
     assert!(one.get("canonical_paths").is_none(), "{one}");
 }
 
+/// The extra counts come from the goal-reaching layers the count itself
+/// kept: asking for them changes nothing else in the report, on every
+/// route of the count (the full count; goal-only with and without the
+/// solutions, met in the middle by the time reversal or, finishing
+/// anywhere, without it), and they are the figures of their own
+/// enumeration (the triangle's, above; the same with a finish anywhere).
+#[test]
+fn asking_for_them_leaves_the_count_as_it_was() {
+    let routes: [&[&str]; 4] = [
+        &[],
+        &["--goal-only"],
+        &["--goal-only", "--no-solutions"],
+        &["--goal-only", "--no-solutions", "--finish", "any"],
+    ];
+    let mut any = Vec::new();
+    for route in routes {
+        let base = [&["count", "peg", "--board", "triangle", "-q"][..], route].concat();
+        let mut plain = json(&base);
+        let mut with = json(&[&base[..], &ALL].concat());
+        for r in [&mut plain, &mut with] {
+            let o = r.as_object_mut().unwrap();
+            for volatile in ["time_ms", "extra_time_ms", "peak_memory_bytes"] {
+                o.remove(volatile);
+            }
+        }
+        let extra: Vec<_> = [
+            "random_success",
+            "canonical_paths",
+            "move_sets",
+            "move_sets_reduced",
+        ]
+        .iter()
+        .map(|f| with.as_object_mut().unwrap().remove(*f).expect(f))
+        .collect();
+        assert_eq!(plain, with, "{route:?}");
+        if route.contains(&"any") {
+            any = extra;
+        } else {
+            assert_eq!(
+                extra[0]["exact"], "17242335766667/67750334668800000",
+                "{route:?}"
+            );
+            assert_eq!(extra[1], "2924", "{route:?}");
+            assert_eq!(extra[2], 8, "{route:?}");
+        }
+    }
+    // Finishing anywhere: more solutions, so more of each.
+    let any_paths: u64 = any[1].as_str().unwrap().parse().unwrap();
+    assert!(any_paths > 2924, "{any:?}");
+    assert!(any[2].as_u64().unwrap() > 8, "{any:?}");
+}
+
 #[test]
 fn the_text_lists_them_after_the_solutions() {
     let out = text(&[&["count", "peg", "--board", "triangle", "-q"][..], &ALL].concat());

@@ -455,6 +455,154 @@ impl Bitmap {
     }
 }
 
+/// What [`MemberIndex::indices`] leaves for a key that is not a member.
+pub const NOT_MEMBER: u64 = u64::MAX;
+
+/// The members of one ranked layer, indexed by rank: their bitmap and the
+/// number of members before each of its words. Ranks order as keys do, so
+/// a member's index in the list of members sorted by key is the count
+/// before its word plus the members below it in that word: a look-up reads
+/// one bitmap word and one count (both prefetchable from the key alone),
+/// where a hash table reads a slot and then the member to compare.
+pub struct MemberIndex<'r> {
+    layer: LayerRank<'r>,
+    map: Bitmap,
+    before: Vec<u32>,
+    in_class: bool,
+}
+
+impl<'r> MemberIndex<'r> {
+    /// The index of `members`, whose keys (`dk`) must be in `layer`,
+    /// distinct and, all pieces taken in turn, in increasing order (the
+    /// pieces are ranked in parallel). `in_class`: the keys looked up
+    /// later are known to have the layer's class
+    /// ([`DenseKeys::children_keep_class`]), so their class is not tested.
+    /// `None` when a member lies outside the layer, repeats, or the
+    /// members number 2^32 or more.
+    pub fn new<T: Sync>(
+        layer: LayerRank<'r>,
+        dk: &dyn DenseKeys<T>,
+        members: &[&[T]],
+        in_class: bool,
+    ) -> Option<MemberIndex<'r>> {
+        use rayon::prelude::*;
+        let mut map = Bitmap::new(layer.len());
+        let bad = AtomicBool::new(false);
+        let atomic = map.atomic();
+        members.par_iter().for_each_init(
+            || (Vec::new(), Vec::new()),
+            |(keys, ranks), piece| {
+                keys.clear();
+                dk.keys(piece, keys);
+                set_keys(&layer, keys, ranks, atomic, &bad);
+            },
+        );
+        if bad.into_inner() {
+            return None;
+        }
+        let mut before = Vec::with_capacity(map.words.len());
+        let mut n = 0u64;
+        for w in &map.words {
+            before.push(u32::try_from(n).ok()?);
+            n += w.count_ones() as u64;
+        }
+        let want: usize = members.iter().map(|m| m.len()).sum();
+        (n == want as u64).then_some(MemberIndex {
+            layer,
+            map,
+            before,
+            in_class,
+        })
+    }
+
+    /// Members indexed.
+    pub fn len(&self) -> usize {
+        self.before.last().map_or(0, |&b| {
+            b as usize + self.map.words.last().map_or(0, |w| w.count_ones() as usize)
+        })
+    }
+
+    /// Whether there is no member.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Bytes held (the bitmap, the counts and the layer's table).
+    pub fn bytes(&self) -> usize {
+        self.map.bytes() + self.before.len() * 4 + self.layer.table_bytes()
+    }
+
+    /// The rank of `key` in the layer, if it can be a key of the layer.
+    #[inline(always)]
+    fn rank(&self, key: u64) -> Option<u64> {
+        if self.in_class {
+            self.layer
+                .rank_in_class(key)
+                .filter(|&r| r < self.layer.len())
+        } else {
+            self.layer.rank(key)
+        }
+    }
+
+    /// The index of the member of rank `r`, if one has it.
+    #[inline(always)]
+    fn index_of_rank(&self, r: u64) -> Option<usize> {
+        let w = self.map.words[(r >> 6) as usize];
+        (w >> (r & 63) & 1 == 1).then(|| {
+            let below = (w & ((1u64 << (r & 63)) - 1)).count_ones();
+            (self.before[(r >> 6) as usize] + below) as usize
+        })
+    }
+
+    /// The index of the member whose key is `key`, if any.
+    pub fn index(&self, key: u64) -> Option<usize> {
+        self.rank(key).and_then(|r| self.index_of_rank(r))
+    }
+
+    /// Replaces every key of `keys` by its member's index, or by
+    /// [`NOT_MEMBER`]: all ranks first, then the look-ups, each word and
+    /// count prefetched [`LOOKUP_AHEAD`] keys ahead so that the cache
+    /// misses overlap.
+    pub fn indices(&self, keys: &mut [u64]) {
+        for k in keys.iter_mut() {
+            *k = self.rank(*k).unwrap_or(NOT_MEMBER);
+        }
+        for i in 0..keys.len() {
+            if let Some(&r) = keys.get(i + LOOKUP_AHEAD) {
+                if r != NOT_MEMBER {
+                    prefetch(&self.map.words, (r >> 6) as usize);
+                    prefetch(&self.before, (r >> 6) as usize);
+                }
+            }
+            let r = keys[i];
+            keys[i] = if r == NOT_MEMBER {
+                NOT_MEMBER
+            } else {
+                self.index_of_rank(r).map_or(NOT_MEMBER, |x| x as u64)
+            };
+        }
+    }
+}
+
+/// Keys between a look-up's prefetch and the look-up.
+pub const LOOKUP_AHEAD: usize = 32;
+
+/// Asks the cache for `items[i]` (a hint: nothing happens elsewhere than
+/// on x86-64).
+#[inline(always)]
+pub fn prefetch<T>(items: &[T], i: usize) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch never faults; the caller's `i` indexes `items`.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch(
+            items.as_ptr().wrapping_add(i) as *const i8,
+            std::arch::x86_64::_MM_HINT_T0,
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (items, i);
+}
+
 /// Sets the bits of the ranks of `keys` in `map`; on a key outside the
 /// layer sets `bad` and stops. A few words ahead are prefetched so that the
 /// cache misses overlap.
@@ -600,6 +748,72 @@ mod tests {
             .unwrap();
         set_keys(&layer, &[odd], &mut Vec::new(), map.atomic(), &bad);
         assert!(bad.load(Ordering::Relaxed));
+    }
+
+    /// Keys as their own positions, for the member index's tests.
+    struct Plain(u32);
+
+    impl DenseKeys<u64> for Plain {
+        fn key_bits(&self) -> u32 {
+            self.0
+        }
+        fn invariants(&self) -> Vec<u64> {
+            Vec::new()
+        }
+        fn key(&self, pos: &u64) -> u64 {
+            *pos
+        }
+        fn positions(&self, keys: &[u64], out: &mut Vec<u64>) {
+            out.extend_from_slice(keys)
+        }
+        fn child_keys(&self, _: &[u64], _: &mut Vec<u64>) {}
+        fn neighbour_keys(&self, _: &[u64], _: bool, _: &mut Vec<u64>, _: &mut Vec<u32>) {}
+    }
+
+    /// A member's index is its place in the sorted member list, whatever
+    /// the pieces; other keys of the layer, and keys of other classes,
+    /// are no member; repeated members are refused.
+    #[test]
+    fn member_index_finds_each_member_at_its_place() {
+        let bits = 12;
+        let masks = [0b1010_0110_1011u64];
+        let r = Ranker::new(bits, &masks).unwrap();
+        let dk = Plain(bits);
+        for (k, par) in [(5, 0), (6, 1), (1, 0), (11, 1)] {
+            let keys: Vec<u64> = (0..1u64 << bits)
+                .filter(|&x| r.layer_class(x) == (k, par))
+                .collect();
+            // About one key in three, by a fixed scramble.
+            let members: Vec<u64> = keys
+                .iter()
+                .copied()
+                .filter(|&x| x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62 == 1)
+                .collect();
+            let pieces: Vec<&[u64]> = members.chunks(7).collect();
+            let ix = MemberIndex::new(r.layer(k, par).unwrap(), &dk, &pieces, false).unwrap();
+            assert_eq!(ix.len(), members.len());
+            for (i, &x) in members.iter().enumerate() {
+                assert_eq!(ix.index(x), Some(i), "member {x:b}");
+            }
+            let mut all: Vec<u64> = (0..1u64 << bits).collect();
+            ix.indices(&mut all);
+            for (x, &got) in all.iter().enumerate() {
+                let want = members
+                    .binary_search(&(x as u64))
+                    .map_or(NOT_MEMBER, |i| i as u64);
+                assert_eq!(got, want, "key {x:b}");
+            }
+        }
+        let layer = r.layer(4, 0).unwrap();
+        let x = (0..1u64 << bits)
+            .find(|&x| r.layer_class(x) == (4, 0))
+            .unwrap();
+        assert!(MemberIndex::new(layer, &dk, &[&[x, x][..]], false).is_none());
+        let odd = (0..1u64 << bits)
+            .find(|&x| r.layer_class(x) == (4, 1))
+            .unwrap();
+        let layer = r.layer(4, 0).unwrap();
+        assert!(MemberIndex::new(layer, &dk, &[&[odd][..]], false).is_none());
     }
 
     /// A layout's tables are built once and handed out again; another

@@ -44,11 +44,14 @@ pub fn hash_table_entries_within(bytes: usize, entry_bytes: usize) -> usize {
 }
 
 /// The most entries of `slot_bytes` each the searchers' memo
-/// (`restarts::Memo`: open addressing, a power-of-two capacity at most 3/4
-/// full, one tag byte per slot, the tables it grew out of kept for reuse,
-/// so up to twice its capacity in all) may hold within `bytes`. A searcher
-/// given this as its entry limit replaces old entries instead of growing
-/// past it. 0 when not even the smallest table fits.
+/// (`restarts::Memo`: open addressing, at most 3/4 full, one tag byte
+/// per slot) may hold within `bytes`, counted as when the memo grew by
+/// copying into a new power-of-two table (up to twice its capacity in
+/// all). The memo now grows in place and may stop at any capacity (see
+/// `Memo::limit_entries`), so this leaves about half of `bytes` unused;
+/// kept as it is for its callers (peg), whose budgets it sets. A
+/// searcher given this as its entry limit replaces old entries instead
+/// of growing past it. 0 when not even the smallest table fits.
 pub fn memo_entries_within(bytes: usize, slot_bytes: usize) -> usize {
     let most_slots = bytes / (slot_bytes + 1) / 2;
     if most_slots < 16 {

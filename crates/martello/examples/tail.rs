@@ -8,7 +8,8 @@
 //! `cargo run --profile release -p endgame-martello --example tail -- N GAMES SEED [THREADS] [SHOW]`
 //!
 //! With `MEMO_MB` set, each game's memo budget in MiB (default: the
-//! study's 1 GiB).
+//! study's 1 GiB); with `SKIP=I,J,…`, those games are left out (each
+//! other game is solved as in the full run).
 use endgame_core::layered::Silent;
 use endgame_martello::study::{self, game_seed, Distribution, StudyOptions};
 use endgame_martello::Board;
@@ -32,8 +33,12 @@ fn main() {
         opts.max_memo_bytes = mb.parse::<usize>().unwrap() << 20;
     }
     let t = std::time::Instant::now();
+    let skip: Vec<u64> = std::env::var("SKIP").map_or(Vec::new(), |s| {
+        s.split(',').map(|i| i.trim().parse().unwrap()).collect()
+    });
+    let indices: Vec<u64> = (0..games).filter(|i| !skip.contains(i)).collect();
     let rs = pool
-        .install(|| study::solve_games(n, games, seed, &opts, &Silent))
+        .install(|| study::solve_indices(n, &indices, seed, &opts, &Silent))
         .unwrap();
     let secs = t.elapsed().as_secs_f64();
     let solvable = rs.iter().filter(|r| r.min_stones == 1).count();
@@ -44,9 +49,10 @@ fn main() {
     let us = Distribution::of(rs.iter().map(|r| (r.seconds * 1e6) as u64).collect());
     let memo = rs.iter().map(|r| r.memo_bytes).max().unwrap_or(0);
     println!(
-        "n {n} games {games} seed {seed} threads {threads}: solvable {solvable} (sum of minima {mins}), \
+        "n {n} games {} (skipped {skip:?}) seed {seed} threads {threads}: solvable {solvable} (sum of minima {mins}), \
          {secs:.2} s, {:.1} games/s, {:.2} M expanded states/s, largest memo {:.1} MiB",
-        games as f64 / secs,
+        rs.len(),
+        rs.len() as f64 / secs,
         total as f64 / secs / 1e6,
         memo as f64 / (1 << 20) as f64
     );

@@ -5,10 +5,18 @@
 //! when set (default: the study's 1 GiB). For n ≤ 6, `MEET=1` runs plain
 //! goal searches pruned by the meeting bound on states of at most
 //! 0/12/20/28/36 stones, `MEET_AT=LO-HI` one pruned by it on states of
-//! LO..=HI stones only (against none).
-use endgame_core::restarts::{Rng, Searcher};
+//! LO..=HI stones only (against none). `STAGES=STEP` (any n; 7×7 and
+//! 8×8: `key7`) follows the study solver's two searches apart: the
+//! operation search (goal search with the restart schedule, then the
+//! floored best-score search) advanced STEP expansions at a time, each
+//! step printing its phase, the fewest stones entered, memo entries and
+//! time, up to `STAGES_MAX` expansions (default 200 M); then the
+//! row-wise search alone, its budget doubled from STEP / 10 up to
+//! `RW_MAX` steps (default `STAGES_MAX` / 100).
+use endgame_core::restarts::{MemoPool, RestartOptions, RestartSearch, Rng, Searcher};
 use endgame_core::Rules;
-use endgame_martello::solver::{self, Lazy4, SolveOptions};
+use endgame_martello::solver::{self, Lazy4, Lazy7, SolveOptions};
+use endgame_martello::state::Rowwise;
 use endgame_martello::study::{better_schedule, game_seed};
 use endgame_martello::{Board, Martello, State};
 use std::time::Instant;
@@ -38,6 +46,10 @@ fn main() {
         let m = Martello::new(n, State::from_board(&b)).unwrap();
         let start = m.start();
         let rseed = game_seed(seed ^ 0x3E7A, n, i);
+        if let Ok(step) = std::env::var("STAGES") {
+            stages(&m, rseed, step.parse().unwrap());
+            continue;
+        }
         if n > 6 {
             let t = Instant::now();
             let r = solver::solve(
@@ -195,4 +207,79 @@ pub fn meet_goal(m: &Martello, lo: u32, k: u32) {
         s.expansions,
         t.elapsed().as_secs_f64() * 1e3
     );
+}
+
+/// The study solver's operation search and row-wise search apart, in
+/// steps of `step` expansions (see the module documentation).
+fn stages(m: &Martello, rseed: u64, step: u64) {
+    let max: u64 = std::env::var("STAGES_MAX").map_or(200_000_000, |s| s.parse().unwrap());
+    let start = m.start();
+    let ro = RestartOptions {
+        schedule: schedule(),
+        max_memo_entries: solver::entries_for::<[u64; 7]>(memo_bytes()),
+        seed: rseed,
+        max_expansions: None,
+        goal_first: true,
+        ordered: false,
+        prefetch: true,
+        reserve: 4096,
+    };
+    let floor = Some(|s: &State| m.floor(s));
+    let mut pool = MemoPool::default();
+    let key = |s: &State| m.key7(s);
+    let mut ops = RestartSearch::new(m, &start, key, Lazy7, &ro, &mut pool, floor).track_best(true);
+    let t = Instant::now();
+    let mut cap = step;
+    loop {
+        if let Some(r) = ops.advance(cap, None) {
+            println!(
+                "  ops: min {} after {} expansions, {} runs, {:.1} s, memo {} entries {:.1} MiB",
+                r.best_score,
+                r.expansions,
+                r.runs,
+                t.elapsed().as_secs_f64(),
+                r.memo_entries,
+                r.memo_bytes as f64 / (1 << 20) as f64
+            );
+            break;
+        }
+        println!(
+            "  ops: {} expansions, {}, fewest stones entered {}, memo {} entries {:.1} MiB, {:.1} s",
+            ops.expansions(),
+            if ops.goal_failed() { "best-score search" } else { "goal search" },
+            ops.best_seen().map_or(0, |b| b.0),
+            ops.memo_entries(),
+            ops.memo_bytes() as f64 / (1 << 20) as f64,
+            t.elapsed().as_secs_f64()
+        );
+        if cap >= max {
+            break;
+        }
+        cap += step;
+    }
+    let rw_max: u64 = std::env::var("RW_MAX").map_or(max / 100, |s| s.parse().unwrap());
+    let mut rw = Rowwise::new(m);
+    let t = Instant::now();
+    let mut budget = (step / 10).max(1);
+    loop {
+        if let Some(r) = rw.solve(&start, budget) {
+            println!(
+                "  row-wise: min {} after {} steps, {:.1} s",
+                r.min_stones,
+                r.expansions,
+                t.elapsed().as_secs_f64()
+            );
+            break;
+        }
+        println!(
+            "  row-wise: {} steps, fewest stones seen {}, {:.1} s",
+            rw.expansions(),
+            rw.best_seen(),
+            t.elapsed().as_secs_f64()
+        );
+        if budget >= rw_max {
+            break;
+        }
+        budget *= 2;
+    }
 }

@@ -29,7 +29,7 @@
 //! fresh one give the same analysis.
 
 use crate::board::MAX_N;
-use crate::solver::{children, Lazy4, Lazy7};
+use crate::solver::{children, entries_for, Lazy4, Lazy7};
 use crate::study;
 use endgame_core::analysis::{Analysis, Colour, Decided, MoveAnalysis, PuzzleResult};
 use endgame_core::budget::Budget;
@@ -273,12 +273,6 @@ impl Spent {
     pub fn expansions(&self) -> u64 {
         self.goal_expansions + self.best_expansions + self.line_expansions
     }
-}
-
-/// Memo entries that fit `bytes` (as the solver counts them).
-fn entries_for<K>(bytes: usize) -> usize {
-    let per = std::mem::size_of::<(K, u32)>() + 1;
-    (bytes / per * 3 / 8).max(1)
 }
 
 /// Why work stopped, in words.

@@ -168,11 +168,11 @@ const POOLED_RESERVE: usize = 65_536;
 /// Memo entries of key type `K` that fit in `bytes`, for a
 /// [`Searcher`] built outside this module.
 pub fn entries_for<K: Hash + Eq + Copy>(bytes: usize) -> usize {
-    // The memo (`restarts::Memo`) holds up to 3/4 of a power-of-two slot
-    // count, one tag byte per slot; growth doubles, so budget for the
-    // worst case of a just-grown table (3/8 full).
+    // The memo (`restarts::Memo`) holds up to 3/4 of its slots, one tag
+    // byte per slot, and grows in place to the slot count of its limit
+    // (not only powers of two), so the table reaches about `bytes`.
     let per = Memo::<K>::SLOT_BYTES;
-    (bytes / per * 3 / 8).max(1)
+    (bytes / per * 3 / 4).max(1)
 }
 
 /// Calls `$body` with `$key` bound to the key function of `$mode` (each
@@ -254,13 +254,50 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// steps, about 1 µs each (20,000 cost 14–20 ms a game, about 6 % of a
 /// 6×6 study's CPU; 8,000 was tried and left seed 2's stuck game 8252,
 /// 19,558 steps, to the second stage: 670,000 expansions instead of
-/// 70,000). The second stage is for 7×7 and larger (no 6×6 game of the
-/// crate README's runs takes 5 million).
+/// 70,000). No 6×6 game of the crate README's runs reaches the second
+/// stage's row-wise steps (none takes 5 million expansions); boards of
+/// 7×7 and larger run [`WIDE_STAGES`].
 pub const STAGES: [(Option<u64>, u64); 3] = [
     (Some(50_000), 20_000),
     (Some(5_000_000), 500_000),
     (None, 0),
 ];
+
+/// The stages of [`solve`] on boards of 7×7 and larger: the first of
+/// [`STAGES`], then both searches by turns with budgets doubling a
+/// stage (four expansions of the operation search for each row-wise
+/// step, which on a big 7×7 game takes about the time of four), the
+/// operation search to the end last (the row-wise search is capped by
+/// the memory budget anyway). On 7×7
+/// neither search dominates (sixteenth session, seed 1): the operation
+/// search ends game 3 in 23.6 M expansions where the row-wise search
+/// has not in 4 M steps, while the row-wise search ends game 31 in
+/// 923 k steps (the operation search: 85 M expansions), game 50 in
+/// 745 k and game 61 in 6.4 M (the operation search had not in 60 M
+/// and 20 M); with [`STAGES`] it got 500 k steps in all, after 5 M
+/// expansions, and the operation search then ran to the end.
+pub const WIDE_STAGES: [(Option<u64>, u64); 10] = [
+    (Some(50_000), 20_000),
+    (Some(500_000), 125_000),
+    (Some(1_000_000), 250_000),
+    (Some(2_000_000), 500_000),
+    (Some(4_000_000), 1_000_000),
+    (Some(8_000_000), 2_000_000),
+    (Some(16_000_000), 4_000_000),
+    (Some(32_000_000), 8_000_000),
+    (Some(64_000_000), 16_000_000),
+    (None, 0),
+];
+
+/// The stages [`solve`] runs on an n×n board: [`STAGES`] up to 6×6,
+/// [`WIDE_STAGES`] above.
+pub fn stages_for(n: usize) -> &'static [(Option<u64>, u64)] {
+    if n <= 6 {
+        &STAGES
+    } else {
+        &WIDE_STAGES
+    }
+}
 
 fn solve_impl(
     m: &Martello,
@@ -272,11 +309,36 @@ fn solve_impl(
     if !opts.goal_first || opts.max_expansions.is_some() {
         return solve_ops(m, opts, lazy, pool, reserve);
     }
-    staged(m, opts, lazy, pool, reserve, None)
+    let stages = stages_for(m.n());
+    staged(m, opts, lazy, pool, reserve, None, stages)
         .unwrap_or_else(|_| unreachable!("without a budget the last stage runs to the end"))
 }
 
-/// The stages of [`STAGES`] (goal first), within `budget`'s deadline and
+/// [`solve`] (goal first) through the given stages instead of
+/// [`stages_for`]'s, each `(expansion limit of the operation search or
+/// None for no limit, row-wise steps)`, both counted over the stages so
+/// far; the last stage should have no limit (else a search stopped
+/// there answers with the start's count, `complete` false). For tests
+/// and experiments: every schedule of stages gives the same minimum.
+pub fn solve_staged(m: &Martello, opts: &SolveOptions, stages: &[(Option<u64>, u64)]) -> Solution {
+    let start = m.start();
+    staged(m, opts, true, &mut Pool::default(), RESERVE, None, stages).unwrap_or_else(
+        |(_, explored)| Solution {
+            min_stones: start.stones(),
+            solvable: false,
+            ops: Vec::new(),
+            line: vec![start],
+            explored,
+            generated: 0,
+            complete: false,
+            runs: 0,
+            memo_entries: 0,
+            memo_bytes: 0,
+        },
+    )
+}
+
+/// The stages `stages` (goal first), within `budget`'s deadline and
 /// cancel token if any: the solution, or, stopped by the budget, the
 /// fewest stones any search entered (a reachable count: an upper bound
 /// on the minimum) and the states both searches expanded. The one path
@@ -289,19 +351,28 @@ fn staged(
     pool: &mut Pool,
     reserve: usize,
     budget: Option<&Budget>,
+    stages: &[(Option<u64>, u64)],
 ) -> Result<Solution, (u32, u64)> {
     with_key!(m, opts.symmetry, |key, K| {
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
             let key4 = |s: &State| m.key4(s);
-            staged_with(m, key4, Lazy4, opts, pool, reserve, budget)
+            staged_with(m, key4, Lazy4, opts, pool, reserve, (budget, stages))
         } else if lazy && opts.symmetry == SymmetryMode::None {
             let key7 = |s: &State| m.key7(s);
             let mut fresh = MemoPool::default();
-            staged_with(m, key7, Lazy7, opts, &mut fresh, reserve, budget)
+            staged_with(m, key7, Lazy7, opts, &mut fresh, reserve, (budget, stages))
         } else {
             let mut fresh = MemoPool::<K>::default();
-            staged_with(m, key, children, opts, &mut fresh, reserve, budget)
+            staged_with(
+                m,
+                key,
+                children,
+                opts,
+                &mut fresh,
+                reserve,
+                (budget, stages),
+            )
         }
     })
 }
@@ -317,7 +388,7 @@ fn staged_with<K, F, E>(
     opts: &SolveOptions,
     pool: &mut MemoPool<K>,
     reserve: usize,
-    budget: Option<&Budget>,
+    (budget, stages): (Option<&Budget>, &[(Option<u64>, u64)]),
 ) -> Result<Solution, (u32, u64)>
 where
     K: Hash + Eq + Copy,
@@ -345,7 +416,7 @@ where
     let stopped = || budget.is_some_and(Budget::stop);
     // The largest memo of the stages so far.
     let mut bytes = 0;
-    for (ops_limit, rw_budget) in STAGES {
+    for &(ops_limit, rw_budget) in stages {
         if let Some(r) = ops.advance(ops_limit.unwrap_or(u64::MAX), budget) {
             let bytes = bytes.max(ops.memo_bytes());
             *pool = ops.into_pool();
@@ -491,7 +562,7 @@ pub fn min_stones_full(
 /// each game: `(Ok(min), explored)` when decided, else `(Err(bound),
 /// explored)` with `bound` the fewest stones on any state the searches
 /// entered (a reachable count, so an upper bound on the minimum). The
-/// stages of [`solve`] ([`STAGES`]: the operation search, goal first,
+/// stages of [`solve`] ([`stages_for`]: the operation search, goal first,
 /// floored by [`Martello::floor`], and the row-wise search), without
 /// restarts; exact values equal [`min_stones`]'s, explored counts may
 /// differ from it (no restarts), and a bound depends on when the
@@ -505,7 +576,16 @@ pub fn min_stones_within(
         max_memo_bytes,
         ..SolveOptions::default()
     };
-    match staged(m, &opts, true, &mut Pool::default(), RESERVE, Some(budget)) {
+    let stages = stages_for(m.n());
+    match staged(
+        m,
+        &opts,
+        true,
+        &mut Pool::default(),
+        RESERVE,
+        Some(budget),
+        stages,
+    ) {
         Ok(s) => (Ok(s.min_stones), s.explored),
         Err((bound, explored)) => (Err(bound), explored),
     }

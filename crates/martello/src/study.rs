@@ -368,10 +368,23 @@ pub fn solve_games(
     opts: &StudyOptions,
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
+    let all: Vec<u64> = (0..games).collect();
+    solve_indices(n, &all, seed, opts, progress)
+}
+
+/// [`solve_games`] on the games `indices` only (each solved exactly as
+/// in a run of all games), results in the order of `indices`.
+pub fn solve_indices(
+    n: usize,
+    indices: &[u64],
+    seed: u64,
+    opts: &StudyOptions,
+    progress: &dyn Progress,
+) -> Result<Vec<GameResult>, MartelloError> {
     random_game(n, seed, 0)?;
-    let results = (0..games)
-        .into_par_iter()
-        .map(|i| {
+    let results = indices
+        .par_iter()
+        .map(|&i| {
             let m = random_game(n, seed, i).expect("size checked");
             let t = Instant::now();
             let s = POOL.with(|pool| {

@@ -179,3 +179,52 @@ fn budgeted_solves_take_the_row_wise_stage() {
         assert_eq!(rw.expansions(), 0);
     }
 }
+
+/// Stages that hand over from one search to the other many times
+/// (scaled down from `solver::WIDE_STAGES`: a handful of expansions and
+/// steps a turn, growing), on random 4×4 and 5×5 starts and positions
+/// of 6×6 playouts: the same minimum as the operation search alone,
+/// with a legal line, many games past the first stage (so the searches
+/// hand over and go on where they stopped) and unsolvable ones among
+/// them; stages that all stop short leave a game incomplete at the
+/// start's count.
+#[test]
+fn interleaved_stages_agree_with_the_operation_search() {
+    let stages: [(Option<u64>, u64); 7] = [
+        (Some(20), 5),
+        (Some(60), 15),
+        (Some(150), 40),
+        (Some(400), 100),
+        (Some(1_000), 250),
+        (Some(3_000), 750),
+        (None, 0),
+    ];
+    let opts = SolveOptions {
+        schedule: better_schedule(),
+        ..SolveOptions::default()
+    };
+    let mut rng = Rng::new(2026);
+    let (mut past_first, mut unsolvable) = (0, 0);
+    for (n, games, skip) in [(4, 200, 0), (5, 150, 0), (6, 40, 14)] {
+        for seed in 0..games {
+            let m0 = game(n, 9100 + seed);
+            let s = played(&m0, skip, &mut rng);
+            let m = Martello::new(n, s).unwrap();
+            let want = op_min(&m);
+            let r = solver::solve_staged(&m, &opts, &stages);
+            assert!(r.complete, "n {n} seed {seed}");
+            assert_eq!(r.min_stones, want, "n {n} seed {seed}");
+            assert_eq!(play_line(&m, &s, &r.ops), want, "n {n} seed {seed}");
+            past_first += usize::from(r.explored > 25);
+            unsolvable += usize::from(want > 1);
+        }
+    }
+    assert!(past_first > 20, "{past_first} games past the first stage");
+    assert!(unsolvable > 10, "{unsolvable} unsolvable");
+    let m = game(6, 9100);
+    let short = solver::solve_staged(&m, &opts, &stages[..2]);
+    if short.explored > 80 {
+        assert!(!short.complete);
+        assert_eq!(short.min_stones, 36);
+    }
+}

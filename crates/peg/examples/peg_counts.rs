@@ -20,7 +20,8 @@ fn run<B: Bits>(p: &PegSolitaire<B>, what: &str) {
     if matches!(what, "random" | "paths" | "all") {
         let t = Instant::now();
         let paths = what != "random";
-        let (prob, n) = counts::backward_counts(p, &layers, paths, &Silent).expect("counts");
+        let (prob, n) =
+            counts::backward_counts(p, &layers, paths, 8 << 30, &Silent).expect("counts");
         println!(
             "random success {} = {:e}; canonical paths {n:?}; {:.3} s",
             prob.exact,

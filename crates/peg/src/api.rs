@@ -813,8 +813,23 @@ pub fn count(
     opts: CountOptions,
     progress: &dyn Progress,
 ) -> Result<CountReport, PegError> {
+    count_with_extra(problem, opts, None, progress).map(|(report, _)| report)
+}
+
+/// [`count`], and the counts `extra` asks for ([`extra_counts`]) from the
+/// goal-reaching layers the same enumeration kept, so that they are not
+/// enumerated twice. The count's threads serve both. The extra counts'
+/// own error (a budget they ran out of) comes beside the count's report.
+#[allow(clippy::type_complexity)]
+pub fn count_with_extra(
+    problem: &AnyProblem,
+    opts: CountOptions,
+    extra: Option<&ExtraOptions>,
+    progress: &dyn Progress,
+) -> Result<(CountReport, Option<Result<Extra, PegError>>), PegError> {
+    let extra = extra.filter(|e| !e.is_empty());
     let Some(n) = opts.threads else {
-        return with_problem!(problem, p => count_typed(p, opts, progress));
+        return with_problem!(problem, p => count_typed(p, opts, extra, progress));
     };
     if n == 0 || n > MAX_THREADS {
         return Err(PegError::Budget(format!(
@@ -826,27 +841,43 @@ pub fn count(
         .num_threads(n)
         .build()
         .map_err(|e| PegError::Budget(format!("cannot start {n} threads: {e}")))?;
-    pool.install(|| with_problem!(problem, p => count_typed(p, opts, progress)))
+    pool.install(|| with_problem!(problem, p => count_typed(p, opts, extra, progress)))
 }
 
+#[allow(clippy::type_complexity)]
 fn count_typed<B: Bits>(
     p: &PegSolitaire<B>,
     opts: CountOptions,
+    extra: Option<&ExtraOptions>,
     progress: &dyn Progress,
-) -> Result<CountReport, PegError> {
+) -> Result<(CountReport, Option<Result<Extra, PegError>>), PegError> {
     let t0 = Instant::now();
-    let r = layered::enumerate(
+    let mut r = layered::enumerate(
         p,
         &LayeredOptions {
             max_bytes: opts.max_bytes,
             count_all: !opts.goal_only,
             count_solutions: opts.solutions || !opts.goal_only,
+            keep_goal_layers: extra.is_some(),
             ..LayeredOptions::default()
         },
         progress,
     )
     .map_err(|e| PegError::Budget(format!("count stopped: {e}")))?;
-    Ok(count_report(p, &r, t0))
+    let mut report = count_report(p, &r, t0);
+    if opts.goal_only && !opts.solutions {
+        // Some routes count them on the way; unasked, they are not shown
+        // (the same report whichever route ran).
+        report.solutions = None;
+    }
+    let extra = extra.map(|e| {
+        let t1 = Instant::now();
+        let (reachable, kept) = (r.goal_reachable, std::mem::take(&mut r.goal_layers));
+        drop(r);
+        let layers = crate::counts::all_goal_layers(p, reachable, kept)?;
+        crate::counts::extra_over(p, &layers, e, progress, t1)
+    });
+    Ok((report, extra))
 }
 
 /// The report of a layered enumeration of `p` begun at `t0`: what

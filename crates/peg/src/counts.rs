@@ -45,6 +45,7 @@
 
 use crate::api::AnyProblem;
 use crate::{Bits, PegError, PegSolitaire};
+use endgame_core::dense::{prefetch, DenseKeys, MemberIndex, Ranker, LOOKUP_AHEAD, NOT_MEMBER};
 use endgame_core::layered::{self, LayeredOptions, Progress};
 use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
 use rayon::prelude::*;
@@ -66,6 +67,13 @@ pub struct ExtraOptions {
     pub max_bytes: usize,
     /// Worker threads (`None`: the global pool).
     pub threads: Option<usize>,
+}
+
+impl ExtraOptions {
+    /// Whether no count is asked for.
+    pub fn is_empty(&self) -> bool {
+        !(self.random_success || self.canonical_paths || self.move_sets)
+    }
 }
 
 impl Default for ExtraOptions {
@@ -107,7 +115,9 @@ pub struct Extra {
     /// The same up to the symmetry group.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub move_sets_reduced: Option<u64>,
-    /// Wall time of these counts (the goal-reaching layers included), ms.
+    /// Wall time of these counts, ms: from the goal-reaching layers' own
+    /// enumeration ([`extra`]) or from the end of the count that kept them
+    /// ([`crate::api::count_with_extra`]).
     pub extra_time_ms: f64,
 }
 
@@ -118,16 +128,13 @@ impl Extra {
     }
 }
 
-/// Most children handled with prefetched look-ups (more go one by one).
-const MAX_JUMPS: usize = 64;
-
 /// Computes the counts `opts` asks for (none when it asks for none).
 pub fn extra(
     problem: &AnyProblem,
     opts: &ExtraOptions,
     progress: &dyn Progress,
 ) -> Result<Extra, PegError> {
-    if !(opts.random_success || opts.canonical_paths || opts.move_sets) {
+    if opts.is_empty() {
         return Ok(Extra::default());
     }
     let Some(n) = opts.threads else {
@@ -154,9 +161,22 @@ pub fn extra_typed<B: Bits>(
 ) -> Result<Extra, PegError> {
     let t0 = Instant::now();
     let layers = goal_reaching_layers(p, opts.max_bytes, progress)?;
+    extra_over(p, &layers, opts, progress, t0)
+}
+
+/// The counts `opts` asks for over the goal-reaching `layers`
+/// ([`goal_reaching_layers`]), begun at `t0` (the time reported).
+pub fn extra_over<B: Bits>(
+    p: &PegSolitaire<B>,
+    layers: &[Vec<B>],
+    opts: &ExtraOptions,
+    progress: &dyn Progress,
+    t0: Instant,
+) -> Result<Extra, PegError> {
     let mut out = Extra::default();
     if opts.random_success || opts.canonical_paths {
-        let (prob, paths) = backward_counts(p, &layers, opts.canonical_paths, progress)?;
+        let (prob, paths) =
+            backward_counts(p, layers, opts.canonical_paths, opts.max_bytes, progress)?;
         if opts.random_success {
             out.random_success = Some(prob);
         }
@@ -166,7 +186,7 @@ pub fn extra_typed<B: Bits>(
     }
     if opts.move_sets {
         let used: usize = layers.iter().map(|l| l.len() * size_of::<B>()).sum();
-        let (raw, reduced) = move_sets(p, &layers, opts.max_bytes.saturating_sub(used), progress)?;
+        let (raw, reduced) = move_sets(p, layers, opts.max_bytes.saturating_sub(used), progress)?;
         out.move_sets = Some(raw);
         out.move_sets_reduced = Some(reduced);
     }
@@ -190,9 +210,9 @@ pub fn goal_reaching_layers<B: Bits>(
     max_bytes: usize,
     progress: &dyn Progress,
 ) -> Result<Vec<Vec<B>>, PegError> {
-    let Some(last) = goal_depth(p) else {
+    if goal_depth(p).is_none() {
         return Ok(Vec::new());
-    };
+    }
     let r = layered::enumerate(
         p,
         &LayeredOptions {
@@ -205,10 +225,25 @@ pub fn goal_reaching_layers<B: Bits>(
         progress,
     )
     .map_err(|e| PegError::Budget(format!("count stopped: {e}")))?;
-    if !r.goal_reachable || r.goal_layers.is_empty() {
+    all_goal_layers(p, r.goal_reachable, r.goal_layers)
+}
+
+/// Every goal-reaching layer, from the `kept` ones of an enumeration run
+/// with [`LayeredOptions::keep_goal_layers`] (all of them, or on the
+/// mirrored route the shallower half, whose time reversals are the
+/// deeper half).
+pub fn all_goal_layers<B: Bits>(
+    p: &PegSolitaire<B>,
+    goal_reachable: bool,
+    kept: Vec<Vec<B>>,
+) -> Result<Vec<Vec<B>>, PegError> {
+    let Some(last) = goal_depth(p) else {
+        return Ok(Vec::new());
+    };
+    if !goal_reachable || kept.is_empty() {
         return Ok(Vec::new());
     }
-    let mut layers = r.goal_layers;
+    let mut layers = kept;
     if layers.len() < last + 1 {
         // The mirrored route hands back the shallower half: the positions
         // of depth d that reach the goal are the reversals of those of
@@ -328,6 +363,91 @@ impl<'a, B: Bits> Index<'a, B> {
     }
 }
 
+/// A goal-reaching layer's members found from the children of the layer
+/// before: by rank in a bitmap ([`MemberIndex`]) where the problem has
+/// dense keys and the bitmap is small enough, else by hashing ([`Index`]).
+enum Lookup<'a, 'r, B> {
+    Ranked {
+        dk: &'a dyn DenseKeys<B>,
+        index: MemberIndex<'r>,
+    },
+    Hashed(Index<'a, B>),
+}
+
+/// Bitmap bytes a member may cost before hashing pays more.
+const RANKED_BYTES_PER_MEMBER: u64 = 64;
+/// Below this a bitmap is always cheap enough.
+const RANKED_SMALL_BYTES: u64 = 1 << 20;
+/// Positions per batch of children's look-ups.
+const LOOKUP_CHUNK: usize = 256;
+
+impl<'a, 'r, B: Bits> Lookup<'a, 'r, B> {
+    /// The look-up of `layer` (sorted, so in key order), within
+    /// `max_bytes` for a bitmap; `ranked` forces the route (tests), `None`
+    /// chooses by size.
+    fn new(
+        p: &'a PegSolitaire<B>,
+        layer: &'a [B],
+        ranker: Option<&'r Ranker>,
+        max_bytes: usize,
+        ranked: Option<bool>,
+    ) -> Self {
+        debug_assert!(layer.is_sorted());
+        let index = (|| {
+            let dk = p.dense_keys()?;
+            let lr = ranker?.layer_class(dk.key(layer.first()?));
+            let lr = ranker?.layer(lr.0, lr.1)?;
+            let bytes = lr.len().div_ceil(8);
+            let fits = bytes <= RANKED_SMALL_BYTES
+                || bytes <= RANKED_BYTES_PER_MEMBER.saturating_mul(layer.len() as u64);
+            if !ranked.unwrap_or(fits) || bytes > max_bytes as u64 / 4 {
+                return None;
+            }
+            let pieces: Vec<&[B]> = layer.chunks(LOOKUP_CHUNK * 16).collect();
+            let index = MemberIndex::new(lr, dk, &pieces, dk.children_keep_class())?;
+            Some(Lookup::Ranked { dk, index })
+        })();
+        index.unwrap_or_else(|| Lookup::Hashed(Index::new(layer)))
+    }
+
+    /// For each position of `chunk`, the indices in the layer of its
+    /// canonical children, one a legal jump ([`NOT_MEMBER`] for a child
+    /// outside it), appended to `out`, and after each position the length
+    /// of `out` appended to `ends`. `kids` is scratch space.
+    fn children(
+        &self,
+        p: &PegSolitaire<B>,
+        chunk: &[B],
+        out: &mut Vec<u64>,
+        ends: &mut Vec<u32>,
+        kids: &mut Vec<B>,
+    ) {
+        match self {
+            Lookup::Ranked { dk, index } => {
+                let from = out.len();
+                dk.neighbour_keys(chunk, true, out, ends);
+                index.indices(&mut out[from..]);
+            }
+            Lookup::Hashed(ix) => {
+                let from = out.len();
+                kids.clear();
+                for x in chunk {
+                    p.for_each_canonical_child(x, |c| {
+                        let h = Index::<B>::hash(&c);
+                        ix.prefetch(h);
+                        kids.push(c);
+                        out.push(h);
+                    });
+                    ends.push(out.len() as u32);
+                }
+                for (slot, c) in out[from..].iter_mut().zip(kids.iter()) {
+                    *slot = ix.get_hashed(c, *slot).map_or(NOT_MEMBER, |i| i as u64);
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------
 // Unsigned big integers, as little-endian u64 limbs of a fixed width.
 // Not `num-bigint`: a layer's millions of values share one width and live
@@ -433,11 +553,29 @@ fn gcd(a: u64, b: u64) -> u64 {
 
 /// The random-play success probability, and with `paths` the number of
 /// canonical paths (`None` if not asked), by one backward pass over the
-/// goal-reaching layers.
+/// goal-reaching layers; bitmaps of members take at most a quarter of
+/// `max_bytes`.
 pub fn backward_counts<B: Bits>(
     p: &PegSolitaire<B>,
     layers: &[Vec<B>],
     paths: bool,
+    max_bytes: usize,
+    progress: &dyn Progress,
+) -> Result<(Probability, Option<u128>), PegError> {
+    backward_counts_by(p, layers, paths, max_bytes, None, progress)
+}
+
+/// [`backward_counts`], with `ranked` forcing the look-up route of every
+/// layer (`Some(true)`: by rank wherever the problem has dense keys;
+/// `Some(false)`: hashed) so that tests can hold the two against each
+/// other.
+#[doc(hidden)]
+pub fn backward_counts_by<B: Bits>(
+    p: &PegSolitaire<B>,
+    layers: &[Vec<B>],
+    paths: bool,
+    max_bytes: usize,
+    ranked: Option<bool>,
     progress: &dyn Progress,
 ) -> Result<(Probability, Option<u128>), PegError> {
     if layers.is_empty() {
@@ -449,6 +587,9 @@ pub fn backward_counts<B: Bits>(
     }
     let last = layers.len() - 1;
     progress.phase("random play and paths", last as u64);
+    let ranker = p
+        .dense_keys()
+        .and_then(|dk| Ranker::shared(dk.key_bits(), &dk.invariants()));
     // Layer d+1's values: Q (flat, `stride` limbs each) and N.
     let mut stride = 1usize;
     let mut q: Vec<u64> = vec![1; layers[last].len()];
@@ -458,7 +599,7 @@ pub fn backward_counts<B: Bits>(
     let mut max_deg = 1u64;
     let overflow = AtomicBool::new(false);
     for d in (0..last).rev() {
-        let next = Index::new(&layers[d + 1]);
+        let next = Lookup::new(p, &layers[d + 1], ranker.as_deref(), max_bytes, ranked);
         // Every legal jump counts in the degree, goal-reaching or not.
         let degs: Vec<u32> = layers[d]
             .par_iter()
@@ -482,64 +623,75 @@ pub fn backward_counts<B: Bits>(
         let mut qd = vec![0u64; layers[d].len() * width];
         let mut nd = vec![0u128; if paths { layers[d].len() } else { 0 }];
         let (qv, nv) = (&q, &n);
-        let each = |kids: &mut Vec<u32>,
-                    out: &mut [u64],
-                    x: &B,
-                    deg: u32,
-                    paths_out: Option<&mut u128>| {
-            // The children first, their slots prefetched, then looked up.
-            let mut children = [(B::ZERO, 0u64); MAX_JUMPS];
-            let mut k = 0;
-            p.for_each_canonical_child(x, |c| {
-                if k < MAX_JUMPS {
-                    let h = Index::<B>::hash(&c);
-                    next.prefetch(h);
-                    children[k] = (c, h);
+        // One batch of positions: their children's indices, then each
+        // one's sum over them, the values read prefetched ahead.
+        let batch = |(slots, ends, kids, seen): &mut (Vec<u64>, Vec<u32>, Vec<B>, Vec<u64>),
+                     out: &mut [u64],
+                     mut paths_out: Option<&mut [u128]>,
+                     chunk: &[B],
+                     degs: &[u32]| {
+            slots.clear();
+            ends.clear();
+            next.children(p, chunk, slots, ends, kids);
+            let mut start = 0;
+            for (i, &end) in ends.iter().enumerate() {
+                let out = &mut out[i * width..(i + 1) * width];
+                seen.clear();
+                for k in start..end as usize {
+                    if let Some(&x) = slots.get(k + LOOKUP_AHEAD) {
+                        if x != NOT_MEMBER {
+                            // A value may straddle two cache lines.
+                            prefetch(qv, x as usize * stride);
+                            prefetch(qv, (x as usize + 1) * stride - 1);
+                        }
+                    }
+                    let x = slots[k];
+                    if x != NOT_MEMBER {
+                        let x = x as usize;
+                        big_add(out, &qv[x * stride..(x + 1) * stride]);
+                        if paths {
+                            seen.push(x as u64);
+                        }
+                    }
                 }
-                k += 1;
-            });
-            kids.clear();
-            let mut look = |c: &B, h: u64| {
-                if let Some(i) = next.get_hashed(c, h) {
-                    let i = i as usize;
-                    big_add(out, &qv[i * stride..(i + 1) * stride]);
-                    kids.push(i as u32);
+                start = end as usize;
+                if degs[i] > 0 {
+                    big_mul_small(out, lcm / degs[i] as u64);
                 }
-            };
-            if k <= MAX_JUMPS {
-                for (c, h) in &children[..k] {
-                    look(c, *h);
-                }
-            } else {
-                p.for_each_canonical_child(x, |c| look(&c, Index::<B>::hash(&c)));
-            }
-            if deg > 0 {
-                big_mul_small(out, lcm / deg as u64);
-            }
-            if let Some(slot) = paths_out {
-                kids.sort_unstable();
-                kids.dedup();
-                match kids
-                    .iter()
-                    .try_fold(0u128, |s, &i| s.checked_add(nv[i as usize]))
-                {
-                    Some(v) => *slot = v,
-                    None => overflow.store(true, Ordering::Relaxed),
+                if let Some(pv) = paths_out.as_deref_mut() {
+                    seen.sort_unstable();
+                    seen.dedup();
+                    match seen
+                        .iter()
+                        .try_fold(0u128, |s, &x| s.checked_add(nv[x as usize]))
+                    {
+                        Some(v) => pv[i] = v,
+                        None => overflow.store(true, Ordering::Relaxed),
+                    }
                 }
             }
         };
+        let scratch = || (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         if paths {
-            qd.par_chunks_mut(width)
-                .zip(nd.par_iter_mut())
-                .zip(layers[d].par_iter().zip(degs.par_iter()))
-                .for_each_init(Vec::new, |kids, ((out, slot), (x, &deg))| {
-                    each(kids, out, x, deg, Some(slot))
+            qd.par_chunks_mut(width * LOOKUP_CHUNK)
+                .zip(nd.par_chunks_mut(LOOKUP_CHUNK))
+                .zip(
+                    layers[d]
+                        .par_chunks(LOOKUP_CHUNK)
+                        .zip(degs.par_chunks(LOOKUP_CHUNK)),
+                )
+                .for_each_init(scratch, |s, ((out, pv), (chunk, degs))| {
+                    batch(s, out, Some(pv), chunk, degs)
                 });
         } else {
-            qd.par_chunks_mut(width)
-                .zip(layers[d].par_iter().zip(degs.par_iter()))
-                .for_each_init(Vec::new, |kids, (out, (x, &deg))| {
-                    each(kids, out, x, deg, None)
+            qd.par_chunks_mut(width * LOOKUP_CHUNK)
+                .zip(
+                    layers[d]
+                        .par_chunks(LOOKUP_CHUNK)
+                        .zip(degs.par_chunks(LOOKUP_CHUNK)),
+                )
+                .for_each_init(scratch, |s, (out, (chunk, degs))| {
+                    batch(s, out, None, chunk, degs)
                 });
         }
         if overflow.load(Ordering::Relaxed) {

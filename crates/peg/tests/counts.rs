@@ -230,6 +230,16 @@ fn all_counts(problem: &api::AnyProblem) -> Extra {
     counts::extra(problem, &opts, &Silent).unwrap()
 }
 
+/// The random success and canonical paths over the goal-reaching layers,
+/// every layer looked up by rank (`ranked`) or by hashing.
+fn backward_by<B: endgame_peg::Bits>(
+    p: &endgame_peg::PegSolitaire<B>,
+    ranked: bool,
+) -> (counts::Probability, Option<u128>) {
+    let layers = counts::goal_reaching_layers(p, 1 << 30, &Silent).unwrap();
+    counts::backward_counts_by(p, &layers, true, 1 << 30, Some(ranked), &Silent).unwrap()
+}
+
 fn check(spec: &Spec) {
     let (problem, brute) = both(spec);
     let got = all_counts(&problem);
@@ -246,6 +256,21 @@ fn check(spec: &Spec) {
         "random success float {} against {float}, {what}",
         rs.float
     );
+    // The backward pass by each look-up route, forced on every layer.
+    let paths = brute.canonical_paths(&brute.solutions()).to_string();
+    for ranked in [false, true] {
+        let (rs, n) = match &problem {
+            api::AnyProblem::Small(p) => backward_by(p, ranked),
+            api::AnyProblem::Large(p) => backward_by(p, ranked),
+        };
+        let route = if ranked { "ranked" } else { "hashed" };
+        assert_eq!(rs, *got.random_success.as_ref().unwrap(), "{route}, {what}");
+        assert_eq!(
+            n.map(|n| n.to_string()),
+            Some(paths.clone()),
+            "{route} paths, {what}"
+        );
+    }
     let solutions = brute.solutions();
     assert_eq!(
         got.canonical_paths.as_deref(),

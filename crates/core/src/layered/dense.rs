@@ -235,21 +235,6 @@ fn prefetch(words: &[u64], r: u64) {
     let _ = (words, r);
 }
 
-/// Prefetches item `i` of `items` (in bounds).
-#[inline(always)]
-fn prefetch_item<T>(items: &[T], i: usize) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; `i` is an index of `items`.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            items.as_ptr().add(i) as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (items, i);
-}
-
 /// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
 /// in a fresh bitmap. Members come in key order within each bucket, so
 /// the rank tables and the bitmap are read and written in order.
@@ -540,76 +525,32 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             &sorted_next
         };
         let positions: Vec<P::Position> = next.iter().map(|e| e.0).collect();
+        let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
+        let index = crate::dense::MemberIndex::new(nlr, dk, &pieces, dk.children_keep_class())?;
         let from = Layer::from_buckets(vec![positions]);
-        let mut map = member_map(dk, &nlr, &from)?;
-        let words = map.words_mut();
-        // Members before each word: a rank's index among the members is
-        // this plus the popcount of its word's lower bits.
-        let mut before = Vec::with_capacity(words.len());
-        let mut n = 0u32;
-        for w in words.iter() {
-            before.push(n);
-            n += w.count_ones();
-        }
-        if n as usize != next.len() {
-            return None;
-        }
         let good = self.dense_parents_within(&from, layer, goals)?;
         drop(from);
-        let words = map.words();
-        let in_class = dk.children_keep_class();
-        let rank = |key: u64| {
-            if in_class {
-                nlr.rank_in_class(key).filter(|&r| r < nlr.len())
-            } else {
-                nlr.rank(key)
-            }
-        };
-        // The index in `next` of the member of rank `r`, if it is one.
-        let index = |r: u64| {
-            let w = words[(r >> 6) as usize];
-            (w >> (r & 63) & 1 == 1).then(|| {
-                let below = (w & ((1u64 << (r & 63)) - 1)).count_ones();
-                (before[(r >> 6) as usize] + below) as usize
-            })
-        };
-        const NONE: u64 = u64::MAX;
+        const NONE: u64 = crate::dense::NOT_MEMBER;
         let runs: Vec<Counted<P::Position>> = good
             .buckets
             .par_iter()
             .map(|bucket| {
                 let mut out = Vec::with_capacity(bucket.len());
-                let (mut ends, mut keys) = (Vec::new(), Vec::new());
-                let mut slots: Vec<u64> = Vec::new();
+                let (mut ends, mut slots) = (Vec::new(), Vec::new());
                 for chunk in bucket.chunks(PROBE_CHUNK) {
                     ends.clear();
-                    keys.clear();
-                    dk.neighbour_keys(chunk, true, &mut keys, &mut ends);
-                    // Ranks, then indices, then counts, each read
-                    // prefetched PROBE_AHEAD ahead so the misses overlap.
                     slots.clear();
-                    slots.extend(keys.iter().map(|&k| rank(k).unwrap_or(NONE)));
-                    for i in 0..slots.len() {
-                        if let Some(&r) = slots.get(i + PROBE_AHEAD) {
-                            if r != NONE {
-                                prefetch(words, r);
-                                prefetch_item(&before, (r >> 6) as usize);
-                            }
-                        }
-                        let r = slots[i];
-                        slots[i] = if r == NONE {
-                            NONE
-                        } else {
-                            index(r).map_or(NONE, |x| x as u64)
-                        };
-                    }
+                    dk.neighbour_keys(chunk, true, &mut slots, &mut ends);
+                    // The children's indices in `next`, then their counts,
+                    // read prefetched PROBE_AHEAD ahead.
+                    index.indices(&mut slots);
                     let mut start = 0;
                     for (p, &end) in chunk.iter().zip(ends.iter()) {
                         let mut n = goals.contains(p) as u128;
                         for i in start..end as usize {
                             if let Some(&x) = slots.get(i + PROBE_AHEAD) {
                                 if x != NONE {
-                                    prefetch_item(next, x as usize);
+                                    crate::dense::prefetch(next, x as usize);
                                 }
                             }
                             if slots[i] != NONE {

@@ -1,8 +1,8 @@
 //! The memo of fully explored positions: an open-addressing table with
 //! one tag byte per slot, probed with a precomputed hash (so the search
-//! can prefetch its slots), that replaces instead of growing at its
-//! memory budget; and the pool that hands its tables from search to
-//! search.
+//! can prefetch its slots), that grows in place up to its memory budget
+//! and replaces instead of growing there; and the pool that hands its
+//! tables from search to search.
 
 #[cfg(doc)]
 use super::{solve_pooled, Searcher};
@@ -14,17 +14,30 @@ use std::hash::{Hash, Hasher};
 /// load. Unlike std's table it lets the search compute a key's hash once
 /// and prefetch its slot before probing, so the probes of a position's
 /// children (each a likely cache miss on a big memo) overlap in memory.
+///
+/// A key's home slot is its hash scaled to the capacity (the high half
+/// of `hash × capacity`: Lemire, "Fast random integer generation in an
+/// interval", 2019), so the capacity need not be a power of two: the
+/// table doubles until the next doubling would pass its limit
+/// ([`Memo::limit_entries`], the searcher's memory budget) and then
+/// grows once more to the limit itself. It grows *in place* (both
+/// tables extended, every entry moved to its new place within them),
+/// so it never holds an old and a new table at once: at a budget of
+/// 1 GiB the table reaches about 1 GiB, where a doubling copy stopped
+/// at the power of two whose growth fitted (for 65-byte slots, 520 MiB;
+/// fifteenth session). On a power-of-two capacity the home slot is the
+/// hash's top bits, as before.
 pub struct Memo<K> {
-    /// 0: empty; otherwise `0x80 |` seven bits of the hash. Its length is
-    /// the table's capacity.
+    /// 0: empty; otherwise `0x80 |` seven bits of the hash ([`PENDING`]
+    /// only while growing). Its length is the table's capacity.
     tags: Vec<u8>,
     /// Valid where the tag is not 0 (others hold a copy of some key). At
     /// least as long as `tags` (a reused buffer may be longer; the slots
     /// past the capacity are never read).
     slots: Vec<Slot<K>>,
     len: usize,
-    /// `64 - log2(capacity)`: the slot index is the hash's top bits.
-    shift: u32,
+    /// The most slots growth may reach (`usize::MAX`: no limit).
+    max_cap: usize,
     /// Entries replaced at the memory budget (see
     /// [`Memo::replace_hashed`]).
     replaced: u64,
@@ -39,6 +52,11 @@ pub struct Memo<K> {
 /// padding of `(K, u32)` for the keys the workspace uses (whole `u64`s),
 /// so it costs no memory.
 type Slot<K> = (K, u32, u32);
+
+/// The tag of an entry not yet moved to its place while the table grows
+/// in place (never seen outside [`Memo::grow`]; real tags have the top
+/// bit set).
+const PENDING: u8 = 1;
 
 /// Where [`Memo::find_hashed`] found a key missing: the empty slot that
 /// ended its probe run, and the table's capacity then.
@@ -141,7 +159,7 @@ impl<K: Hash + Eq + Copy> Default for Memo<K> {
             tags: Vec::new(),
             slots: Vec::new(),
             len: 0,
-            shift: 64,
+            max_cap: usize::MAX,
             replaced: 0,
             spare: MemoPool::default(),
         }
@@ -162,10 +180,36 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         (h as u8) | 0x80
     }
 
+    /// The home slot of hash `h` in a table of `cap` slots (on a power of
+    /// two, the hash's top bits).
     #[inline(always)]
-    fn index(&self, h: u64) -> usize {
-        // `shift` is 64 only while the table is empty (never indexed).
-        (h >> self.shift) as usize
+    fn index(h: u64, cap: usize) -> usize {
+        ((u128::from(h) * cap as u128) >> 64) as usize
+    }
+
+    /// The slot after `i` in a table of `cap` slots.
+    #[inline(always)]
+    fn next(i: usize, cap: usize) -> usize {
+        let j = i + 1;
+        if j == cap {
+            0
+        } else {
+            j
+        }
+    }
+
+    /// Lets the table grow to hold at most `entries` entries at 3/4 load
+    /// (the last growth stops there, past a power of two if need be); the
+    /// [`Searcher`] sets its memory budget here.
+    pub fn limit_entries(&mut self, entries: usize) {
+        self.max_cap = entries.saturating_mul(4).div_ceil(3).max(16);
+    }
+
+    /// The capacity to grow to for `entries` entries at 3/4 load: a
+    /// power of two, or the limit when that is smaller.
+    fn capacity_for(&self, entries: usize) -> usize {
+        let need = (entries * 4).div_ceil(3).max(16);
+        need.next_power_of_two().min(self.max_cap).max(need)
     }
 
     /// Entries held.
@@ -192,7 +236,7 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         #[cfg(target_arch = "x86_64")]
         if !self.tags.is_empty() {
             use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let i = self.index(h);
+            let i = Self::index(h, self.tags.len());
             // SAFETY: prefetching is a hint that never faults, and both
             // pointers are in bounds (i < capacity).
             unsafe {
@@ -218,18 +262,22 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         if cap == 0 {
             return Err(Vacancy { slot: 0, cap });
         }
-        let mask = cap - 1;
         let tag = Self::tag(h);
-        let mut i = self.index(h);
+        let mut i = Self::index(h, cap);
         loop {
-            let t = self.tags[i];
+            debug_assert!(i < cap && cap <= self.slots.len());
+            // SAFETY: `index` and `next` give slots below `cap`, the
+            // length of `tags` and at most that of `slots`.
+            let t = unsafe { *self.tags.get_unchecked(i) };
             if t == 0 {
                 return Err(Vacancy { slot: i, cap });
             }
-            if t == tag && self.slots[i].0 == *k {
-                return Ok(self.slots[i].1);
+            // SAFETY: as above.
+            let slot = unsafe { self.slots.get_unchecked(i) };
+            if t == tag && slot.0 == *k {
+                return Ok(slot.1);
             }
-            i = (i + 1) & mask;
+            i = Self::next(i, cap);
         }
     }
 
@@ -262,11 +310,21 @@ impl<K: Hash + Eq + Copy> Memo<K> {
     #[inline]
     pub fn insert_hashed(&mut self, k: K, h: u64, v: u32, work: u32) {
         if (self.len + 1) * 4 > self.tags.len() * 3 {
-            self.grow(k, (self.tags.len() * 2).max(16));
+            // Doubling, but once only to the limit when it is nearer (a
+            // table at its limit that is still asked to grow doubles).
+            let cap = self.tags.len();
+            let doubled = (cap * 2).max(16);
+            let need = ((self.len + 1) * 4).div_ceil(3);
+            let new = if doubled > self.max_cap && self.max_cap > cap {
+                self.max_cap.max(need)
+            } else {
+                doubled
+            };
+            self.grow(k, new);
         }
-        let mask = self.tags.len() - 1;
+        let cap = self.tags.len();
         let tag = Self::tag(h);
-        let mut i = self.index(h);
+        let mut i = Self::index(h, cap);
         loop {
             let t = self.tags[i];
             if t == 0 {
@@ -280,7 +338,7 @@ impl<K: Hash + Eq + Copy> Memo<K> {
                 self.slots[i].2 = self.slots[i].2.max(work);
                 return;
             }
-            i = (i + 1) & mask;
+            i = Self::next(i, cap);
         }
     }
 
@@ -317,9 +375,8 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         if cap == 0 {
             return;
         }
-        let mask = cap - 1;
         let tag = Self::tag(h);
-        let home = self.index(h);
+        let home = Self::index(h, cap);
         let mut i = home;
         loop {
             let t = self.tags[i];
@@ -331,7 +388,7 @@ impl<K: Hash + Eq + Copy> Memo<K> {
                 self.slots[i].2 = self.slots[i].2.max(work);
                 return;
             }
-            i = (i + 1) & mask;
+            i = Self::next(i, cap);
         }
         // An empty home slot may take the key up to 7/8 load (nothing
         // else could: a probe run ends there).
@@ -343,10 +400,10 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         } else if i != home {
             // The slots from home up to the empty one are all taken: any
             // of them may take `k` (its probe reaches it first).
-            let run = (i.wrapping_sub(home) & mask).min(Self::WINDOW);
+            let run = (if i >= home { i - home } else { i + cap - home }).min(Self::WINDOW);
             let mut victim = home;
             for j in 1..run {
-                let s = (home + j) & mask;
+                let s = (home + j) % cap;
                 if self.slots[s].2 < self.slots[victim].2 {
                     victim = s;
                 }
@@ -377,29 +434,81 @@ impl<K: Hash + Eq + Copy> Memo<K> {
         self.insert_hashed(k, Self::hash(&k), v, 0);
     }
 
-    /// Makes room for `entries` entries without growing.
+    /// Makes room for `entries` entries without growing (up to the
+    /// limit, see [`Memo::limit_entries`]).
     pub fn reserve(&mut self, entries: usize, some_key: K) {
-        let want = (entries * 4).div_ceil(3).next_power_of_two().max(16);
+        let want = self.capacity_for(entries);
         if want > self.tags.len() {
             self.grow(some_key, want);
         }
     }
 
-    /// Rehashes into `cap` slots (`filler` fills the unused ones of a
-    /// fresh slot buffer), taking the new tables from the spare ones.
+    /// Grows to `cap` slots (`filler` fills the unused ones of a fresh
+    /// slot buffer). An empty memo takes its tables from the spare ones;
+    /// a memo with entries grows its own tables in place (a reallocation,
+    /// which for big tables the system allocator makes by remapping
+    /// pages, not copying) and moves every entry to its place in the
+    /// grown table, so it never holds two tables at once. The moves:
+    /// every entry is marked [`PENDING`]; then slot by slot, a pending
+    /// entry goes to the first slot of its new probe run that is empty
+    /// or pending (itself, or an empty slot it then leaves empty, or
+    /// another pending entry's slot, whose entry it swaps out to place
+    /// next). A placed entry's probe run holds only placed entries, and
+    /// placed entries never move, so every probe run is intact at the
+    /// end, whatever order the slots are settled in (the in-place rehash
+    /// of Rust's `hashbrown` tables, for linear probing). Settled from
+    /// the last slot down: a key's home scales with the capacity, so an
+    /// entry mostly goes to an empty slot above it (the new part, or
+    /// slots already left), and the reads and writes run down the table
+    /// in two streams instead of jumping from swap to swap.
     fn grow(&mut self, filler: K, cap: usize) {
-        let tags = self.spare.take_tags(cap);
-        let slots = self.spare.take_slots(cap, filler);
-        let old_tags = std::mem::replace(&mut self.tags, tags);
-        let old_slots = std::mem::replace(&mut self.slots, slots);
-        self.shift = 64 - cap.trailing_zeros();
-        self.len = 0;
-        for (&t, &(k, v, w)) in old_tags.iter().zip(&old_slots) {
-            if t != 0 {
-                self.insert_hashed(k, Self::hash(&k), v, w);
+        let old = self.tags.len();
+        debug_assert!(cap > old);
+        if self.len == 0 {
+            let tags = self.spare.take_tags(cap);
+            let slots = self.spare.take_slots(cap, filler);
+            let old_tags = std::mem::replace(&mut self.tags, tags);
+            let old_slots = std::mem::replace(&mut self.slots, slots);
+            self.spare.give(old_tags, old_slots);
+            return;
+        }
+        for t in &mut self.tags {
+            if *t != 0 {
+                *t = PENDING;
             }
         }
-        self.spare.give(old_tags, old_slots);
+        self.tags.reserve_exact(cap - old);
+        self.tags.resize(cap, 0);
+        if self.slots.len() < cap {
+            self.slots.reserve_exact(cap - self.slots.len());
+            self.slots.resize(cap, (filler, 0, 0));
+        }
+        // Pending entries sit below `old` only, and a swap brings one
+        // into the slot being settled: one pass settles them all.
+        for i in (0..old).rev() {
+            while self.tags[i] == PENDING {
+                let h = Self::hash(&self.slots[i].0);
+                let mut j = Self::index(h, cap);
+                while self.tags[j] != 0 && self.tags[j] != PENDING {
+                    j = Self::next(j, cap);
+                }
+                if self.tags[j] == 0 {
+                    self.slots[j] = self.slots[i];
+                    self.tags[i] = 0;
+                } else if j != i {
+                    self.slots.swap(i, j);
+                }
+                self.tags[j] = Self::tag(h);
+            }
+        }
+    }
+
+    /// An empty memo whose table grows to hold at most `entries` entries
+    /// (see [`Memo::limit_entries`]).
+    pub fn limited(entries: usize) -> Self {
+        let mut m = Memo::default();
+        m.limit_entries(entries);
+        m
     }
 
     /// A memo whose tables will come from `pool`.
@@ -478,6 +587,72 @@ mod tests {
         }
         for k in 0..40_000u64 {
             assert_eq!(memo.get(&k), map.get(&k).copied(), "key {k}");
+        }
+    }
+
+    /// A memo limited to a slot count that is not a power of two doubles
+    /// in place and then grows once to its limit exactly: every entry is
+    /// kept through each growth (against a hash map, with tags and
+    /// updates of keys already held), no outgrown table ever reaches its
+    /// spares (it never held two), and at the limit it replaces as the
+    /// searcher does, its table the same size and every key it holds
+    /// right. The same with a pool's bigger tables reused.
+    #[test]
+    fn a_limited_memo_grows_in_place_to_its_limit() {
+        let mut pool = super::MemoPool::default();
+        for (round, entries) in [5_000usize, 12_345, 3, 40_000, 7_001]
+            .into_iter()
+            .enumerate()
+        {
+            let mut memo = Memo::with_pool(std::mem::take(&mut pool));
+            memo.limit_entries(entries);
+            // What the spares hold once the first table came from them.
+            let mut spare = None;
+            let max_cap = (entries * 4).div_ceil(3).max(16);
+            let mut map = std::collections::HashMap::new();
+            let mut rng = Rng::new(round as u64);
+            let mut caps = Vec::new();
+            let mut i = 0u32;
+            while memo.len() < entries {
+                let k = rng.next_u64() % (entries as u64 * 3 / 2 + 1);
+                memo.insert_hashed(k, Memo::hash(&k), i, i);
+                spare.get_or_insert(memo.spare.bytes());
+                map.insert(k, i);
+                if caps.last() != Some(&memo.tags.len()) {
+                    caps.push(memo.tags.len());
+                    for (k, v) in &map {
+                        assert_eq!(memo.get(k), Some(*v), "entries {entries} key {k}");
+                    }
+                }
+                i += 1;
+            }
+            assert_eq!(memo.len(), map.len());
+            assert_eq!(
+                *caps.last().unwrap(),
+                max_cap,
+                "entries {entries}: {caps:?}"
+            );
+            for w in caps.windows(2) {
+                assert!(w[0].is_power_of_two(), "{caps:?}");
+                assert!(w[1] == w[0] * 2 || w[1] == max_cap, "{caps:?}");
+            }
+            assert_eq!(Some(memo.spare.bytes()), spare, "no outgrown table kept");
+            for _ in 0..entries * 2 {
+                let k = rng.next_u64() % (entries as u64 * 4);
+                memo.replace_hashed(k, Memo::hash(&k), i, 1);
+                map.insert(k, i);
+                i += 1;
+            }
+            assert_eq!(memo.tags.len(), max_cap);
+            let mut held = 0;
+            for (k, v) in &map {
+                if let Some(got) = memo.get(k) {
+                    assert_eq!(got, *v, "key {k}");
+                    held += 1;
+                }
+            }
+            assert_eq!(held, memo.len());
+            pool = memo.into_pool();
         }
     }
 

@@ -127,7 +127,7 @@ where
             key,
             children,
             objective: ByScore,
-            memo: Memo::default(),
+            memo: Memo::limited(max_memo_entries),
             max_memo_entries,
             expansions: 0,
             runs: 0,
@@ -284,6 +284,7 @@ where
     pub fn with_memo_pool(mut self, pool: MemoPool<K>) -> Self {
         assert!(self.memo.is_empty(), "with_memo_pool before any run");
         self.memo = Memo::with_pool(pool);
+        self.memo.limit_entries(self.max_memo_entries);
         self
     }
 
@@ -295,18 +296,19 @@ where
     pub fn with_memo(mut self, memo: Memo<K>) -> Self {
         assert!(self.memo.is_empty(), "with_memo before any run");
         self.memo = memo;
+        self.memo.limit_entries(self.max_memo_entries);
         self
     }
 
     /// Hands over the memo with its entries (the searcher keeps an empty
     /// one), for a later [`Searcher::with_memo`].
     pub fn take_memo(&mut self) -> Memo<K> {
-        std::mem::take(&mut self.memo)
+        std::mem::replace(&mut self.memo, Memo::limited(self.max_memo_entries))
     }
 
     /// Empties the memo and returns its tables for reuse.
     pub fn take_memo_pool(&mut self) -> MemoPool<K> {
-        std::mem::take(&mut self.memo).into_pool()
+        self.take_memo().into_pool()
     }
 
     /// The exact value of `pos` if the memo knows it.

@@ -333,6 +333,18 @@ where
         }
     }
 
+    /// Whether the goal search has finished with the goal out of reach
+    /// (the best-score search runs from then on).
+    pub fn goal_failed(&self) -> bool {
+        self.goal_failed
+    }
+
+    /// Memo entries of the searches now.
+    pub fn memo_entries(&self) -> usize {
+        self.goal.as_ref().map_or(0, |g| g.memo_entries())
+            + self.best.as_ref().map_or(0, |b| b.memo_entries())
+    }
+
     /// Memo bytes of the searches now.
     pub fn memo_bytes(&self) -> usize {
         self.goal.as_ref().map_or(0, |g| g.memo_bytes())
