@@ -212,7 +212,7 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
             &mut self.joined.worker,
             |p: &T| owners.owner(p),
             Some(sort_dedup::<T>),
-            produce,
+            |out| produce(&mut |p| out.send(p)),
         )
     }
 
@@ -223,7 +223,7 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
             &mut self.joined.worker,
             |p: &(T, u128)| owners.owner(&p.0),
             None,
-            produce,
+            |out| produce(&mut |p| out.send(p)),
         )
     }
 
@@ -234,9 +234,9 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
             &mut self.joined.worker,
             |m: &Message<T>| m.0,
             None,
-            |push| {
+            |out| {
                 for p in 0..peers {
-                    push((p as u64, numbers.clone(), Vec::new()));
+                    out.send((p as u64, numbers.clone(), Vec::new()));
                 }
             },
         );
@@ -295,8 +295,8 @@ impl<'r, T: ExchangeData + Clone + Copy + Hash + Ord> Net<'r, T> {
                 &mut self.joined.worker,
                 |m: &Message<T>| m.0,
                 None,
-                |push| {
-                    push((0, numbers, positions));
+                |out| {
+                    out.send((0, numbers, positions));
                 },
             )
             .into_iter()
@@ -729,7 +729,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             tally: Tally::default(),
         };
         let mut resumed = match run.checkpoint {
-            Some(ck) => ck.load::<T>(net.me, net.peers),
+            Some(ck) => ck.load::<T>(net.me, net.peers, net.owners.keys),
             None => Vec::new(),
         };
         let agreed = net.min(vec![resumed.len() as u128])[0] as usize;
@@ -859,7 +859,7 @@ impl<T: ExchangeData + Clone + Copy + Hash + Ord> Forward<T> {
             ranked,
         };
         let dk = net.owners.keys;
-        ck.write_chunks(&h, share.len() as u64, |f| share.for_each_chunk(dk, f))
+        ck.write_chunks(&h, share.len() as u64, dk, |f| share.for_each_chunk(dk, f))
     }
 
     /// The layer's line on process 0.
@@ -1394,23 +1394,28 @@ fn fill_ranks<T: Copy, H: HighWord, R: RankWord>(
         channel.round_into(
             worker,
             |r: &R| r.get() >> BLOCK_LOG,
-            |push| {
+            |out| {
                 let mut keys = Vec::with_capacity(RANK_CHUNK * 16);
+                let mut ranks = Vec::with_capacity(RANK_CHUNK * 16);
                 *failed = parents.for_each_chunk(Some(dk), &mut |c| {
                     for chunk in c.chunks(RANK_CHUNK) {
                         keys.clear();
                         dk.child_keys(chunk, &mut keys);
-                        for &k in &keys {
+                        ranks.clear();
+                        ranks.extend(keys.iter().map_while(|&k| {
                             let r = if in_class {
                                 layer.rank_in_class(k).filter(|&r| r < len)
                             } else {
                                 layer.rank(k)
                             };
-                            match r {
-                                Some(r) => push(R::of(r)),
-                                None => *bad = true,
-                            }
+                            r.map(R::of)
+                        }));
+                        if ranks.len() < keys.len() {
+                            *bad = true;
                         }
+                        // The chunk's ranks in one call: their routing is
+                        // the channel's loop, not a call a rank.
+                        out.send_all(&ranks);
                     }
                     true
                 });

@@ -10,6 +10,7 @@ use endgame_core::{Reversible, Symmetric};
 use endgame_peg::api::{build, AnyProblem, BoardSource, Finish, Spec};
 use std::hash::Hash;
 use std::net::TcpListener;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 use timely::ExchangeData;
 
@@ -23,13 +24,31 @@ fn addresses(n: usize) -> Vec<String> {
         .collect()
 }
 
-/// Runs the count on `n` threads as a cluster; process 0's report, and
-/// that every other process returned none.
-fn across<P>(
+/// How a test's count across thread-processes runs, besides the
+/// puzzle, the options and the number of processes.
+#[derive(Clone, Copy, Default)]
+struct Setup<'a> {
+    /// Each process spills, to its own temporary directory or to
+    /// `spill_dir`.
+    spill: bool,
+    spill_dir: Option<&'a Path>,
+    /// Ranks in 64 bits.
+    wide: bool,
+    checkpoint: Option<&'a Checkpoint>,
+}
+
+/// Process 0's report and run figures, or why the count failed.
+type Counted<T> = Result<(LayeredReport<T>, RunStats), ClusterError>;
+
+/// Runs the count on `n` threads as a cluster, as `setup` says: process
+/// 0's report and run figures (checking that every other process
+/// returned none), and the spill directories (gone by then unless given).
+fn run_across<P>(
     p: &P,
     opts: &LayeredOptions,
     n: usize,
-) -> Result<LayeredReport<P::Position>, ClusterError>
+    setup: Setup<'_>,
+) -> (Counted<P::Position>, Vec<PathBuf>)
 where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
@@ -39,19 +58,45 @@ where
         let hs: Vec<_> = (0..n)
             .map(|i| {
                 let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
-                s.spawn(move || enumerate(p, opts, &c, 7, &Silent))
+                s.spawn(move || {
+                    let sp = setup
+                        .spill
+                        .then(|| Spill::new(setup.spill_dir).expect("a spill directory"));
+                    let where_ = sp.as_ref().map(|s| s.dir().to_path_buf());
+                    let run = Run {
+                        spill: sp.as_ref(),
+                        wide: setup.wide,
+                        checkpoint: setup.checkpoint,
+                        ..Run::new(7, &Silent)
+                    };
+                    (enumerate_run(p, opts, &c, &run), where_)
+                })
             })
             .collect();
         hs.into_iter()
             .map(|h| h.join().expect("no panic"))
             .collect()
     });
+    let dirs = results.iter().filter_map(|r| r.1.clone()).collect();
     let mut it = results.into_iter();
-    let first = it.next().expect("process 0")?;
-    for r in it {
-        assert!(r?.is_none(), "only process 0 reports");
+    let first = it.next().expect("process 0").0;
+    for (r, _) in it {
+        assert!(matches!(r, Ok(None) | Err(_)), "only process 0 reports");
     }
-    Ok(first.expect("process 0 reports"))
+    (first.map(|r| r.expect("process 0 reports")), dirs)
+}
+
+/// Process 0's report of the count on `n` threads as a cluster.
+fn across<P>(
+    p: &P,
+    opts: &LayeredOptions,
+    n: usize,
+) -> Result<LayeredReport<P::Position>, ClusterError>
+where
+    P: Reversible + Symmetric,
+    P::Position: ExchangeData + Clone + Copy + Hash,
+{
+    run_across(p, opts, n, Setup::default()).0.map(|r| r.0)
 }
 
 fn same<T: std::fmt::Debug + PartialEq>(a: &LayeredReport<T>, b: &LayeredReport<T>) {
@@ -217,40 +262,21 @@ fn across_with_checkpoints<P>(
     p: &P,
     opts: &LayeredOptions,
     n: usize,
-    dir: &std::path::Path,
+    dir: &Path,
 ) -> (LayeredReport<P::Position>, RunStats)
 where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
 {
-    let addrs = addresses(n);
     let ck = Checkpoint {
         dir: dir.to_path_buf(),
         fingerprint: 11,
     };
-    let results: Vec<_> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..n)
-            .map(|i| {
-                let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
-                let ck = &ck;
-                s.spawn(move || {
-                    let run = Run {
-                        checkpoint: Some(ck),
-                        ..Run::new(7, &Silent)
-                    };
-                    enumerate_run(p, opts, &c, &run).expect("counted")
-                })
-            })
-            .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("no panic"))
-            .collect()
-    });
-    results
-        .into_iter()
-        .next()
-        .flatten()
-        .expect("process 0 reports")
+    let setup = Setup {
+        checkpoint: Some(&ck),
+        ..Setup::default()
+    };
+    run_across(p, opts, n, setup).0.expect("counted")
 }
 
 #[test]
@@ -291,52 +317,72 @@ fn checkpointed_counts_resume_from_the_layers_every_process_finished() {
     }
 }
 
-/// Process 0's report and run figures, or why the count failed.
-type Counted<T> = Result<(LayeredReport<T>, RunStats), ClusterError>;
-
-/// Runs the count on `n` thread-processes, each spilling to its own
-/// temporary directory (or to `dir`) when `spill`, with ranks in 64 bits
-/// when `wide`; process 0's report and run figures, and the spill
-/// directories (gone by then unless given).
+/// [`run_across`] with spilling (`spill`, to temporary directories or
+/// to `dir`) and ranks in 64 bits (`wide`).
 fn across_spilling<P>(
     p: &P,
     opts: &LayeredOptions,
     n: usize,
     (spill, wide): (bool, bool),
-    dir: Option<&std::path::Path>,
-) -> (Counted<P::Position>, Vec<std::path::PathBuf>)
+    dir: Option<&Path>,
+) -> (Counted<P::Position>, Vec<PathBuf>)
 where
     P: Reversible + Symmetric,
     P::Position: ExchangeData + Clone + Copy + Hash,
 {
-    let addrs = addresses(n);
-    let results: Vec<_> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..n)
-            .map(|i| {
-                let c = Cluster::new(addrs.clone(), i).expect("a valid cluster");
-                s.spawn(move || {
-                    let sp = spill.then(|| Spill::new(dir).expect("a spill directory"));
-                    let where_ = sp.as_ref().map(|s| s.dir().to_path_buf());
-                    let run = Run {
-                        spill: sp.as_ref(),
-                        wide,
-                        ..Run::new(7, &Silent)
-                    };
-                    (enumerate_run(p, opts, &c, &run), where_)
-                })
-            })
+    let setup = Setup {
+        spill,
+        spill_dir: dir,
+        wide,
+        checkpoint: None,
+    };
+    run_across(p, opts, n, setup)
+}
+
+/// A board whose positions take 16 bytes (its grid has more than 64
+/// cells, as the 41-hole diamond's 9 × 9) writes its checkpoints as dense
+/// keys: each file is its header, the share's keys in the fewest bytes
+/// that hold the board's 24 holes (3), and a checksum, less than half
+/// of what 16-byte positions take; a count resumed from them after a
+/// process "died" gives one process's numbers.
+#[test]
+fn checkpoints_of_a_wide_board_hold_keys() {
+    let art = "ooooooooo/oooo.oooo/    o/    o/    o/    o/    o/    o";
+    let problem = build(&spec(BoardSource::Art(art.into()), Finish::Any)).expect("a board");
+    let AnyProblem::Large(p) = &problem else {
+        panic!("a grid of 72 cells takes 128-bit positions")
+    };
+    for ranked in [false, true] {
+        let opts = options(false, ranked);
+        let one = layered::enumerate(p, &opts, &Silent).expect("counted");
+        let dir = tempfile::tempdir().expect("a directory");
+        let (first, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+        same(&first, &one);
+        let layers = stats.layers_computed;
+        assert!(layers > 10, "{stats:?}");
+        let files: Vec<u64> = std::fs::read_dir(dir.path())
+            .expect("listed")
+            .map(|e| e.expect("an entry").metadata().expect("a file").len())
             .collect();
-        hs.into_iter()
-            .map(|h| h.join().expect("no panic"))
-            .collect()
-    });
-    let dirs = results.iter().filter_map(|r| r.1.clone()).collect();
-    let mut it = results.into_iter();
-    let first = it.next().expect("process 0").0;
-    for (r, _) in it {
-        assert!(matches!(r, Ok(None) | Err(_)), "only process 0 reports");
+        assert_eq!(files.len(), 2 * layers);
+        let positions: u64 = one.layers.iter().map(|l| l.reduced).sum();
+        // Magic, nine header words, the length; the checksum.
+        let overhead = 8 + 9 * 8 + 8 + 4;
+        let total: u64 = files.iter().sum();
+        assert_eq!(total, files.len() as u64 * overhead + 3 * positions);
+        assert!(2 * (total - files.len() as u64 * overhead) < 16 * positions);
+        // Process 1 as if it had died after layer 6: resumed from there.
+        for d in 7..layers {
+            std::fs::remove_file(dir.path().join(format!("layer-{d:04}-process-1-of-2.ckpt")))
+                .expect("removed");
+        }
+        let (again, stats) = across_with_checkpoints(p, &opts, 2, dir.path());
+        same(&again, &one);
+        assert_eq!(
+            (stats.layers_loaded, stats.layers_computed),
+            (7, layers - 7)
+        );
     }
-    (first.map(|r| r.expect("process 0 reports")), dirs)
 }
 
 /// Every layer of 2^32 possible keys or more is ranked in 64 bits; forced
