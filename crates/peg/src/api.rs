@@ -828,20 +828,31 @@ pub fn count_with_extra(
     progress: &dyn Progress,
 ) -> Result<(CountReport, Option<Result<Extra, PegError>>), PegError> {
     let extra = extra.filter(|e| !e.is_empty());
-    let Some(n) = opts.threads else {
-        return with_problem!(problem, p => count_typed(p, opts, extra, progress));
+    on_threads(
+        opts.threads,
+        || with_problem!(problem, p => count_typed(p, opts, extra, progress)),
+    )
+}
+
+/// Runs `f` on a pool of `threads` workers (every parallel step inside it
+/// runs there), or on the global pool when `None`.
+pub(crate) fn on_threads<R: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<R, PegError> + Send,
+) -> Result<R, PegError> {
+    let Some(n) = threads else {
+        return f();
     };
     if n == 0 || n > MAX_THREADS {
         return Err(PegError::Budget(format!(
             "threads {n} out of range 1..={MAX_THREADS}"
         )));
     }
-    // Every parallel step of the enumeration runs on this pool.
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(n)
         .build()
         .map_err(|e| PegError::Budget(format!("cannot start {n} threads: {e}")))?;
-    pool.install(|| with_problem!(problem, p => count_typed(p, opts, extra, progress)))
+    pool.install(f)
 }
 
 #[allow(clippy::type_complexity)]

@@ -137,20 +137,10 @@ pub fn extra(
     if opts.is_empty() {
         return Ok(Extra::default());
     }
-    let Some(n) = opts.threads else {
-        return crate::with_problem!(problem, p => extra_typed(p, opts, progress));
-    };
-    if n == 0 || n > crate::api::MAX_THREADS {
-        return Err(PegError::Budget(format!(
-            "threads {n} out of range 1..={}",
-            crate::api::MAX_THREADS
-        )));
-    }
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(n)
-        .build()
-        .map_err(|e| PegError::Budget(format!("cannot start {n} threads: {e}")))?;
-    pool.install(|| crate::with_problem!(problem, p => extra_typed(p, opts, progress)))
+    crate::api::on_threads(
+        opts.threads,
+        || crate::with_problem!(problem, p => extra_typed(p, opts, progress)),
+    )
 }
 
 /// [`extra`] on a concrete problem, on the current thread pool.
