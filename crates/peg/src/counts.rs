@@ -583,6 +583,13 @@ pub fn backward_counts_by<B: Bits>(
     // Layer d+1's values: Q (flat, `stride` limbs each) and N.
     let mut stride = 1usize;
     let mut q: Vec<u64> = vec![1; layers[last].len()];
+    // Layer d's sums of its children's values, then its values: buffers
+    // reused from layer to layer and cleared by writing. A fresh zeroed
+    // one's pages would fault twice (read, then copied on write, each copy
+    // a TLB flush on every core of the pool).
+    let mut sums: Vec<u64> = Vec::new();
+    let mut qd: Vec<u64> = Vec::new();
+    let mut degs: Vec<u32> = Vec::new();
     let mut n: Vec<u128> = vec![1; if paths { layers[last].len() } else { 0 }];
     // The denominator D_d, and the primes that may divide it.
     let mut denom: Vec<u64> = vec![1];
@@ -590,42 +597,31 @@ pub fn backward_counts_by<B: Bits>(
     let overflow = AtomicBool::new(false);
     for d in (0..last).rev() {
         let next = Lookup::new(p, &layers[d + 1], ranker.as_deref(), max_bytes, ranked);
-        // Every legal jump counts in the degree, goal-reaching or not.
-        let degs: Vec<u32> = layers[d]
-            .par_iter()
-            .map(|x| {
-                let mut k = 0;
-                p.for_each_move(x, |_| k += 1);
-                k
-            })
-            .collect();
-        let lcm = degs.iter().fold(1u64, |l, &deg| {
-            let deg = deg.max(1) as u64;
-            l / gcd(l, deg) * deg
-        });
-        max_deg = max_deg.max(degs.iter().copied().max().unwrap_or(1) as u64);
-        // D_d = L_d · D_{d+1}: the values of this layer fit in D_d's limbs
-        // plus one.
-        denom.push(0);
-        big_mul_small(&mut denom, lcm);
-        let width = big_len(&denom) + 1;
-        denom.truncate(width);
-        let mut qd = vec![0u64; layers[d].len() * width];
-        let mut nd = vec![0u128; if paths { layers[d].len() } else { 0 }];
+        let len = layers[d].len();
+        // Pass 1: each position's sum S(p) = Σ_j Q(p·j) over its legal
+        // jumps (a child outside the goal-reaching layer adds nothing) and
+        // its degree, the number of jumps. S < deg · D_{d+1} fits the
+        // `stride` limbs of layer d+1's values, whose top limb is spare.
+        sums.clear();
+        sums.resize(len * stride, 0);
+        degs.clear();
+        degs.resize(len, 0);
+        let mut nd = vec![0u128; if paths { len } else { 0 }];
         let (qv, nv) = (&q, &n);
         // One batch of positions: their children's indices, then each
         // one's sum over them, the values read prefetched ahead.
         let batch = |(slots, ends, kids, seen): &mut (Vec<u64>, Vec<u32>, Vec<B>, Vec<u64>),
                      out: &mut [u64],
+                     degs: &mut [u32],
                      mut paths_out: Option<&mut [u128]>,
-                     chunk: &[B],
-                     degs: &[u32]| {
+                     chunk: &[B]| {
             slots.clear();
             ends.clear();
             next.children(p, chunk, slots, ends, kids);
             let mut start = 0;
             for (i, &end) in ends.iter().enumerate() {
-                let out = &mut out[i * width..(i + 1) * width];
+                let out = &mut out[i * stride..(i + 1) * stride];
+                degs[i] = end - start as u32;
                 seen.clear();
                 for k in start..end as usize {
                     if let Some(&x) = slots.get(k + LOOKUP_AHEAD) {
@@ -645,9 +641,6 @@ pub fn backward_counts_by<B: Bits>(
                     }
                 }
                 start = end as usize;
-                if degs[i] > 0 {
-                    big_mul_small(out, lcm / degs[i] as u64);
-                }
                 if let Some(pv) = paths_out.as_deref_mut() {
                     seen.sort_unstable();
                     seen.dedup();
@@ -663,31 +656,53 @@ pub fn backward_counts_by<B: Bits>(
         };
         let scratch = || (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         if paths {
-            qd.par_chunks_mut(width * LOOKUP_CHUNK)
+            sums.par_chunks_mut(stride * LOOKUP_CHUNK)
+                .zip(degs.par_chunks_mut(LOOKUP_CHUNK))
                 .zip(nd.par_chunks_mut(LOOKUP_CHUNK))
-                .zip(
-                    layers[d]
-                        .par_chunks(LOOKUP_CHUNK)
-                        .zip(degs.par_chunks(LOOKUP_CHUNK)),
-                )
-                .for_each_init(scratch, |s, ((out, pv), (chunk, degs))| {
-                    batch(s, out, Some(pv), chunk, degs)
+                .zip(layers[d].par_chunks(LOOKUP_CHUNK))
+                .for_each_init(scratch, |s, (((out, degs), pv), chunk)| {
+                    batch(s, out, degs, Some(pv), chunk)
                 });
         } else {
-            qd.par_chunks_mut(width * LOOKUP_CHUNK)
-                .zip(
-                    layers[d]
-                        .par_chunks(LOOKUP_CHUNK)
-                        .zip(degs.par_chunks(LOOKUP_CHUNK)),
-                )
-                .for_each_init(scratch, |s, (out, (chunk, degs))| {
-                    batch(s, out, None, chunk, degs)
+            sums.par_chunks_mut(stride * LOOKUP_CHUNK)
+                .zip(degs.par_chunks_mut(LOOKUP_CHUNK))
+                .zip(layers[d].par_chunks(LOOKUP_CHUNK))
+                .for_each_init(scratch, |s, ((out, degs), chunk)| {
+                    batch(s, out, degs, None, chunk)
                 });
         }
+        let lcm = degs.iter().fold(1u64, |l, &deg| {
+            let deg = deg.max(1) as u64;
+            l / gcd(l, deg) * deg
+        });
+        max_deg = max_deg.max(degs.iter().copied().max().unwrap_or(1) as u64);
+        // D_d = L_d · D_{d+1}: the values of this layer fit in D_d's limbs
+        // plus one.
+        denom.push(0);
+        big_mul_small(&mut denom, lcm);
+        let width = big_len(&denom) + 1;
+        denom.truncate(width);
+        // Pass 2: Q(p) = (L_d / deg p) · S(p) ≤ D_d, in `width` limbs
+        // (D_d ≥ D_{d+1}, so `width` ≥ `stride`).
+        debug_assert!(width >= stride);
+        qd.clear();
+        qd.resize(len * width, 0);
+        qd.par_chunks_mut(width * LOOKUP_CHUNK)
+            .zip(sums.par_chunks(stride * LOOKUP_CHUNK))
+            .zip(degs.par_chunks(LOOKUP_CHUNK))
+            .for_each(|((out, sums), degs)| {
+                for (i, &deg) in degs.iter().enumerate() {
+                    if deg > 0 {
+                        let out = &mut out[i * width..(i + 1) * width];
+                        out[..stride].copy_from_slice(&sums[i * stride..(i + 1) * stride]);
+                        big_mul_small(out, lcm / deg as u64);
+                    }
+                }
+            });
         if overflow.load(Ordering::Relaxed) {
             return Err(PegError::Budget("the canonical paths exceed 2^128".into()));
         }
-        q = qd;
+        std::mem::swap(&mut q, &mut qd);
         n = nd;
         stride = width;
         progress.advance(1);
