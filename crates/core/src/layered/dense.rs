@@ -343,78 +343,86 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let marks = good.atomic();
         let words = members.words();
         let mark = |r: u64| set_bit(marks, r);
-        words.par_chunks(MEET_WORDS).enumerate().for_each_init(
-            || {
-                (
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::<P::Position>::new(),
-                    Vec::<P::Position>::new(),
-                    Vec::<u32>::new(),
-                    Vec::new(),
-                    Vec::new(),
-                    Vec::<u32>::new(),
-                    Vec::new(),
-                )
-            },
-            |(xkeys, xranks, xs, sig, own, keys, ends, from, pairs), (c, w)| {
-                let first = c * MEET_WORDS;
-                // The members of these words, their ranks and positions.
-                xkeys.clear();
-                lr.extract(w, first, xkeys);
-                xranks.clear();
-                for (i, &x) in w.iter().enumerate() {
-                    let mut x = x;
-                    while x != 0 {
-                        xranks.push((first + i) as u64 * 64 + x.trailing_zeros() as u64);
-                        x &= x - 1;
-                    }
-                }
-                xs.clear();
-                dk.positions(xkeys, xs);
-                for (ci, chunk) in xs.chunks(PROBE_CHUNK).enumerate() {
-                    sig.clear();
-                    own.clear();
-                    for (i, x) in chunk.iter().enumerate() {
-                        if let Some(s) = puzzle.reversal(x) {
-                            sig.push(s);
-                            own.push((ci * PROBE_CHUNK + i) as u32);
+        // One task a chunk (`with_max_len`): rayon otherwise runs a piece
+        // it did not split further on one thread to its end, and the
+        // members crowd into some ranks, so the last piece ran alone for a
+        // tenth of the English goal set's time.
+        words
+            .par_chunks(MEET_WORDS)
+            .enumerate()
+            .with_max_len(1)
+            .for_each_init(
+                || {
+                    (
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::<P::Position>::new(),
+                        Vec::<P::Position>::new(),
+                        Vec::<u32>::new(),
+                        Vec::new(),
+                        Vec::new(),
+                        Vec::<u32>::new(),
+                        Vec::new(),
+                    )
+                },
+                |(xkeys, xranks, xs, sig, own, keys, ends, from, pairs), (c, w)| {
+                    let first = c * MEET_WORDS;
+                    // The members of these words, their ranks and positions.
+                    xkeys.clear();
+                    lr.extract(w, first, xkeys);
+                    xranks.clear();
+                    for (i, &x) in w.iter().enumerate() {
+                        let mut x = x;
+                        while x != 0 {
+                            xranks.push((first + i) as u64 * 64 + x.trailing_zeros() as u64);
+                            x &= x - 1;
                         }
                     }
-                    keys.clear();
-                    ends.clear();
-                    dk.neighbour_keys(sig, false, keys, ends);
-                    // (rank of the candidate were it in the layer's
-                    // class, its index): each pair is named from its
-                    // lesser end (keys order as positions do), and the
-                    // class is tested only on a hit, as a key of another
-                    // class gets some other key's rank (or none).
-                    from.clear();
-                    from.resize(keys.len(), 0);
-                    pairs.clear();
-                    let mut start = 0;
-                    for (&o, &end) in own.iter().zip(ends.iter()) {
-                        let xk = xkeys[o as usize];
-                        for (j, &k) in keys.iter().enumerate().take(end as usize).skip(start) {
-                            from[j] = o;
-                            if k < xk {
-                                continue;
-                            }
-                            if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
-                                pairs.push((r, j as u32));
+                    xs.clear();
+                    dk.positions(xkeys, xs);
+                    for (ci, chunk) in xs.chunks(PROBE_CHUNK).enumerate() {
+                        sig.clear();
+                        own.clear();
+                        for (i, x) in chunk.iter().enumerate() {
+                            if let Some(s) = puzzle.reversal(x) {
+                                sig.push(s);
+                                own.push((ci * PROBE_CHUNK + i) as u32);
                             }
                         }
-                        start = end as usize;
-                    }
-                    probe(words, pairs, |r, j| {
-                        if lr.rank(keys[j as usize]) == Some(r) {
-                            mark(r);
-                            mark(xranks[from[j as usize] as usize]);
+                        keys.clear();
+                        ends.clear();
+                        dk.neighbour_keys(sig, false, keys, ends);
+                        // (rank of the candidate were it in the layer's
+                        // class, its index): each pair is named from its
+                        // lesser end (keys order as positions do), and the
+                        // class is tested only on a hit, as a key of another
+                        // class gets some other key's rank (or none).
+                        from.clear();
+                        from.resize(keys.len(), 0);
+                        pairs.clear();
+                        let mut start = 0;
+                        for (&o, &end) in own.iter().zip(ends.iter()) {
+                            let xk = xkeys[o as usize];
+                            for (j, &k) in keys.iter().enumerate().take(end as usize).skip(start) {
+                                from[j] = o;
+                                if k < xk {
+                                    continue;
+                                }
+                                if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
+                                    pairs.push((r, j as u32));
+                                }
+                            }
+                            start = end as usize;
                         }
-                    });
-                }
-            },
-        );
+                        probe(words, pairs, |r, j| {
+                            if lr.rank(keys[j as usize]) == Some(r) {
+                                mark(r);
+                                mark(xranks[from[j as usize] as usize]);
+                            }
+                        });
+                    }
+                },
+            );
         drop(members);
         Ok(Self::extract_layer(dk, &lr, &good, class))
     }
