@@ -458,17 +458,53 @@ impl Bitmap {
 /// What [`MemberIndex::indices`] leaves for a key that is not a member.
 pub const NOT_MEMBER: u64 = u64::MAX;
 
-/// The members of one ranked layer, indexed by rank: their bitmap and the
-/// number of members before each of its words. Ranks order as keys do, so
-/// a member's index in the list of members sorted by key is the count
-/// before its word plus the members below it in that word: a look-up reads
-/// one bitmap word and one count (both prefetchable from the key alone),
-/// where a hash table reads a slot and then the member to compare.
+/// The members of one ranked layer, indexed by rank: their bitmap, in
+/// cache lines of [`LINE_RANKS`] ranks that each hold the number of members
+/// before the line and before each of its words. Ranks order as keys do,
+/// so a member's index in the list of members sorted by key is the count
+/// before its line, plus the count before its word within the line, plus
+/// the members below it in that word: a look-up reads one cache line
+/// (prefetchable from the key alone), where a hash table reads a slot and
+/// then the member to compare, and a bitmap beside an array of counts two
+/// lines far apart.
 pub struct MemberIndex<'r> {
     layer: LayerRank<'r>,
-    map: Bitmap,
-    before: Vec<u32>,
+    lines: Vec<Line>,
+    members: usize,
     in_class: bool,
+}
+
+/// Ranks a [`Line`] holds: six words of bits.
+const LINE_RANKS: u64 = 384;
+
+/// One cache line of a [`MemberIndex`]: the bits of [`LINE_RANKS`] ranks,
+/// the members before the line, and the members of its words 0..w before
+/// word w (w = 1 … 5), nine bits each (at most 320) from bit 9·(w − 1).
+#[derive(Clone, Copy, Default)]
+#[repr(C, align(64))]
+struct Line {
+    bits: [u64; 6],
+    base: u64,
+    subs: u64,
+}
+
+impl Line {
+    /// Members in words 0..w of the line.
+    #[inline(always)]
+    fn before_word(&self, w: usize) -> u64 {
+        if w == 0 {
+            0
+        } else {
+            self.subs >> (9 * (w - 1)) & 0x1ff
+        }
+    }
+}
+
+/// The bit of rank `r` in the lines viewed as words: eight words a line,
+/// the last two holding counts.
+#[inline(always)]
+fn line_bit(r: u64) -> u64 {
+    r / LINE_RANKS * 512 + r % LINE_RANKS
 }
 
 impl<'r> MemberIndex<'r> {
@@ -477,8 +513,7 @@ impl<'r> MemberIndex<'r> {
     /// pieces are ranked in parallel). `in_class`: the keys looked up
     /// later are known to have the layer's class
     /// ([`DenseKeys::children_keep_class`]), so their class is not tested.
-    /// `None` when a member lies outside the layer, repeats, or the
-    /// members number 2^32 or more.
+    /// `None` when a member lies outside the layer or repeats.
     pub fn new<T: Sync>(
         layer: LayerRank<'r>,
         dk: &dyn DenseKeys<T>,
@@ -486,40 +521,61 @@ impl<'r> MemberIndex<'r> {
         in_class: bool,
     ) -> Option<MemberIndex<'r>> {
         use rayon::prelude::*;
-        let mut map = Bitmap::new(layer.len());
+        // Zeroed by writing (`Line` is no plain integer), so that setting
+        // a bit does not copy a shared zero page.
+        let mut lines = vec![Line::default(); layer.len().div_ceil(LINE_RANKS) as usize];
         let bad = AtomicBool::new(false);
-        let atomic = map.atomic();
-        members.par_iter().for_each_init(
-            || (Vec::new(), Vec::new()),
-            |(keys, ranks), piece| {
-                keys.clear();
-                dk.keys(piece, keys);
-                set_keys(&layer, keys, ranks, atomic, &bad);
-            },
-        );
+        {
+            const _: () = assert!(
+                std::mem::size_of::<Line>() == 64 && std::mem::align_of::<AtomicU64>() == 8
+            );
+            // SAFETY: a `Line` is eight `u64` in order (`repr(C)`, 64
+            // bytes, aligned to 64), `AtomicU64` has the size and alignment
+            // of `u64`, and `lines` is borrowed exclusively while the
+            // atomic view lives.
+            let atomic = unsafe {
+                std::slice::from_raw_parts(lines.as_mut_ptr() as *const AtomicU64, lines.len() * 8)
+            };
+            members.par_iter().for_each_init(
+                || (Vec::new(), Vec::new()),
+                |(keys, ranks), piece| {
+                    keys.clear();
+                    dk.keys(piece, keys);
+                    if !fill(keys, |k| layer.rank(k).map(line_bit), ranks, atomic) {
+                        bad.store(true, Ordering::Relaxed);
+                    }
+                },
+            );
+        }
         if bad.into_inner() {
             return None;
         }
-        let mut before = Vec::with_capacity(map.words.len());
+        lines.par_iter_mut().for_each(|l| {
+            let mut n = 0u64;
+            for w in 0..5 {
+                n += l.bits[w].count_ones() as u64;
+                l.subs |= n << (9 * w);
+            }
+            l.base = n + l.bits[5].count_ones() as u64;
+        });
         let mut n = 0u64;
-        for w in &map.words {
-            before.push(u32::try_from(n).ok()?);
-            n += w.count_ones() as u64;
+        for l in &mut lines {
+            let here = l.base;
+            l.base = n;
+            n += here;
         }
         let want: usize = members.iter().map(|m| m.len()).sum();
         (n == want as u64).then_some(MemberIndex {
             layer,
-            map,
-            before,
+            lines,
+            members: want,
             in_class,
         })
     }
 
     /// Members indexed.
     pub fn len(&self) -> usize {
-        self.before.last().map_or(0, |&b| {
-            b as usize + self.map.words.last().map_or(0, |w| w.count_ones() as usize)
-        })
+        self.members
     }
 
     /// Whether there is no member.
@@ -527,9 +583,9 @@ impl<'r> MemberIndex<'r> {
         self.len() == 0
     }
 
-    /// Bytes held (the bitmap, the counts and the layer's table).
+    /// Bytes held (the lines and the layer's table).
     pub fn bytes(&self) -> usize {
-        self.map.bytes() + self.before.len() * 4 + self.layer.table_bytes()
+        self.lines.len() * std::mem::size_of::<Line>() + self.layer.table_bytes()
     }
 
     /// The rank of `key` in the layer, if it can be a key of the layer.
@@ -547,10 +603,12 @@ impl<'r> MemberIndex<'r> {
     /// The index of the member of rank `r`, if one has it.
     #[inline(always)]
     fn index_of_rank(&self, r: u64) -> Option<usize> {
-        let w = self.map.words[(r >> 6) as usize];
-        (w >> (r & 63) & 1 == 1).then(|| {
-            let below = (w & ((1u64 << (r & 63)) - 1)).count_ones();
-            (self.before[(r >> 6) as usize] + below) as usize
+        let line = &self.lines[(r / LINE_RANKS) as usize];
+        let at = r % LINE_RANKS;
+        let w = line.bits[(at >> 6) as usize];
+        (w >> (at & 63) & 1 == 1).then(|| {
+            let below = (w & ((1u64 << (at & 63)) - 1)).count_ones() as u64;
+            (line.base + line.before_word((at >> 6) as usize) + below) as usize
         })
     }
 
@@ -570,8 +628,7 @@ impl<'r> MemberIndex<'r> {
         for i in 0..keys.len() {
             if let Some(&r) = keys.get(i + LOOKUP_AHEAD) {
                 if r != NOT_MEMBER {
-                    prefetch(&self.map.words, (r >> 6) as usize);
-                    prefetch(&self.before, (r >> 6) as usize);
+                    prefetch(&self.lines, (r / LINE_RANKS) as usize);
                 }
             }
             let r = keys[i];
@@ -775,35 +832,48 @@ mod tests {
     /// are no member; repeated members are refused.
     #[test]
     fn member_index_finds_each_member_at_its_place() {
+        // 16 bits: layers of thousands of ranks, over many lines.
+        let wide = Ranker::new(16, &[0b1010_0110_1011_0101]).unwrap();
         let bits = 12;
         let masks = [0b1010_0110_1011u64];
         let r = Ranker::new(bits, &masks).unwrap();
-        let dk = Plain(bits);
-        for (k, par) in [(5, 0), (6, 1), (1, 0), (11, 1)] {
+        let cases = [(5, 0), (6, 1), (1, 0), (11, 1)].map(|c| (&r, bits, c));
+        let wide_cases = [(8, 0), (7, 1), (3, 1)].map(|c| (&wide, 16, c));
+        for (r, bits, (k, par)) in cases.into_iter().chain(wide_cases) {
+            let dk = Plain(bits);
             let keys: Vec<u64> = (0..1u64 << bits)
                 .filter(|&x| r.layer_class(x) == (k, par))
                 .collect();
-            // About one key in three, by a fixed scramble.
-            let members: Vec<u64> = keys
+            // About one key in four, by a fixed scramble; on the wide
+            // layers every key too (full lines: the largest counts).
+            let scrambled: Vec<u64> = keys
                 .iter()
                 .copied()
                 .filter(|&x| x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 62 == 1)
                 .collect();
-            let pieces: Vec<&[u64]> = members.chunks(7).collect();
-            let ix = MemberIndex::new(r.layer(k, par).unwrap(), &dk, &pieces, false).unwrap();
-            assert_eq!(ix.len(), members.len());
-            for (i, &x) in members.iter().enumerate() {
-                assert_eq!(ix.index(x), Some(i), "member {x:b}");
-            }
-            let mut all: Vec<u64> = (0..1u64 << bits).collect();
-            ix.indices(&mut all);
-            for (x, &got) in all.iter().enumerate() {
-                let want = members
-                    .binary_search(&(x as u64))
-                    .map_or(NOT_MEMBER, |i| i as u64);
-                assert_eq!(got, want, "key {x:b}");
+            let sets = if bits == 16 {
+                vec![scrambled, keys]
+            } else {
+                vec![scrambled]
+            };
+            for members in sets {
+                let pieces: Vec<&[u64]> = members.chunks(7).collect();
+                let ix = MemberIndex::new(r.layer(k, par).unwrap(), &dk, &pieces, false).unwrap();
+                assert_eq!(ix.len(), members.len());
+                for (i, &x) in members.iter().enumerate() {
+                    assert_eq!(ix.index(x), Some(i), "member {x:b}");
+                }
+                let mut all: Vec<u64> = (0..1u64 << bits).collect();
+                ix.indices(&mut all);
+                for (x, &got) in all.iter().enumerate() {
+                    let want = members
+                        .binary_search(&(x as u64))
+                        .map_or(NOT_MEMBER, |i| i as u64);
+                    assert_eq!(got, want, "key {x:b}");
+                }
             }
         }
+        let dk = Plain(bits);
         let layer = r.layer(4, 0).unwrap();
         let x = (0..1u64 << bits)
             .find(|&x| r.layer_class(x) == (4, 0))
