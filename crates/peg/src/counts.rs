@@ -531,6 +531,30 @@ fn big_len(a: &[u64]) -> usize {
     a.iter().rposition(|&x| x != 0).map_or(1, |i| i + 1)
 }
 
+/// The least common multiple of `degs` (a degree 0 counts as 1) and the
+/// largest of them; `None` past 2^64. The distinct degrees first (a few
+/// dozen among a layer's positions), then one gcd each, not one a
+/// position: this runs between a layer's parallel passes.
+fn degrees_lcm(degs: &[u32]) -> Option<(u64, u64)> {
+    let mut small = 0u128;
+    let mut large: Vec<u64> = Vec::new();
+    for &deg in degs {
+        match deg.max(1) {
+            k @ 1..128 => small |= 1 << k,
+            k => large.push(k as u64),
+        }
+    }
+    large.sort_unstable();
+    large.dedup();
+    let distinct = (1..128u64)
+        .filter(|&k| small >> k & 1 == 1)
+        .chain(large.iter().copied());
+    let lcm = distinct
+        .clone()
+        .try_fold(1u64, |l, deg| (l / gcd(l, deg)).checked_mul(deg))?;
+    Some((lcm, distinct.max().unwrap_or(1)))
+}
+
 fn gcd(a: u64, b: u64) -> u64 {
     if b == 0 {
         a
@@ -671,11 +695,12 @@ pub fn backward_counts_by<B: Bits>(
                     batch(s, out, degs, None, chunk)
                 });
         }
-        let lcm = degs.iter().fold(1u64, |l, &deg| {
-            let deg = deg.max(1) as u64;
-            l / gcd(l, deg) * deg
-        });
-        max_deg = max_deg.max(degs.iter().copied().max().unwrap_or(1) as u64);
+        let Some((lcm, top)) = degrees_lcm(&degs) else {
+            return Err(PegError::Budget(format!(
+                "random play: the degrees of layer {d} have a least common multiple past 2^64"
+            )));
+        };
+        max_deg = max_deg.max(top);
         // D_d = L_d · D_{d+1}: the values of this layer fit in D_d's limbs
         // plus one.
         denom.push(0);
@@ -971,6 +996,34 @@ fn move_sets_w<B: Bits, const W: usize>(
 mod tests {
     use super::*;
     use crate::api::{self, Spec};
+
+    #[test]
+    fn degrees_lcm_is_the_least_common_multiple_or_none() {
+        let lcm_slow = |d: &[u32]| {
+            d.iter().fold(1u128, |l, &k| {
+                let k = k.max(1) as u128;
+                let (mut a, mut b) = (l, k);
+                while b != 0 {
+                    (a, b) = (b, a % b);
+                }
+                l / a * k
+            })
+        };
+        for degs in [
+            vec![],
+            vec![0],
+            vec![4, 6, 4, 10],
+            (1..=40).collect(),
+            vec![200, 300, 7, 200],
+            (1..=40).rev().collect(),
+        ] {
+            let want = lcm_slow(&degs);
+            let top = degs.iter().copied().max().unwrap_or(1).max(1) as u64;
+            assert_eq!(degrees_lcm(&degs), Some((want as u64, top)), "{degs:?}");
+        }
+        // lcm(1..=50) is about 3.1e21.
+        assert_eq!(degrees_lcm(&(1..=50).collect::<Vec<u32>>()), None);
+    }
 
     #[test]
     fn jump_perms_follow_the_symmetries() {
