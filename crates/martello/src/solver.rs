@@ -311,8 +311,9 @@ pub const STAGES: [(Option<u64>, u64); 3] = [
 /// [`STAGES`], then both searches by turns with budgets doubling a
 /// stage (four expansions of the operation search for each row-wise
 /// step, which on a big 7×7 game takes about the time of four), the
-/// operation search to the end last (the row-wise search is capped by
-/// the memory budget anyway). On 7×7
+/// operation search to the end last (the row-wise search's memo is
+/// bounded by [`rowwise_bytes`], so more steps cost time, not memory).
+/// On 7×7
 /// neither search dominates (sixteenth session, seed 1): the operation
 /// search ends game 3 in 23.6 M expansions where the row-wise search
 /// has not in 4 M steps, while the row-wise search ends game 31 in
