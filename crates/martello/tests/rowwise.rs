@@ -183,7 +183,10 @@ fn budgeted_solves_take_the_row_wise_stage() {
 /// Stages that hand over from one search to the other many times
 /// (scaled down from `solver::WIDE_STAGES`: a handful of expansions and
 /// steps a turn, growing), on random 4×4 and 5×5 starts and positions
-/// of 6×6 playouts: the same minimum as the operation search alone,
+/// of 6×6 and 7×7 playouts (on 7×7 the row-wise search seeks one stone
+/// first, `solver::rowwise_goal_first`, and unsolvable positions past
+/// the first stage hand over to its full search): the same minimum as
+/// the operation search alone,
 /// with a legal line, many games past the first stage (so the searches
 /// hand over and go on where they stopped) and unsolvable ones among
 /// them; stages that all stop short leave a game incomplete at the
@@ -204,8 +207,8 @@ fn interleaved_stages_agree_with_the_operation_search() {
         ..SolveOptions::default()
     };
     let mut rng = Rng::new(2026);
-    let (mut past_first, mut unsolvable) = (0, 0);
-    for (n, games, skip) in [(4, 200, 0), (5, 150, 0), (6, 40, 14)] {
+    let (mut past_first, mut unsolvable, mut wide_handed_over) = (0, 0, 0);
+    for (n, games, skip) in [(4, 200, 0), (5, 150, 0), (6, 40, 14), (7, 40, 16)] {
         for seed in 0..games {
             let m0 = game(n, 9100 + seed);
             let s = played(&m0, skip, &mut rng);
@@ -217,10 +220,17 @@ fn interleaved_stages_agree_with_the_operation_search() {
             assert_eq!(play_line(&m, &s, &r.ops), want, "n {n} seed {seed}");
             past_first += usize::from(r.explored > 25);
             unsolvable += usize::from(want > 1);
+            // 7×7: the row-wise search seeks one stone first, and hands
+            // over to the full search where it proves none.
+            wide_handed_over += usize::from(n == 7 && want > 1 && r.explored > 25);
         }
     }
     assert!(past_first > 20, "{past_first} games past the first stage");
     assert!(unsolvable > 10, "{unsolvable} unsolvable");
+    assert!(
+        wide_handed_over > 3,
+        "{wide_handed_over} unsolvable 7×7 games past the first stage, {unsolvable} unsolvable"
+    );
     let m = game(6, 9100);
     let short = solver::solve_staged(&m, &opts, &stages[..2]);
     if short.explored > 80 {

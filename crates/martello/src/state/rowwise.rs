@@ -267,6 +267,11 @@ impl<'a> Rowwise<'a> {
         self.memo.into_pool()
     }
 
+    /// Whether it seeks one stone only ([`Rowwise::goal_only`]).
+    pub fn is_goal_only(&self) -> bool {
+        self.goal
+    }
+
     /// Memo entries held.
     pub fn entries(&self) -> usize {
         self.memo.len()
