@@ -12,7 +12,12 @@
 //! step printing its phase, the fewest stones entered, memo entries and
 //! time, up to `STAGES_MAX` expansions (default 200 M); then the
 //! row-wise search alone, its budget doubled from STEP / 10 up to
-//! `RW_MAX` steps (default `STAGES_MAX` / 100).
+//! `RW_MAX` steps (default `STAGES_MAX` / 100), each step printing its
+//! memo (entries, bytes with the rows' closures, entries replaced); its
+//! memo is limited as the solver limits it (`solver::rowwise_bytes` of
+//! the memo budget), or to `RW_MB` MiB when set; with `RW_GOAL=1` it
+//! seeks one stone only (`Rowwise::goal_only`: an answer above 1 then
+//! proves the minimum is more than 1, and is not the minimum).
 use endgame_core::restarts::{MemoPool, RestartOptions, RestartSearch, Rng, Searcher};
 use endgame_core::Rules;
 use endgame_martello::solver::{self, Lazy4, Lazy7, SolveOptions};
@@ -258,24 +263,37 @@ fn stages(m: &Martello, rseed: u64, step: u64) {
         cap += step;
     }
     let rw_max: u64 = std::env::var("RW_MAX").map_or(max / 100, |s| s.parse().unwrap());
-    let mut rw = Rowwise::new(m);
+    let rw_bytes = std::env::var("RW_MB").map_or(solver::rowwise_bytes(memo_bytes()), |s| {
+        s.parse::<usize>().unwrap() << 20
+    });
+    let rw_entries = solver::entries_for::<[u64; 7]>(rw_bytes);
+    let mut rw = Rowwise::limited(m, rw_entries, MemoPool::default());
+    if std::env::var("RW_GOAL").is_ok_and(|v| v == "1") {
+        rw = rw.goal_only();
+    }
     let t = Instant::now();
     let mut budget = (step / 10).max(1);
     loop {
         if let Some(r) = rw.solve(&start, budget) {
             println!(
-                "  row-wise: min {} after {} steps, {:.1} s",
+                "  row-wise: min {} after {} steps, {:.1} s, memo {} entries {:.1} MiB (replaced {})",
                 r.min_stones,
                 r.expansions,
-                t.elapsed().as_secs_f64()
+                t.elapsed().as_secs_f64(),
+                r.memo_entries,
+                r.memo_bytes as f64 / (1 << 20) as f64,
+                rw.replaced()
             );
             break;
         }
         println!(
-            "  row-wise: {} steps, fewest stones seen {}, {:.1} s",
+            "  row-wise: {} steps, fewest stones seen {}, {:.1} s, memo {} entries {:.1} MiB (replaced {})",
             rw.expansions(),
             rw.best_seen(),
-            t.elapsed().as_secs_f64()
+            t.elapsed().as_secs_f64(),
+            rw.entries(),
+            rw.bytes() as f64 / (1 << 20) as f64,
+            rw.replaced()
         );
         if budget >= rw_max {
             break;

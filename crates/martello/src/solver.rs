@@ -2,7 +2,7 @@
 //! [`endgame_core::restarts`] (memoised DFS whose memo of fully explored
 //! states survives budgeted restarts).
 
-use crate::state::{Martello, Op, Rowwise, Spots, State};
+use crate::state::{Martello, Op, Rowwise, RowwiseResult, Spots, State};
 use endgame_core::budget::Budget;
 use endgame_core::restarts::{
     self, Children, LazyChild, Memo, MemoPool, Objective, RestartOptions, RestartSearch, Schedule,
@@ -222,9 +222,53 @@ pub fn solve(m: &Martello, opts: &SolveOptions) -> Solution {
     solve_impl(m, opts, true, &mut Pool::default(), RESERVE)
 }
 
-/// Spare memo tables of the lazy search (no symmetry, n ≤ 6), reused by
-/// one search after another (see [`MemoPool`]).
-pub type Pool = MemoPool<[u64; 4]>;
+/// Spare memo tables, reused by one search after another (see
+/// [`MemoPool`]): one pool for each memo key type the solver uses
+/// ([`Martello::key4`] up to 6×6, [`Martello::key7`] above), so 6×6 and
+/// 7×7 games take their tables the same way ([`PoolKey::spares`]), and
+/// the row-wise search's ([`Rowwise::limited`]).
+#[derive(Default)]
+pub struct Pool {
+    four: MemoPool<[u64; 4]>,
+    seven: MemoPool<[u64; 7]>,
+    rowwise: MemoPool<[u64; 7]>,
+}
+
+impl Pool {
+    /// Bytes the pool holds.
+    pub fn bytes(&self) -> usize {
+        self.four.bytes() + self.seven.bytes() + self.rowwise.bytes()
+    }
+
+    /// Frees every table if the pool holds more than `max_bytes`: a
+    /// thread that has solved a game with big memos does not keep them
+    /// (at most one game's memo budget is held between games, so two
+    /// threads never hold more than two games' budgets at once).
+    pub fn trim(&mut self, max_bytes: usize) {
+        if self.bytes() > max_bytes {
+            *self = Pool::default();
+        }
+    }
+}
+
+/// A memo key type with its spare tables in a [`Pool`].
+pub trait PoolKey: Hash + Eq + Copy {
+    /// The pool's tables of this key type for the operation search, and
+    /// the row-wise search's.
+    fn spares(pool: &mut Pool) -> (&mut MemoPool<Self>, &mut MemoPool<[u64; 7]>);
+}
+
+impl PoolKey for [u64; 4] {
+    fn spares(pool: &mut Pool) -> (&mut MemoPool<Self>, &mut MemoPool<[u64; 7]>) {
+        (&mut pool.four, &mut pool.rowwise)
+    }
+}
+
+impl PoolKey for [u64; 7] {
+    fn spares(pool: &mut Pool) -> (&mut MemoPool<Self>, &mut MemoPool<[u64; 7]>) {
+        (&mut pool.seven, &mut pool.rowwise)
+    }
+}
 
 /// [`solve`] taking its memo tables from `pool` and leaving them there
 /// (the same search): a thread solving many games in a row spares the
@@ -267,8 +311,9 @@ pub const STAGES: [(Option<u64>, u64); 3] = [
 /// [`STAGES`], then both searches by turns with budgets doubling a
 /// stage (four expansions of the operation search for each row-wise
 /// step, which on a big 7×7 game takes about the time of four), the
-/// operation search to the end last (the row-wise search is capped by
-/// the memory budget anyway). On 7×7
+/// operation search to the end last (the row-wise search's memo is
+/// bounded by [`rowwise_bytes`], so more steps cost time, not memory).
+/// On 7×7
 /// neither search dominates (sixteenth session, seed 1): the operation
 /// search ends game 3 in 23.6 M expansions where the row-wise search
 /// has not in 4 M steps, while the row-wise search ends game 31 in
@@ -288,6 +333,12 @@ pub const WIDE_STAGES: [(Option<u64>, u64); 10] = [
     (Some(64_000_000), 16_000_000),
     (None, 0),
 ];
+
+/// The row-wise search's share of a game's memo budget `max_memo_bytes`
+/// (its memo's table: at that size it replaces instead of growing).
+pub fn rowwise_bytes(max_memo_bytes: usize) -> usize {
+    max_memo_bytes / 2
+}
 
 /// The stages [`solve`] runs on an n×n board: [`STAGES`] up to 6×6,
 /// [`WIDE_STAGES`] above.
@@ -354,25 +405,17 @@ fn staged(
     stages: &[(Option<u64>, u64)],
 ) -> Result<Solution, (u32, u64)> {
     with_key!(m, opts.symmetry, |key, K| {
+        // Each branch takes the tables of its key type from `pool`.
+        let limits = (budget, stages);
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
             let key4 = |s: &State| m.key4(s);
-            staged_with(m, key4, Lazy4, opts, pool, reserve, (budget, stages))
+            staged_with(m, key4, Lazy4, opts, PoolKey::spares(pool), reserve, limits)
         } else if lazy && opts.symmetry == SymmetryMode::None {
             let key7 = |s: &State| m.key7(s);
-            let mut fresh = MemoPool::default();
-            staged_with(m, key7, Lazy7, opts, &mut fresh, reserve, (budget, stages))
+            staged_with(m, key7, Lazy7, opts, PoolKey::spares(pool), reserve, limits)
         } else {
-            let mut fresh = MemoPool::<K>::default();
-            staged_with(
-                m,
-                key,
-                children,
-                opts,
-                &mut fresh,
-                reserve,
-                (budget, stages),
-            )
+            staged_with(m, key, children, opts, K::spares(pool), reserve, limits)
         }
     })
 }
@@ -386,7 +429,7 @@ fn staged_with<K, F, E>(
     key: F,
     kids: E,
     opts: &SolveOptions,
-    pool: &mut MemoPool<K>,
+    (pool, rw_pool): (&mut MemoPool<K>, &mut MemoPool<[u64; 7]>),
     reserve: usize,
     (budget, stages): (Option<&Budget>, &[(Option<u64>, u64)]),
 ) -> Result<Solution, (u32, u64)>
@@ -411,37 +454,40 @@ where
     let floor = Some(|s: &State| m.floor(s));
     let mut ops =
         RestartSearch::new(m, &start, key, kids, &ro, pool, floor).track_best(budget.is_some());
-    let mut rw = Rowwise::new(m);
-    rw.stop_on(budget.cloned());
+    let rw_entries = entries_for::<[u64; 7]>(rowwise_bytes(opts.max_memo_bytes));
+    let mut rw = RowwiseStages::new(m, rw_entries, std::mem::take(rw_pool), budget);
     let stopped = || budget.is_some_and(Budget::stop);
     // The largest memo of the stages so far.
     let mut bytes = 0;
     for &(ops_limit, rw_budget) in stages {
         if let Some(r) = ops.advance(ops_limit.unwrap_or(u64::MAX), budget) {
-            let bytes = bytes.max(ops.memo_bytes());
+            let (rw_bytes, rw_steps) = (rw.bytes(), rw.expansions());
+            let bytes = bytes.max(ops.memo_bytes() + rw_bytes);
             *pool = ops.into_pool();
+            *rw_pool = rw.into_pool();
             let line = line_of(m, start, &r.line);
             return Ok(Solution {
                 min_stones: r.best_score,
                 solvable: r.best_score == 1,
                 ops: r.line,
                 line,
-                explored: r.expansions + rw.expansions(),
+                explored: r.expansions + rw_steps,
                 generated: r.generated,
                 complete: true,
                 runs: r.runs,
                 memo_entries: r.memo_entries,
-                memo_bytes: bytes.max(r.memo_bytes),
+                memo_bytes: bytes.max(r.memo_bytes + rw_bytes),
             });
         }
-        bytes = bytes.max(ops.memo_bytes());
+        bytes = bytes.max(ops.memo_bytes() + rw.bytes());
         if stopped() {
             break;
         }
-        let rw_budget = rw_budget.min((opts.max_memo_bytes / Rowwise::ENTRY_BYTES) as u64);
-        if let Some(r) = rw.solve(&start, rw_budget) {
+        if let Some(r) = rw.solve(m, &start, rw_budget) {
             let report = ops.stopped();
+            let ops_bytes = ops.memo_bytes();
             *pool = ops.into_pool();
+            *rw_pool = rw.into_pool();
             let line = line_of(m, start, &r.ops);
             return Ok(Solution {
                 min_stones: r.min_stones,
@@ -453,7 +499,7 @@ where
                 complete: true,
                 runs: report.runs,
                 memo_entries: r.memo_entries,
-                memo_bytes: r.memo_bytes.max(bytes),
+                memo_bytes: (r.memo_bytes + ops_bytes).max(bytes),
             });
         }
         if stopped() {
@@ -463,8 +509,95 @@ where
     // Stopped by the budget (the last stage has no limit of its own).
     let seen = ops.best_seen().map_or(start.stones(), |b| b.0);
     let explored = ops.expansions() + rw.expansions();
+    let seen = seen.min(rw.best_seen());
     *pool = ops.into_pool();
-    Err((seen.min(rw.best_seen()), explored))
+    *rw_pool = rw.into_pool();
+    Err((seen, explored))
+}
+
+/// Whether the row-wise search of [`solve`]'s stages seeks one stone
+/// first on an n×n board (7×7 and larger; seventeenth session): a
+/// goal-only search (`Rowwise::goal_only`) ends seed 1's hard solvable
+/// 7×7 games in a third to a fifth of the full search's steps, and one
+/// that proves one stone out of reach hands over to the full search.
+pub fn rowwise_goal_first(n: usize) -> bool {
+    n > 6
+}
+
+/// The row-wise search of [`staged`]: on boards where
+/// [`rowwise_goal_first`], a goal-only search first, then (once it has
+/// proven one stone out of reach) the full search, its memo's tables
+/// reused; budgets count the steps of both.
+struct RowwiseStages<'a> {
+    rw: Rowwise<'a>,
+    /// Steps of a finished goal-only search.
+    done: u64,
+    /// Its fewest stones seen.
+    seen: u32,
+    entries: usize,
+    stop: Option<Budget>,
+}
+
+impl<'a> RowwiseStages<'a> {
+    fn new(
+        m: &'a Martello,
+        entries: usize,
+        pool: MemoPool<[u64; 7]>,
+        stop: Option<&Budget>,
+    ) -> Self {
+        let mut rw = Rowwise::limited(m, entries, pool);
+        if rowwise_goal_first(m.n()) {
+            rw = rw.goal_only();
+        }
+        rw.stop_on(stop.cloned());
+        RowwiseStages {
+            rw,
+            done: 0,
+            seen: u32::MAX,
+            entries,
+            stop: stop.cloned(),
+        }
+    }
+
+    /// The exact minimum with a line, or `None` when `budget` steps in
+    /// all (both searches) are spent.
+    fn solve(&mut self, m: &'a Martello, start: &State, budget: u64) -> Option<RowwiseResult> {
+        let r = self.rw.solve(start, budget.saturating_sub(self.done))?;
+        if !(self.rw.is_goal_only() && r.min_stones > 1) {
+            return Some(RowwiseResult {
+                expansions: r.expansions + self.done,
+                ..r
+            });
+        }
+        // One stone is out of reach: the full search, from a fresh memo
+        // (the goal search's values above 1 are not minima).
+        self.done += r.expansions;
+        self.seen = self.seen.min(self.rw.best_seen());
+        let pool = std::mem::replace(&mut self.rw, Rowwise::new(m)).into_pool();
+        self.rw = Rowwise::limited(m, self.entries, pool);
+        self.rw.stop_on(self.stop.clone());
+        let r = self.rw.solve(start, budget.saturating_sub(self.done))?;
+        Some(RowwiseResult {
+            expansions: r.expansions + self.done,
+            ..r
+        })
+    }
+
+    fn expansions(&self) -> u64 {
+        self.done + self.rw.expansions()
+    }
+
+    fn best_seen(&self) -> u32 {
+        self.seen.min(self.rw.best_seen())
+    }
+
+    fn bytes(&self) -> usize {
+        self.rw.bytes()
+    }
+
+    fn into_pool(self) -> MemoPool<[u64; 7]> {
+        self.rw.into_pool()
+    }
 }
 
 /// The states of the line `ops` from `start`, start first.
@@ -500,17 +633,18 @@ fn solve_ops(
         // The best-score search stops below a state once a line meets
         // its floor (see `restarts::solve_floored`).
         let floor = Some(|s: &State| m.floor(s));
+        // Each branch takes the tables of its key type from `pool`.
         if lazy && opts.symmetry == SymmetryMode::None && m.n() <= 6 {
             // `key` is `key4` here: the lazy expander's keys match it.
             let key4 = |s: &State| m.key4(s);
+            let pool = PoolKey::spares(pool).0;
             restarts::solve_floored(m, &start, key4, Lazy4, &ro, pool, floor)
         } else if lazy && opts.symmetry == SymmetryMode::None {
             let key7 = |s: &State| m.key7(s);
-            let mut fresh = MemoPool::default();
-            restarts::solve_floored(m, &start, key7, Lazy7, &ro, &mut fresh, floor)
+            let pool = PoolKey::spares(pool).0;
+            restarts::solve_floored(m, &start, key7, Lazy7, &ro, pool, floor)
         } else {
-            let mut fresh = MemoPool::default();
-            restarts::solve_floored(m, &start, key, children, &ro, &mut fresh, floor)
+            restarts::solve_floored(m, &start, key, children, &ro, K::spares(pool).0, floor)
         }
     });
     let line = line_of(m, start, &r.line);

@@ -389,7 +389,10 @@ pub fn solve_indices(
             let t = Instant::now();
             let s = POOL.with(|pool| {
                 let opts = solve_options(opts, &opts.main_schedule, n, i);
-                solver::solve_pooled(&m, &opts, &mut pool.borrow_mut())
+                let mut pool = pool.borrow_mut();
+                let s = solver::solve_pooled(&m, &opts, &mut pool);
+                pool.trim(opts.max_memo_bytes);
+                s
             });
             let seconds = t.elapsed().as_secs_f64();
             progress.took(seconds);

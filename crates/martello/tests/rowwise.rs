@@ -183,7 +183,10 @@ fn budgeted_solves_take_the_row_wise_stage() {
 /// Stages that hand over from one search to the other many times
 /// (scaled down from `solver::WIDE_STAGES`: a handful of expansions and
 /// steps a turn, growing), on random 4×4 and 5×5 starts and positions
-/// of 6×6 playouts: the same minimum as the operation search alone,
+/// of 6×6 and 7×7 playouts (on 7×7 the row-wise search seeks one stone
+/// first, `solver::rowwise_goal_first`, and unsolvable positions past
+/// the first stage hand over to its full search): the same minimum as
+/// the operation search alone,
 /// with a legal line, many games past the first stage (so the searches
 /// hand over and go on where they stopped) and unsolvable ones among
 /// them; stages that all stop short leave a game incomplete at the
@@ -204,8 +207,8 @@ fn interleaved_stages_agree_with_the_operation_search() {
         ..SolveOptions::default()
     };
     let mut rng = Rng::new(2026);
-    let (mut past_first, mut unsolvable) = (0, 0);
-    for (n, games, skip) in [(4, 200, 0), (5, 150, 0), (6, 40, 14)] {
+    let (mut past_first, mut unsolvable, mut wide_handed_over) = (0, 0, 0);
+    for (n, games, skip) in [(4, 200, 0), (5, 150, 0), (6, 40, 14), (7, 40, 16)] {
         for seed in 0..games {
             let m0 = game(n, 9100 + seed);
             let s = played(&m0, skip, &mut rng);
@@ -217,14 +220,101 @@ fn interleaved_stages_agree_with_the_operation_search() {
             assert_eq!(play_line(&m, &s, &r.ops), want, "n {n} seed {seed}");
             past_first += usize::from(r.explored > 25);
             unsolvable += usize::from(want > 1);
+            // 7×7: the row-wise search seeks one stone first, and hands
+            // over to the full search where it proves none.
+            wide_handed_over += usize::from(n == 7 && want > 1 && r.explored > 25);
         }
     }
     assert!(past_first > 20, "{past_first} games past the first stage");
     assert!(unsolvable > 10, "{unsolvable} unsolvable");
+    assert!(
+        wide_handed_over > 3,
+        "{wide_handed_over} unsolvable 7×7 games past the first stage, {unsolvable} unsolvable"
+    );
     let m = game(6, 9100);
     let short = solver::solve_staged(&m, &opts, &stages[..2]);
     if short.explored > 80 {
         assert!(!short.complete);
         assert_eq!(short.min_stones, 36);
     }
+}
+
+/// A row-wise memo limited to a handful of entries (it replaces, and
+/// the line re-searches what it forgot) gives the unlimited search's
+/// minimum and a legal line, on random 4×4 and 5×5 starts and positions
+/// of 6×6 playouts (limits of 1 … 1,024 entries); a limited memo with a pool's tables reused from
+/// game to game too.
+#[test]
+fn a_limited_memo_gives_the_same_minimum() {
+    let mut rng = Rng::new(41);
+    let mut pool = endgame_core::restarts::MemoPool::default();
+    let mut replaced = 0;
+    for (n, games, skip) in [(4, 150, 0), (5, 100, 0), (6, 30, 12)] {
+        for seed in 0..games {
+            let m0 = game(n, 9100 + seed);
+            let s = played(&m0, skip, &mut rng);
+            let m = Martello::new(n, s).unwrap();
+            let full = Rowwise::new(&m).solve(&s, u64::MAX).unwrap();
+            // (On 6×6 a one-entry memo re-searches for minutes.)
+            let limits: &[usize] = if n < 6 { &[1, 8, 64] } else { &[64, 1024] };
+            for &limit in limits {
+                let mut rw = Rowwise::limited(&m, limit, std::mem::take(&mut pool));
+                let r = rw.solve(&s, u64::MAX).unwrap();
+                assert_eq!(
+                    r.min_stones, full.min_stones,
+                    "n {n} seed {seed} limit {limit}"
+                );
+                assert_eq!(play_line(&m, &s, &r.ops), full.min_stones);
+                // The table stops at the limit's slots (at least 16), at
+                // most 7/8 full (see `restarts::Memo::replace_hashed`).
+                let slots = (limit * 4).div_ceil(3).max(16);
+                assert!(rw.entries() * 8 <= slots * 7, "n {n} seed {seed}");
+                replaced += rw.replaced();
+                pool = rw.into_pool();
+            }
+        }
+    }
+    assert!(replaced > 0, "the limits were reached");
+}
+
+/// The goal-only row-wise search (states whose floor is above one stone
+/// not expanded) answers 1 exactly on the positions whose minimum is 1,
+/// with a legal line to one stone, and more than 1 on the others, never
+/// with more steps than the full search: random 3×3 starts and 4×4
+/// playouts against the brute force, 4×4 and 5×5 starts and 6×6
+/// playouts against the operation search.
+#[test]
+fn the_goal_only_row_wise_search_decides_one_stone() {
+    let mut rng = Rng::new(43);
+    let mut both = [0, 0];
+    for (n, games, skip) in [
+        (3, 200, 0),
+        (4, 200, 5),
+        (4, 200, 0),
+        (5, 150, 0),
+        (6, 40, 12),
+    ] {
+        for seed in 0..games {
+            let m0 = game(n, 12_000 + seed);
+            let s = played(&m0, skip, &mut rng);
+            let m = Martello::new(n, s).unwrap();
+            let want = if s.stones() <= 11 {
+                brute::min_stones(&s.to_board(n))
+            } else {
+                op_min(&m)
+            };
+            let full = Rowwise::new(&m).solve(&s, u64::MAX).unwrap();
+            let mut goal = Rowwise::new(&m).goal_only();
+            let r = goal.solve(&s, u64::MAX).unwrap();
+            assert_eq!(r.min_stones == 1, want == 1, "n {n} seed {seed}");
+            assert!(r.min_stones >= want, "n {n} seed {seed}");
+            assert_eq!(play_line(&m, &s, &r.ops), r.min_stones, "n {n} seed {seed}");
+            assert!(r.expansions <= full.expansions, "n {n} seed {seed}");
+            both[usize::from(want == 1)] += 1;
+        }
+    }
+    assert!(
+        both[0] > 0 && both[1] > 0,
+        "solvable and unsolvable tested: {both:?}"
+    );
 }

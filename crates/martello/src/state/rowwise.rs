@@ -26,11 +26,13 @@
 //! runs it with budgets (see [`crate::solver::STAGES`]). Tested against
 //! the brute force and the operation search (`tests/rowwise.rs`).
 
+use super::keys::key7_rows;
 use super::lanes::{lane, remove_at, row_len, set_at};
 use super::{Martello, Op, State};
 use crate::board::MAX_N;
 use endgame_core::budget::Budget;
 use endgame_core::hash::FxHashMap;
+use endgame_core::restarts::{Memo, MemoPool};
 
 /// Whether two stone lanes share colour or symbol.
 #[inline(always)]
@@ -184,8 +186,15 @@ pub struct Rowwise<'a> {
     m: &'a Martello,
     closures: Vec<Closure>,
     index: FxHashMap<u64, u32>,
-    /// Exact minimum of every state fully searched.
-    memo: FxHashMap<[u64; MAX_N], u8>,
+    /// Exact minimum of states fully searched (keyed by their rows,
+    /// [`Martello::key7`]'s packing), with the steps each took: the
+    /// workspace's memo (`restarts::Memo`), so its size is its table's
+    /// (65 bytes a slot, at most 3/4 full) and at its limit it forgets
+    /// the cheaper of two entries instead of growing; every entry it
+    /// holds stays exact.
+    memo: Memo<[u64; 7]>,
+    /// The most entries `memo` holds (then it replaces).
+    max_entries: usize,
     expansions: u64,
     budget: u64,
     /// The deadline and cancel token that also stop the search.
@@ -193,11 +202,15 @@ pub struct Rowwise<'a> {
     /// The fewest stones of any searched state's rest (see
     /// [`Rowwise::best_seen`]).
     seen: u32,
+    /// Whether only one stone is sought (see [`Rowwise::goal_only`]).
+    goal: bool,
 }
 
 impl<'a> Rowwise<'a> {
-    /// Estimated bytes of one memo entry (key, value, hash table slack).
-    pub const ENTRY_BYTES: usize = 2 * (std::mem::size_of::<[u64; MAX_N]>() + 1);
+    /// Memo entries [`Rowwise::solve`] makes room for at once (a first
+    /// stage of [`crate::solver::STAGES`], 20,000 steps, makes about as
+    /// many entries).
+    pub const RESERVE: usize = 32_768;
 
     /// Steps between two looks at the deadline and cancel token (a step
     /// takes microseconds, a clock read tens of nanoseconds).
@@ -214,12 +227,72 @@ impl<'a> Rowwise<'a> {
             m,
             closures: Vec::new(),
             index: FxHashMap::default(),
-            memo: FxHashMap::default(),
+            memo: Memo::default(),
+            max_entries: usize::MAX,
             expansions: 0,
             budget: 0,
             stop: None,
             seen: u32::MAX,
+            goal: false,
         }
+    }
+
+    /// Seeks one stone only: a state whose floor ([`Martello::floor`]:
+    /// classes and cuts) is above one stone is not expanded. The answer's
+    /// `min_stones` is then exact when it is 1, and otherwise only says
+    /// "more than one" (a count the search reached, not the minimum);
+    /// the same for every memo value. Call before any search.
+    pub fn goal_only(mut self) -> Self {
+        assert!(self.memo.is_empty(), "goal_only before any search");
+        self.goal = true;
+        self
+    }
+
+    /// A search of `m` whose memo holds at most `max_entries` entries
+    /// (then it replaces, see `restarts::Memo::replace_hashed`), its
+    /// tables taken from `pool` (give them back with
+    /// [`Rowwise::into_pool`]).
+    pub fn limited(m: &'a Martello, max_entries: usize, pool: MemoPool<[u64; 7]>) -> Rowwise<'a> {
+        let mut memo = Memo::with_pool(pool);
+        memo.limit_entries(max_entries);
+        Rowwise {
+            memo,
+            max_entries,
+            ..Rowwise::new(m)
+        }
+    }
+
+    /// The memo's tables, for the next search.
+    pub fn into_pool(self) -> MemoPool<[u64; 7]> {
+        self.memo.into_pool()
+    }
+
+    /// Whether it seeks one stone only ([`Rowwise::goal_only`]).
+    pub fn is_goal_only(&self) -> bool {
+        self.goal
+    }
+
+    /// Memo entries held.
+    pub fn entries(&self) -> usize {
+        self.memo.len()
+    }
+
+    /// Memo entries replaced at its limit so far.
+    pub fn replaced(&self) -> u64 {
+        self.memo.replaced()
+    }
+
+    /// Bytes of the memo's table and the rows' closures.
+    pub fn bytes(&self) -> usize {
+        let closures: usize = self
+            .closures
+            .iter()
+            .map(|c| {
+                let ends: usize = c.ends.iter().flatten().map(|e| 32 + e.1.len() * 2).sum();
+                c.rows.len() * 14 + ends + std::mem::size_of::<Closure>()
+            })
+            .sum();
+        self.memo.bytes() + closures + self.index.capacity() * 13
     }
 
     /// Also stop when `stop`'s deadline passes or its cancel token is set
@@ -243,16 +316,22 @@ impl<'a> Rowwise<'a> {
     /// one stopped.
     pub fn solve(&mut self, s: &State, budget: u64) -> Option<RowwiseResult> {
         self.budget = budget;
+        // Room for a first stage's steps up front (once): with a pool's
+        // tables it costs the zeroing of the tags, and spares the
+        // table's growths (about a quarter of the memo's instructions in
+        // a 6×6 study's row-wise stages).
+        if self.memo.is_empty() {
+            self.memo
+                .reserve(Self::RESERVE.min(self.max_entries), [0; 7]);
+        }
         let min = self.search(&s.rows)?;
         let ops = self.line(s.rows, min);
-        let closure_bytes: usize = self.closures.iter().map(|c| c.rows.len() * 12 + 64).sum();
         Some(RowwiseResult {
             min_stones: min,
             ops,
             expansions: self.expansions,
             memo_entries: self.memo.len(),
-            memo_bytes: self.memo.capacity() * (std::mem::size_of::<[u64; MAX_N]>() + 9)
-                + closure_bytes,
+            memo_bytes: self.bytes(),
         })
     }
 
@@ -382,15 +461,19 @@ impl<'a> Rowwise<'a> {
 
     /// The exact minimum from `rows`, or `None` when the budget ran out.
     fn search(&mut self, rows: &[u64; MAX_N]) -> Option<u32> {
-        if let Some(&v) = self.memo.get(rows) {
-            return Some(u32::from(v));
+        let key = key7_rows(rows);
+        let h = Memo::hash(&key);
+        if let Some(v) = self.memo.get_hashed(&key, h) {
+            return Some(v);
         }
+        let before = self.expansions;
         let mut best = self.rest(rows);
         self.seen = self.seen.min(best);
         // The classes of each part two empty rows cut off each keep a
         // stone: a line that meets this floor is best.
         let floor = self.m.floor(&State::from_rows(self.m.n, rows));
-        if best > floor {
+        // A goal search gives up where one stone is out of reach.
+        if best > floor && !(self.goal && floor > 1) {
             if self.expansions >= self.budget {
                 return None;
             }
@@ -415,12 +498,21 @@ impl<'a> Rowwise<'a> {
                 return None;
             }
         }
-        self.memo.insert(*rows, best as u8);
+        // What forgetting the entry would cost: its steps.
+        let work = u32::try_from(self.expansions - before).unwrap_or(u32::MAX);
+        if self.memo.len() < self.max_entries {
+            self.memo.insert_hashed(key, h, best, work);
+        } else {
+            self.memo.replace_hashed(key, h, best, work);
+        }
         Some(best)
     }
 
-    /// A line from `rows` to `min` stones, from the memo.
+    /// A line from `rows` to `min` stones, from the memo (a child the
+    /// memo forgot at its limit is searched again, to the end).
     fn line(&mut self, mut rows: [u64; MAX_N], min: u32) -> Vec<Op> {
+        let (budget, stop) = (self.budget, self.stop.take());
+        self.budget = u64::MAX;
         let mut ops = Vec::new();
         loop {
             if self.rest(&rows) == min {
@@ -432,17 +524,20 @@ impl<'a> Rowwise<'a> {
                         self.path(c, best, &mut ops);
                     }
                 }
+                (self.budget, self.stop) = (budget, stop);
                 return ops;
             }
             let mut next = None;
+            // The children before the best one were searched, and are
+            // in the memo unless it forgot them.
             self.for_each_event(&rows, &mut |me, c| {
-                if me.memo.get(&c).map(|&v| u32::from(v)) == Some(min) {
+                if me.search(&c) == Some(min) {
                     next = Some(c);
                     return true;
                 }
                 false
             });
-            let c = next.expect("a searched state's best child is in the memo");
+            let c = next.expect("a searched state has a child of its minimum");
             self.event_ops(&rows, &c, &mut ops);
             rows = c;
         }
