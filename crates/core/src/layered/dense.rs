@@ -102,6 +102,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 let step = (end - start).div_ceil(threads * 4).max(1);
                 let parts: Vec<Vec<Vec<u32>>> = chunks[start..end]
                     .par_chunks(step)
+                    .with_max_len(1)
                     .map(|cs| {
                         let mut segs: Vec<Vec<u32>> = vec![Vec::new(); nseg];
                         let mut keys = Vec::new();
@@ -133,6 +134,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 map.words_mut()
                     .par_chunks_mut(seg_words)
                     .enumerate()
+                    .with_max_len(1)
                     .for_each(|(sg, w)| {
                         for part in &parts {
                             for &r in &part[sg] {
@@ -144,20 +146,26 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             }
         } else {
             let atomic = map.atomic();
-            parents.buckets.par_iter().for_each_init(
-                || (Vec::new(), Vec::new()),
-                |(keys, ranks), bucket| {
-                    for chunk in bucket.chunks(DENSE_CHUNK) {
-                        if bad.load(std::sync::atomic::Ordering::Relaxed) {
-                            return;
+            chunks(parents, DENSE_CHUNK * 16)
+                .par_iter()
+                .with_max_len(1)
+                .for_each_init(
+                    || (Vec::new(), Vec::new()),
+                    |(keys, ranks), piece| {
+                        for chunk in piece.chunks(DENSE_CHUNK) {
+                            if bad.load(std::sync::atomic::Ordering::Relaxed) {
+                                return;
+                            }
+                            keys.clear();
+                            dk.child_keys(chunk, keys);
+                            produced
+                                .fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
+                            crate::dense::set_ranked_keys(
+                                &layer, keys, in_class, ranks, atomic, &bad,
+                            );
                         }
-                        keys.clear();
-                        dk.child_keys(chunk, keys);
-                        produced.fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                        crate::dense::set_ranked_keys(&layer, keys, in_class, ranks, atomic, &bad);
-                    }
-                },
-            );
+                    },
+                );
         }
         if bad.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
@@ -171,6 +179,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let pieces: Vec<(Vec<P::Position>, u64)> = words
             .par_chunks(per)
             .enumerate()
+            .with_max_len(1)
             .map(|(i, w)| {
                 let mut keys = Vec::new();
                 layer.extract(w, i * per, &mut keys);
@@ -246,14 +255,17 @@ fn member_map<T: Sync>(
     let mut map = crate::dense::Bitmap::new(lr.len());
     let bad = std::sync::atomic::AtomicBool::new(false);
     let atomic = map.atomic();
-    chunks(layer, DENSE_CHUNK * 16).par_iter().for_each_init(
-        || (Vec::new(), Vec::new()),
-        |(keys, ranks), chunk| {
-            keys.clear();
-            dk.keys(chunk, keys);
-            crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
-        },
-    );
+    chunks(layer, DENSE_CHUNK * 16)
+        .par_iter()
+        .with_max_len(1)
+        .for_each_init(
+            || (Vec::new(), Vec::new()),
+            |(keys, ranks), chunk| {
+                keys.clear();
+                dk.keys(chunk, keys);
+                crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
+            },
+        );
     (!bad.into_inner()).then_some(map)
 }
 
@@ -297,6 +309,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let runs = words
             .par_chunks(per)
             .enumerate()
+            .with_max_len(1)
             .map(|(i, w)| {
                 let mut keys = Vec::new();
                 lr.extract(w, i * per, &mut keys);
