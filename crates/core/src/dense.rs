@@ -418,11 +418,57 @@ pub struct Bitmap {
     words: Vec<u64>,
 }
 
+/// Words of a bitmap above which its zeros are written in parallel (2 MiB).
+const PAR_ZERO_WORDS: usize = 1 << 18;
+/// Bytes of a bitmap above which it is advised to use huge pages.
+const HUGE_BYTES: usize = 4 << 20;
+/// A huge page (bytes), on x86-64.
+const HUGE_PAGE: usize = 2 << 20;
+
+/// `n` zero words, written rather than taken as untouched zero pages
+/// (in parallel when many, huge pages advised when big).
+fn zeroed_words(n: usize) -> Vec<u64> {
+    use rayon::prelude::*;
+    use std::mem::MaybeUninit;
+    let mut words: Vec<u64> = Vec::with_capacity(n);
+    let bytes = n * 8;
+    #[cfg(target_os = "linux")]
+    if bytes >= HUGE_BYTES {
+        // The huge-page-aligned interior of the allocation.
+        let at = words.as_ptr() as usize;
+        let start = at.next_multiple_of(HUGE_PAGE);
+        let end = (at + bytes) & !(HUGE_PAGE - 1);
+        if end > start {
+            // SAFETY: advice on whole pages inside this allocation; it
+            // changes no contents (a failure only leaves small pages).
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    let spare = &mut words.spare_capacity_mut()[..n];
+    if n >= PAR_ZERO_WORDS {
+        spare
+            .par_chunks_mut(1 << 15)
+            .for_each(|c| c.fill(MaybeUninit::new(0)));
+    } else {
+        spare.fill(MaybeUninit::new(0));
+    }
+    // SAFETY: the first `n` words were just written.
+    unsafe { words.set_len(n) };
+    words
+}
+
 impl Bitmap {
-    /// A cleared bitmap of `bits` bits (zeroed pages from the system).
+    /// A cleared bitmap of `bits` bits. Its memory is first touched by
+    /// writing its zeros ([`zeroed_words`]): memory from `vec![0; n]`
+    /// comes as untouched pages that a first read (`|=`, a bit tested)
+    /// maps to the shared zero page, and the write that follows must then
+    /// replace that page and flush the other threads' TLBs, an interrupt
+    /// per page to every core (costly on a virtual machine).
     pub fn new(bits: u64) -> Bitmap {
         Bitmap {
-            words: vec![0; bits.div_ceil(64) as usize],
+            words: zeroed_words(bits.div_ceil(64) as usize),
         }
     }
 
