@@ -418,20 +418,24 @@ pub struct Bitmap {
     words: Vec<u64>,
 }
 
-/// Words of a bitmap above which its zeros are written in parallel (2 MiB).
-const PAR_ZERO_WORDS: usize = 1 << 18;
+/// Bytes above which zeros are written in parallel (2 MiB).
+const PAR_ZERO_BYTES: usize = 2 << 20;
 /// Bytes of a bitmap above which it is advised to use huge pages.
 const HUGE_BYTES: usize = 4 << 20;
 /// A huge page (bytes), on x86-64.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// `n` zero words, written rather than taken as untouched zero pages
-/// (in parallel when many, huge pages advised when big).
-fn zeroed_words(n: usize) -> Vec<u64> {
+/// `n` default (zero) items, written rather than taken as untouched zero
+/// pages (in parallel when many, huge pages advised when big): memory
+/// from `vec![0; n]` comes as untouched pages that a first read (`|=`, a
+/// bit tested) maps to the shared zero page, and the write that follows
+/// must then replace that page and flush the other threads' TLBs, an
+/// interrupt per page to every core (costly on a virtual machine).
+fn zeroed<T: Copy + Default + Send + Sync>(n: usize) -> Vec<T> {
     use rayon::prelude::*;
     use std::mem::MaybeUninit;
-    let mut words: Vec<u64> = Vec::with_capacity(n);
-    let bytes = n * 8;
+    let mut words: Vec<T> = Vec::with_capacity(n);
+    let bytes = n * std::mem::size_of::<T>();
     #[cfg(target_os = "linux")]
     if bytes >= HUGE_BYTES {
         // The huge-page-aligned interior of the allocation.
@@ -447,28 +451,24 @@ fn zeroed_words(n: usize) -> Vec<u64> {
         }
     }
     let spare = &mut words.spare_capacity_mut()[..n];
-    if n >= PAR_ZERO_WORDS {
+    let zero = MaybeUninit::new(T::default());
+    if bytes >= PAR_ZERO_BYTES {
         spare
-            .par_chunks_mut(1 << 15)
-            .for_each(|c| c.fill(MaybeUninit::new(0)));
+            .par_chunks_mut((1 << 18) / std::mem::size_of::<T>().max(1))
+            .for_each(|c| c.fill(zero));
     } else {
-        spare.fill(MaybeUninit::new(0));
+        spare.fill(zero);
     }
-    // SAFETY: the first `n` words were just written.
+    // SAFETY: the first `n` items were just written.
     unsafe { words.set_len(n) };
     words
 }
 
 impl Bitmap {
-    /// A cleared bitmap of `bits` bits. Its memory is first touched by
-    /// writing its zeros ([`zeroed_words`]): memory from `vec![0; n]`
-    /// comes as untouched pages that a first read (`|=`, a bit tested)
-    /// maps to the shared zero page, and the write that follows must then
-    /// replace that page and flush the other threads' TLBs, an interrupt
-    /// per page to every core (costly on a virtual machine).
+    /// A cleared bitmap of `bits` bits, its zeros written ([`zeroed`]).
     pub fn new(bits: u64) -> Bitmap {
         Bitmap {
-            words: zeroed_words(bits.div_ceil(64) as usize),
+            words: zeroed(bits.div_ceil(64) as usize),
         }
     }
 
@@ -567,10 +567,7 @@ impl<'r> MemberIndex<'r> {
         in_class: bool,
     ) -> Option<MemberIndex<'r>> {
         use rayon::prelude::*;
-        // Zeroed by writing (`Line` is no plain integer), so that setting
-        // a bit does not copy a shared zero page.
-        let mut lines = vec![Line::default(); layer.len().div_ceil(LINE_RANKS) as usize];
-        let bad = AtomicBool::new(false);
+        let mut lines: Vec<Line> = zeroed(layer.len().div_ceil(LINE_RANKS) as usize);
         {
             const _: () = assert!(
                 std::mem::size_of::<Line>() == 64 && std::mem::align_of::<AtomicU64>() == 8
@@ -582,19 +579,9 @@ impl<'r> MemberIndex<'r> {
             let atomic = unsafe {
                 std::slice::from_raw_parts(lines.as_mut_ptr() as *const AtomicU64, lines.len() * 8)
             };
-            members.par_iter().for_each_init(
-                || (Vec::new(), Vec::new()),
-                |(keys, ranks), piece| {
-                    keys.clear();
-                    dk.keys(piece, keys);
-                    if !fill(keys, |k| layer.rank(k).map(line_bit), ranks, atomic) {
-                        bad.store(true, Ordering::Relaxed);
-                    }
-                },
-            );
-        }
-        if bad.into_inner() {
-            return None;
+            if !mark_pieces(&layer, dk, members, atomic, line_bit) {
+                return None;
+            }
         }
         lines.par_iter_mut().for_each(|l| {
             let mut n = 0u64;
@@ -717,6 +704,31 @@ pub fn set_keys(
     bad: &AtomicBool,
 ) {
     set_ranked_keys(layer, keys, false, ranks, map, bad)
+}
+
+/// Sets bit `place(r)` of `map` for the rank `r` of every key of
+/// `pieces` (one rayon task a piece, ranked in parallel); `false` at a
+/// key outside `layer`. `place` is the identity for a plain bitmap.
+pub fn mark_pieces<T: Sync>(
+    layer: &LayerRank<'_>,
+    dk: &dyn DenseKeys<T>,
+    pieces: &[&[T]],
+    map: &[AtomicU64],
+    place: impl Fn(u64) -> u64 + Sync,
+) -> bool {
+    use rayon::prelude::*;
+    let bad = AtomicBool::new(false);
+    pieces.par_iter().with_max_len(1).for_each_init(
+        || (Vec::new(), Vec::new()),
+        |(keys, ranks), piece| {
+            keys.clear();
+            dk.keys(piece, keys);
+            if !fill(keys, |k| layer.rank(k).map(&place), ranks, map) {
+                bad.store(true, Ordering::Relaxed);
+            }
+        },
+    );
+    !bad.into_inner()
 }
 
 /// [`set_keys`], without the class test when `in_class` (every key known

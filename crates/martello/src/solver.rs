@@ -562,21 +562,17 @@ impl<'a> RowwiseStages<'a> {
     /// The exact minimum with a line, or `None` when `budget` steps in
     /// all (both searches) are spent.
     fn solve(&mut self, m: &'a Martello, start: &State, budget: u64) -> Option<RowwiseResult> {
-        let r = self.rw.solve(start, budget.saturating_sub(self.done))?;
-        if !(self.rw.is_goal_only() && r.min_stones > 1) {
-            return Some(RowwiseResult {
-                expansions: r.expansions + self.done,
-                ..r
-            });
+        let mut r = self.rw.solve(start, budget.saturating_sub(self.done))?;
+        if self.rw.is_goal_only() && r.min_stones > 1 {
+            // One stone is out of reach: the full search, from a fresh
+            // memo (the goal search's values above 1 are not minima).
+            self.done += r.expansions;
+            self.seen = self.seen.min(self.rw.best_seen());
+            let pool = std::mem::replace(&mut self.rw, Rowwise::new(m)).into_pool();
+            self.rw = Rowwise::limited(m, self.entries, pool);
+            self.rw.stop_on(self.stop.clone());
+            r = self.rw.solve(start, budget.saturating_sub(self.done))?;
         }
-        // One stone is out of reach: the full search, from a fresh memo
-        // (the goal search's values above 1 are not minima).
-        self.done += r.expansions;
-        self.seen = self.seen.min(self.rw.best_seen());
-        let pool = std::mem::replace(&mut self.rw, Rowwise::new(m)).into_pool();
-        self.rw = Rowwise::limited(m, self.entries, pool);
-        self.rw.stop_on(self.stop.clone());
-        let r = self.rw.solve(start, budget.saturating_sub(self.done))?;
         Some(RowwiseResult {
             expansions: r.expansions + self.done,
             ..r

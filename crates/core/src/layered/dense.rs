@@ -253,20 +253,8 @@ fn member_map<T: Sync>(
     layer: &Layer<T>,
 ) -> Option<crate::dense::Bitmap> {
     let mut map = crate::dense::Bitmap::new(lr.len());
-    let bad = std::sync::atomic::AtomicBool::new(false);
-    let atomic = map.atomic();
-    chunks(layer, DENSE_CHUNK * 16)
-        .par_iter()
-        .with_max_len(1)
-        .for_each_init(
-            || (Vec::new(), Vec::new()),
-            |(keys, ranks), chunk| {
-                keys.clear();
-                dk.keys(chunk, keys);
-                crate::dense::set_keys(lr, keys, ranks, atomic, &bad);
-            },
-        );
-    (!bad.into_inner()).then_some(map)
+    let pieces = chunks(layer, DENSE_CHUNK * 16);
+    crate::dense::mark_pieces(lr, dk, &pieces, map.atomic(), |r| r).then_some(map)
 }
 
 /// The pieces of `len` positions of `layer`'s buckets, for a parallel
