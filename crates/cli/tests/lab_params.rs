@@ -6,31 +6,27 @@
 
 use assert_cmd::Command;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
 use std::time::Instant;
-
-static N: AtomicUsize = AtomicUsize::new(0);
+use tempfile::TempDir;
 
 fn endgame() -> Command {
     Command::cargo_bin("endgame").expect("the endgame binary is built")
 }
 
-fn tmpdir() -> PathBuf {
-    let d = std::env::temp_dir().join(format!(
-        "endgame-lab-params-cli-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when the returned guard drops.
+fn tmpdir() -> TempDir {
+    tempfile::Builder::new()
+        .prefix("endgame-lab-params-cli-")
+        .tempdir()
+        .unwrap()
 }
 
 /// `lab run EXPERIMENT --param …` is refused: one line naming `needle`,
 /// exit status 2, nothing on stdout, no database made, and at once.
 fn refused(experiment: &str, params: &[&str], needle: &str) {
-    let d = tmpdir();
+    let dir = tmpdir();
+    let d = dir.path();
     let db = d.join("lab.db").display().to_string();
     let mut args = vec!["lab", "run", experiment, "--db", &db];
     for p in params {
@@ -137,7 +133,8 @@ fn a_parameter_given_twice_is_refused() {
 
 #[test]
 fn ten_million_batches_start_at_once() {
-    let d = tmpdir();
+    let dir = tmpdir();
+    let d = dir.path();
     let db = d.join("lab.db").display().to_string();
     let t = Instant::now();
     let out = endgame()
@@ -172,7 +169,8 @@ fn ten_million_batches_start_at_once() {
 
 #[test]
 fn report_plots_are_announced_on_stderr() {
-    let d = tmpdir();
+    let dir = tmpdir();
+    let d = dir.path();
     let db = d.join("lab.db").display().to_string();
     let run = endgame()
         .args([

@@ -51,15 +51,17 @@ fn start_with(args: &[&str], dir: &std::path::Path) -> (std::process::Child, Str
     (child, addr)
 }
 
-fn tmpdir(name: &str) -> std::path::PathBuf {
-    let d = std::env::temp_dir().join(format!("endgame-serve-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh directory, removed when the returned guard drops.
+fn tmpdir(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("endgame-serve-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
 fn serves_the_api_and_the_ui_on_a_free_port() {
+    let dir = tmpdir("plain");
     let (mut child, addr) = start(
         &[
             "--max-solves",
@@ -87,7 +89,7 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
             "--max-connections",
             "77",
         ],
-        &tmpdir("plain"),
+        dir.path(),
     );
     let status = http_get(&addr, "/api/status");
     let games = http_get(&addr, "/api/games");
@@ -128,8 +130,9 @@ fn serves_the_api_and_the_ui_on_a_free_port() {
 
 #[test]
 fn builds_missing_tables_in_the_background_and_reports_them() {
-    let d = tmpdir("tables");
-    let (mut child, addr) = start_with(&[], &d);
+    let dir = tmpdir("tables");
+    let d = dir.path();
+    let (mut child, addr) = start_with(&[], d);
     let first = http_get(&addr, "/api/status");
     // Sim's small tables come first and take milliseconds.
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
@@ -159,12 +162,13 @@ fn builds_missing_tables_in_the_background_and_reports_them() {
 
 #[test]
 fn serves_the_lab_store_of_the_working_directory() {
-    let d = tmpdir("lab");
+    let dir = tmpdir("lab");
+    let d = dir.path();
     // A store made by the lab itself, under its default name.
     let out = Command::cargo_bin("endgame")
         .unwrap()
         .args(["lab", "run", "calibration", "--param", "units=6", "--quiet"])
-        .current_dir(&d)
+        .current_dir(d)
         .output()
         .unwrap();
     assert!(
@@ -173,7 +177,7 @@ fn serves_the_lab_store_of_the_working_directory() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(d.join("endgame.db").exists());
-    let (mut child, addr) = start(&[], &d);
+    let (mut child, addr) = start(&[], d);
     let lab = http_get(&addr, "/api/lab");
     let run = http_get(&addr, "/api/lab/runs/1");
     let page = http_get(&addr, "/lab");

@@ -219,12 +219,14 @@ fn pentago_battle_needs_a_bound_per_decision() {
     assert!(parse("pentago-battle", &["move_nodes=100"]).is_ok());
 }
 
-fn sqlite(name: &str) -> String {
-    let dir =
-        std::env::temp_dir().join(format!("endgame-lab-params-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("lab.db").display().to_string()
+/// A fresh SQLite file's path, and the guard that removes its directory.
+fn sqlite(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("endgame-lab-params-{name}-"))
+        .tempdir()
+        .unwrap();
+    let db = dir.path().join("lab.db").display().to_string();
+    (dir, db)
 }
 
 /// A fresh PostgreSQL schema when `ENDGAME_TEST_POSTGRES` names a server
@@ -255,7 +257,8 @@ fn count(st: &mut Store, sql: &str, id: i64) -> i64 {
 fn ten_million_one_unit_batches_start_at_once() {
     let exp = registry::find("calibration").unwrap();
     let p = parse("calibration", &["units=10000000", "batch=1"]).unwrap();
-    let mut st = Store::open(&sqlite("ten-million")).unwrap();
+    let (_dir, db) = sqlite("ten-million");
+    let mut st = Store::open(&db).unwrap();
     let t = Instant::now();
     let o = runner::run(
         &mut st,
@@ -288,7 +291,8 @@ fn batch_rows_are_made_as_the_run_reaches_them() {
     let w = BATCH_ROWS_AT_ONCE;
     let units = 2 * w + 1;
     let p = parse("calibration", &[&format!("units={units}"), "batch=1"]).unwrap();
-    let mut st = Store::open(&sqlite("windows")).unwrap();
+    let (_dir, db) = sqlite("windows");
+    let mut st = Store::open(&db).unwrap();
     let opts = |n| RunOptions {
         threads: 1,
         max_batches: n,
@@ -342,7 +346,8 @@ fn workers_sharing_a_run_make_its_batch_rows_as_they_go() {
     let exp = registry::find("calibration").unwrap();
     let units = BATCH_ROWS_AT_ONCE + 5;
     let p = parse("calibration", &[&format!("units={units}"), "batch=1"]).unwrap();
-    let mut dbs = vec![sqlite("shared")];
+    let (_dir, db) = sqlite("shared");
+    let mut dbs = vec![db];
     dbs.extend(postgres("shared"));
     for db in dbs {
         Store::open(&db).unwrap();

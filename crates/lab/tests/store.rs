@@ -9,20 +9,37 @@ use endgame_lab::{registry, LabError};
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
-static N: AtomicUsize = AtomicUsize::new(0);
+/// A database's URL, and for SQLite the directory that holds its file
+/// (removed with the file when this drops).
+struct Db {
+    url: String,
+    _dir: Option<tempfile::TempDir>,
+}
+
+impl Db {
+    fn server(url: String) -> Db {
+        Db { url, _dir: None }
+    }
+}
+
+impl std::ops::Deref for Db {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.url
+    }
+}
 
 /// A fresh SQLite file.
-fn sqlite() -> String {
-    let dir = std::env::temp_dir().join(format!(
-        "endgame-lab-test-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("lab.db").display().to_string()
+fn sqlite() -> Db {
+    let dir = tempfile::Builder::new()
+        .prefix("endgame-lab-test-")
+        .tempdir()
+        .unwrap();
+    Db {
+        url: dir.path().join("lab.db").display().to_string(),
+        _dir: Some(dir),
+    }
 }
 
 /// A fresh PostgreSQL schema (one per test, so tests run in parallel on
@@ -48,9 +65,9 @@ fn postgres(test: &str) -> Option<String> {
 }
 
 /// Both backends.
-fn backends(test: &str) -> Vec<String> {
+fn backends(test: &str) -> Vec<Db> {
     let mut v = vec![sqlite()];
-    v.extend(postgres(test));
+    v.extend(postgres(test).map(Db::server));
     v
 }
 
@@ -346,7 +363,7 @@ fn unreachable_and_missing_databases() {
     assert!(!missing.exists());
     let absent = sqlite();
     assert!(Store::open_existing(&absent).is_err());
-    assert!(!std::path::Path::new(&absent).exists(), "nothing written");
+    assert!(!std::path::Path::new(&*absent).exists(), "nothing written");
 }
 
 #[test]

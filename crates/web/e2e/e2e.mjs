@@ -9,7 +9,7 @@
 // instead of the binary's (to work on the UI without rebuilding).
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,7 +21,18 @@ const out = join(here, 'output');
 mkdirSync(out, { recursive: true });
 
 // A lab store filled by the lab itself, for the lab page.
-const labDb = join(mkdtempSync(join(tmpdir(), 'endgame-e2e-lab-')), 'lab.db');
+// Scratch directories, removed when the script ends, however it ends.
+const scratchDirs = [];
+const scratch = prefix => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratchDirs.push(d);
+  return d;
+};
+process.on('exit', () => {
+  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
+
+const labDb = join(scratch('endgame-e2e-lab-'), 'lab.db');
 const lab = spawnSync(bin, ['lab', 'run', 'calibration', '--param', 'units=12', '--quiet', '--db', labDb], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (lab.status !== 0) throw new Error('endgame lab run failed');
 
@@ -41,7 +52,7 @@ console.log(`server at ${base}`);
 
 process.on('exit', () => server.kill('SIGTERM'));
 // A fresh profile directory (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'endgame-chromium-')), {
+const browser = await chromium.launchPersistentContext(scratch('endgame-chromium-'), {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
   viewport: { width: 1280, height: 900 },
@@ -446,7 +457,7 @@ await step('lab page: a single-vacancy problem opens in the player', async () =>
 });
 
 await step('lab page without a store: the experiments are listed all the same', async () => {
-  const cwd = mkdtempSync(join(tmpdir(), 'endgame-e2e-nostore-'));
+  const cwd = scratch('endgame-e2e-nostore-');
   const bare = spawn(bin, ['serve', '--port', '0', '--no-build-tables'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
   try {
     const url = await new Promise((resolve, reject) => {

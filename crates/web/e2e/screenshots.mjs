@@ -4,7 +4,7 @@
 // Run through scripts/screenshots.sh (the e2e test's Chromium set-up).
 import { chromium } from 'playwright-core';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, statSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +14,18 @@ const bin = process.env.ENDGAME_BIN || join(here, '../../../target/release/endga
 const out = process.env.SCREENSHOT_DIR || join(here, '../../../docs/screenshots');
 mkdirSync(out, { recursive: true });
 
-const labDb = join(mkdtempSync(join(tmpdir(), 'endgame-shots-lab-')), 'lab.db');
+// Scratch directories, removed when the script ends, however it ends.
+const scratchDirs = [];
+const scratch = prefix => {
+  const d = mkdtempSync(join(tmpdir(), prefix));
+  scratchDirs.push(d);
+  return d;
+};
+process.on('exit', () => {
+  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
+
+const labDb = join(scratch('endgame-shots-lab-'), 'lab.db');
 for (const args of [['peg-single-vacancy', '--param', 'board=triangle'], ['calibration', '--param', 'units=40']]) {
   const r = spawnSync(bin, ['lab', 'run', ...args, '--quiet', '--db', labDb], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`endgame lab run ${args[0]} failed`);
@@ -27,7 +38,7 @@ const base = await new Promise((resolve, reject) => {
   server.on('exit', c => reject(new Error(`endgame serve exited with ${c}`)));
   setTimeout(() => reject(new Error('endgame serve did not start')), 15000);
 });
-const browser = await chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'endgame-chromium-')), {
+const browser = await chromium.launchPersistentContext(scratch('endgame-chromium-'), {
   executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
   headless: true,
   viewport: { width: 940, height: 660 },

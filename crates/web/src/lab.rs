@@ -503,21 +503,22 @@ mod tests {
         )
     }
 
-    fn temp_db(name: &str) -> String {
-        let dir =
-            std::env::temp_dir().join(format!("endgame-web-lab-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = dir.join("lab.db").display().to_string();
+    /// A fresh store's path, and the guard that removes its directory.
+    fn temp_db(name: &str) -> (tempfile::TempDir, String) {
+        let dir = tempfile::Builder::new()
+            .prefix(&format!("endgame-web-lab-{name}-"))
+            .tempdir()
+            .unwrap();
+        let db = dir.path().join("lab.db").display().to_string();
         Store::open(&db).unwrap();
-        db
+        (dir, db)
     }
 
     #[test]
     fn bad_starts_are_one_line_400s_and_the_cap_holds() {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let app =
-            app(AppState::new(Limits::default()).with_lab(Lab::open(&temp_db("bad")).unwrap()));
+        let (_dir, db) = temp_db("bad");
+        let app = app(AppState::new(Limits::default()).with_lab(Lab::open(&db).unwrap()));
         let cases = [
             ("not json", "JSON"),
             (r#"{"params": {}}"#, "experiment"),
@@ -582,7 +583,7 @@ mod tests {
     #[test]
     fn a_run_started_from_the_page_is_the_lab_runners_run() {
         let rt = tokio::runtime::Runtime::new().unwrap();
-        let db = temp_db("start");
+        let (_dir, db) = temp_db("start");
         let app = app(AppState::new(Limits::default()).with_lab(Lab::open(&db).unwrap()));
         let body =
             r#"{"experiment": "calibration", "params": {"units": "30", "batch": 4}, "seed": "7"}"#;
@@ -609,7 +610,7 @@ mod tests {
         assert!(r["run"]["finished_at"].is_string());
         // The same run made by the lab's runner directly (another store)
         // reports the same.
-        let other = temp_db("start-direct");
+        let (_other_dir, other) = temp_db("start-direct");
         let mut st = Store::open(&other).unwrap();
         let exp = registry::find("calibration").unwrap();
         let p = Params::parse(exp, &["units=30".into(), "batch=4".into()]).unwrap();

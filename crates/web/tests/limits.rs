@@ -290,13 +290,18 @@ async fn hints_say_decided_for_the_position_and_every_move() {
 async fn a_question_a_table_answers_takes_no_solve_permit() {
     // One permit and no queue: while a solve holds it, any other solver
     // request is a 503 at once.
-    let s = state(
+    // This test writes a table: into a directory removed at its end.
+    let cache = tempfile::Builder::new()
+        .prefix("endgame-limits-tabled-")
+        .tempdir()
+        .unwrap();
+    let s = AppState::with_cache(
         Limits {
             max_solves: 1,
             max_queue: 0,
             ..Limits::default()
         },
-        "tabled",
+        cache.path(),
     );
     let sim = s
         .table_services()

@@ -186,12 +186,14 @@ async fn a_solve_stops_at_its_deadline_and_frees_its_permit() {
     assert!(t0.elapsed() < Duration::from_secs(3));
 }
 
-/// A temporary SQLite store.
-fn sqlite_store(name: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("endgame-web-test-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("lab.db").display().to_string()
+/// A temporary SQLite store's path, and the guard that removes it.
+fn sqlite_store(name: &str) -> (tempfile::TempDir, String) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("endgame-web-test-{name}-"))
+        .tempdir()
+        .unwrap();
+    let db = dir.path().join("lab.db").display().to_string();
+    (dir, db)
 }
 
 /// A fresh schema on the PostgreSQL server `ENDGAME_TEST_POSTGRES` names
@@ -293,7 +295,8 @@ async fn check_lab_api(app: &Router, db: &str, id: i64) {
 
 #[test]
 fn the_lab_api_serves_the_stores_runs_reports_and_plots() {
-    let stores: Vec<String> = std::iter::once(sqlite_store("lab"))
+    let (_dir, sqlite) = sqlite_store("lab");
+    let stores: Vec<String> = std::iter::once(sqlite)
         .chain(postgres_store("lab"))
         .collect();
     for db in stores {
