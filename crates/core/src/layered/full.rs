@@ -45,14 +45,9 @@ impl<T: Copy> Best<T> {
     ) where
         T: 'a,
     {
-        let Some(s) = low.filter(|&s| s <= self.score) else {
+        let Some(s) = low.filter(|&s| self.lower_to(s)) else {
             return;
         };
-        if s < self.score {
-            self.score = s;
-            self.positions.clear();
-            self.count = 0;
-        }
         for p in members {
             if puzzle.score(p) == s {
                 self.count += 1;
@@ -62,12 +57,40 @@ impl<T: Copy> Best<T> {
             }
         }
     }
+
+    /// Makes `s` the best score if it is lower (forgetting the positions
+    /// kept); whether positions with score `s` are to be taken in.
+    fn lower_to(&mut self, s: u32) -> bool {
+        if s < self.score {
+            self.score = s;
+            self.positions.clear();
+            self.count = 0;
+        }
+        s == self.score
+    }
 }
 
 impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
+    /// [`Best::add_members`] for a whole layer: its lowest score and how
+    /// many members have it in one parallel pass, then the first members
+    /// with it (in the layer's order) up to the cap, a scan that stops
+    /// there. A whole-layer serial scan held the other threads idle.
     pub(super) fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
-        let low = layer.par_iter().map(|p| puzzle.score(p)).min();
-        self.add_members(puzzle, low, layer.iter());
+        let low = layer
+            .par_iter()
+            .map(|p| (puzzle.score(p), 1u64))
+            .reduce_with(|a, b| match a.0.cmp(&b.0) {
+                std::cmp::Ordering::Less => a,
+                std::cmp::Ordering::Greater => b,
+                std::cmp::Ordering::Equal => (a.0, a.1 + b.1),
+            });
+        let Some((s, n)) = low.filter(|&(s, _)| self.lower_to(s)) else {
+            return;
+        };
+        self.count += n;
+        let room = self.cap.saturating_sub(self.positions.len());
+        let first = layer.iter().filter(|p| puzzle.score(p) == s).take(room);
+        self.positions.extend(first.copied());
     }
 }
 

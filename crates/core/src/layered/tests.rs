@@ -153,3 +153,54 @@ fn a_ranked_layer_answers_membership_and_partitions_by_hash() {
         assert_eq!(hashed.contains(&x), ranked.contains(&x), "{x}");
     }
 }
+
+/// Pegs left in a bitmask; no moves (only the scores matter here).
+struct Popcount;
+
+impl crate::Rules for Popcount {
+    type Position = u64;
+    type Move = ();
+    fn start(&self) -> u64 {
+        0
+    }
+    fn for_each_move(&self, _: &u64, _: impl FnMut(())) {}
+    fn play_unchecked(&self, p: &u64, _: ()) -> u64 {
+        *p
+    }
+}
+
+impl crate::Puzzle for Popcount {
+    fn score(&self, p: &u64) -> u32 {
+        p.count_ones()
+    }
+    fn is_goal(&self, p: &u64) -> bool {
+        p.count_ones() == 1
+    }
+    fn score_bound(&self) -> u32 {
+        1
+    }
+}
+
+#[test]
+fn a_whole_layer_taken_in_keeps_what_a_member_scan_keeps() {
+    use super::full::Best;
+    // Layers of mixed scores, in an order where the best score falls,
+    // stays and rises; caps below, at and above the counts.
+    let layers: Vec<BTreeSet<u64>> = [(1u64, 900), (5000, 700), (77, 3000), (0, 0), (12345, 5000)]
+        .iter()
+        .map(|&(seed, n)| (0..n).map(|i| (i * 2654435761 + seed) % 4096).collect())
+        .collect();
+    for cap in [0, 1, 7, 40, 100_000] {
+        let (mut whole, mut scanned) = (Best::new(cap), Best::new(cap));
+        for (i, keys) in layers.iter().enumerate() {
+            let layer = layer_of(keys, 1 + i * 5, i % 2 == 0);
+            whole.add(&Popcount, &layer);
+            let low = layer.iter().map(|p| p.count_ones()).min();
+            scanned.add_members(&Popcount, low, layer.iter());
+            assert_eq!(whole.score, scanned.score, "cap {cap}, layer {i}");
+            assert_eq!(whole.count, scanned.count, "cap {cap}, layer {i}");
+            assert_eq!(whole.positions, scanned.positions, "cap {cap}, layer {i}");
+        }
+        assert!(whole.count > 0);
+    }
+}
