@@ -7,13 +7,12 @@
 // and at phone size (390×844). Screenshots go to ./output/.
 // ENDGAME_UI_DIR=crates/web/ui serves the page files from that directory
 // instead of the binary's (to work on the UI without rebuilding).
-import { chromium } from 'playwright-core';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { launch, scratch, serve } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ENDGAME_BIN || join(here, '../../../target/release/endgame');
@@ -21,44 +20,15 @@ const out = join(here, 'output');
 mkdirSync(out, { recursive: true });
 
 // A lab store filled by the lab itself, for the lab page.
-// Scratch directories, removed when the script ends, however it ends.
-const scratchDirs = [];
-const scratch = prefix => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratchDirs.push(d);
-  return d;
-};
-process.on('exit', () => {
-  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
-});
-
 const labDb = join(scratch('endgame-e2e-lab-'), 'lab.db');
 const lab = spawnSync(bin, ['lab', 'run', 'calibration', '--param', 'units=12', '--quiet', '--db', labDb], { stdio: ['ignore', 'ignore', 'inherit'] });
 if (lab.status !== 0) throw new Error('endgame lab run failed');
 
-// Start the server on port 0 and read the port it prints.
-const server = spawn(bin, ['serve', '--port', '0', '--db', labDb, '--no-build-tables'], { stdio: ['ignore', 'pipe', 'inherit'] });
-const base = await new Promise((resolve, reject) => {
-  let buf = '';
-  server.stdout.on('data', d => {
-    buf += d;
-    const m = buf.match(/listening on (http:\/\/\S+?)\/?\s/);
-    if (m) resolve(m[1]);
-  });
-  server.on('exit', c => reject(new Error(`endgame serve exited with ${c}`)));
-  setTimeout(() => reject(new Error('endgame serve did not start')), 15000);
-});
+// The server on port 0, at the address it prints.
+const { url: base, server } = await serve(bin, ['--db', labDb, '--no-build-tables']);
 console.log(`server at ${base}`);
 
-process.on('exit', () => server.kill('SIGTERM'));
-// A fresh profile directory (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(scratch('endgame-chromium-'), {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 1280, height: 900 },
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const browser = await launch({ viewport: { width: 1280, height: 900 } });
 let failures = 0;
 const uiDir = process.env.ENDGAME_UI_DIR;
 if (uiDir) {
@@ -457,14 +427,8 @@ await step('lab page: a single-vacancy problem opens in the player', async () =>
 });
 
 await step('lab page without a store: the experiments are listed all the same', async () => {
-  const cwd = scratch('endgame-e2e-nostore-');
-  const bare = spawn(bin, ['serve', '--port', '0', '--no-build-tables'], { cwd, stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url, server: bare } = await serve(bin, ['--no-build-tables'], { cwd: scratch('endgame-e2e-nostore-') });
   try {
-    const url = await new Promise((resolve, reject) => {
-      let buf = '';
-      bare.stdout.on('data', d => { buf += d; const m = buf.match(/listening on (http:\/\/\S+?)\/?\s/); if (m) resolve(m[1]); });
-      bare.on('exit', c => reject(new Error(`endgame serve exited with ${c}`)));
-    });
     await page.goto(url + '/lab');
     await page.waitForFunction(() => document.querySelectorAll('[data-experiment]').length >= 9);
     assert.match(await page.$eval('#db', e => e.textContent), /No results store/);

@@ -2,49 +2,24 @@
 // made by `endgame lab run`), opens each game with its hints shown and the
 // lab page, and saves one PNG each (940×660, each under 150 KB) into docs/screenshots/.
 // Run through scripts/screenshots.sh (the e2e test's Chromium set-up).
-import { chromium } from 'playwright-core';
-import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, statSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { launch, scratch, serve } from './harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const bin = process.env.ENDGAME_BIN || join(here, '../../../target/release/endgame');
 const out = process.env.SCREENSHOT_DIR || join(here, '../../../docs/screenshots');
 mkdirSync(out, { recursive: true });
 
-// Scratch directories, removed when the script ends, however it ends.
-const scratchDirs = [];
-const scratch = prefix => {
-  const d = mkdtempSync(join(tmpdir(), prefix));
-  scratchDirs.push(d);
-  return d;
-};
-process.on('exit', () => {
-  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
-});
-
 const labDb = join(scratch('endgame-shots-lab-'), 'lab.db');
 for (const args of [['peg-single-vacancy', '--param', 'board=triangle'], ['calibration', '--param', 'units=40']]) {
   const r = spawnSync(bin, ['lab', 'run', ...args, '--quiet', '--db', labDb], { stdio: ['ignore', 'ignore', 'inherit'] });
   if (r.status !== 0) throw new Error(`endgame lab run ${args[0]} failed`);
 }
-const server = spawn(bin, ['serve', '--port', '0', '--db', labDb, '--no-build-tables'], { stdio: ['ignore', 'pipe', 'inherit'] });
-process.on('exit', () => server.kill('SIGTERM'));
-const base = await new Promise((resolve, reject) => {
-  let buf = '';
-  server.stdout.on('data', d => { buf += d; const m = buf.match(/listening on (http:\/\/\S+?)\/?\s/); if (m) resolve(m[1]); });
-  server.on('exit', c => reject(new Error(`endgame serve exited with ${c}`)));
-  setTimeout(() => reject(new Error('endgame serve did not start')), 15000);
-});
-const browser = await chromium.launchPersistentContext(scratch('endgame-chromium-'), {
-  executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-  headless: true,
-  viewport: { width: 940, height: 660 },
-  deviceScaleFactor: 1,
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-});
+const { url: base, server } = await serve(bin, ['--db', labDb, '--no-build-tables']);
+const browser = await launch({ viewport: { width: 940, height: 660 }, deviceScaleFactor: 1 });
 const page = await browser.newPage();
 async function settled() {
   await page.waitForFunction(() => document.getElementById('board').dataset.busy === '0' && document.getAnimations().length === 0, null, { timeout: 60000 });
