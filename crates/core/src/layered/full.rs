@@ -65,9 +65,37 @@ impl<T: Copy> Best<T> {
 }
 
 impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
+    /// [`Best::add_members`] for a whole layer: the lowest score and how
+    /// many have it in one parallel pass, then the first `cap` of them in
+    /// order (the pass in order stops there; it used to read every member
+    /// on one thread, every layer).
     pub(super) fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
-        let low = layer.par_iter().map(|p| puzzle.score(p)).min();
-        self.add_members(puzzle, low, layer.iter());
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let (low, n) = layer.par_iter().map(|p| (puzzle.score(p), 1u64)).reduce(
+            || (u32::MAX, 0),
+            |a, b| match a.0.cmp(&b.0) {
+                Less => a,
+                Greater => b,
+                Equal => (a.0, a.1 + b.1),
+            },
+        );
+        if n == 0 || low > self.score {
+            return;
+        }
+        if low < self.score {
+            self.score = low;
+            self.positions.clear();
+            self.count = 0;
+        }
+        self.count += n;
+        let room = self.cap.saturating_sub(self.positions.len());
+        self.positions.extend(
+            layer
+                .iter()
+                .filter(|p| puzzle.score(p) == low)
+                .take(room)
+                .copied(),
+        );
     }
 }
 
