@@ -370,6 +370,21 @@ impl<H: HighWord> LayerRank<'_, H> {
         Some(self.high.get(hi as usize)?.count() + low)
     }
 
+    /// Asks the cache for the rank-table entries of `key` (a hint, for a
+    /// key to be ranked a little later).
+    #[inline(always)]
+    pub fn prefetch_rank(&self, key: u64) {
+        let r = self.r;
+        let hi = (key >> r.lo_bits) as usize;
+        let lo = (key & ((1u64 << r.lo_bits) - 1)) as usize;
+        if r.low32.is_empty() {
+            prefetch(&r.low16, lo);
+        } else {
+            prefetch(&r.low32, lo);
+        }
+        prefetch(&self.high, hi);
+    }
+
     /// The high half owning rank `rank` (the last with `cum <= rank`).
     fn high_of(&self, rank: u64) -> usize {
         self.high.partition_point(|&h| h.count() <= rank) - 1
@@ -651,12 +666,16 @@ impl<'r> MemberIndex<'r> {
     }
 
     /// Replaces every key of `keys` by its member's index, or by
-    /// [`NOT_MEMBER`]: all ranks first, then the look-ups, each word and
-    /// count prefetched [`LOOKUP_AHEAD`] keys ahead so that the cache
+    /// [`NOT_MEMBER`]: all ranks first (the rank tables' entries
+    /// prefetched [`RANK_AHEAD`] keys ahead), then the look-ups, each word
+    /// and count prefetched [`LOOKUP_AHEAD`] keys ahead so that the cache
     /// misses overlap.
     pub fn indices(&self, keys: &mut [u64]) {
-        for k in keys.iter_mut() {
-            *k = self.rank(*k).unwrap_or(NOT_MEMBER);
+        for i in 0..keys.len() {
+            if let Some(&ahead) = keys.get(i + RANK_AHEAD) {
+                self.layer.prefetch_rank(ahead);
+            }
+            keys[i] = self.rank(keys[i]).unwrap_or(NOT_MEMBER);
         }
         for i in 0..keys.len() {
             if let Some(&r) = keys.get(i + LOOKUP_AHEAD) {
@@ -723,7 +742,8 @@ pub fn mark_pieces<T: Sync>(
         |(keys, ranks), piece| {
             keys.clear();
             dk.keys(piece, keys);
-            if !fill(keys, |k| layer.rank(k).map(&place), ranks, map) {
+            let rank = |k| layer.rank(k).map(&place);
+            if !fill(keys, rank, |k| layer.prefetch_rank(k), ranks, map) {
                 bad.store(true, Ordering::Relaxed);
             }
         },
@@ -747,11 +767,18 @@ pub fn set_ranked_keys(
         fill(
             keys,
             |k| layer.rank_in_class(k).filter(|&r| r < layer.total),
+            |k| layer.prefetch_rank(k),
             ranks,
             map,
         )
     } else {
-        fill(keys, |k| layer.rank(k), ranks, map)
+        fill(
+            keys,
+            |k| layer.rank(k),
+            |k| layer.prefetch_rank(k),
+            ranks,
+            map,
+        )
     };
     if !done {
         bad.store(true, Ordering::Relaxed);
@@ -761,12 +788,15 @@ pub fn set_ranked_keys(
 /// Sets the bits of the ranks of `keys` in `map` in one pass: each rank's
 /// word is prefetched as soon as it is known and its bit set
 /// [`FILL_AHEAD`] keys later, from a ring held in `ring`, so that the
-/// cache misses overlap and no list of ranks is written and read back.
-/// `false` (some bits set) at the first key `rank` refuses.
+/// cache misses overlap and no list of ranks is written and read back;
+/// the rank tables' entries of a key are asked for (`pre`)
+/// [`RANK_AHEAD`] keys before it is ranked. `false` (some bits set) at
+/// the first key `rank` refuses.
 #[inline(always)]
 fn fill(
     keys: &[u64],
     rank: impl Fn(u64) -> Option<u64>,
+    pre: impl Fn(u64),
     ring: &mut Vec<u64>,
     map: &[AtomicU64],
 ) -> bool {
@@ -774,6 +804,9 @@ fn fill(
     ring.resize(FILL_AHEAD, 0);
     let ring: &mut [u64; FILL_AHEAD] = (&mut ring[..]).try_into().expect("the ring's size");
     for (i, &k) in keys.iter().enumerate() {
+        if let Some(&ahead) = keys.get(i + RANK_AHEAD) {
+            pre(ahead);
+        }
         let Some(r) = rank(k) else {
             return false;
         };
@@ -800,6 +833,8 @@ fn fill(
 
 /// Keys between a rank's prefetch and the setting of its bit.
 const FILL_AHEAD: usize = 32;
+/// Keys between the prefetch of a key's rank-table entries and its rank.
+const RANK_AHEAD: usize = 16;
 
 /// Sets bit `r` of `map`, reading first: most children land on bits
 /// already set, and a load costs less than a locked `or`.
