@@ -695,6 +695,10 @@ impl<'r> MemberIndex<'r> {
 
 /// Keys between a look-up's prefetch and the look-up.
 pub const LOOKUP_AHEAD: usize = 32;
+/// Keys between the prefetch of a key's rank-table entries and its rank
+/// in a look-up (the bit-setting loops do without: on 33 holes the
+/// tables stay in L2, and the hint cost more than it saved there).
+const RANK_AHEAD: usize = 16;
 
 /// Asks the cache for `items[i]` (a hint: nothing happens elsewhere than
 /// on x86-64).
@@ -742,8 +746,7 @@ pub fn mark_pieces<T: Sync>(
         |(keys, ranks), piece| {
             keys.clear();
             dk.keys(piece, keys);
-            let rank = |k| layer.rank(k).map(&place);
-            if !fill(keys, rank, |k| layer.prefetch_rank(k), ranks, map) {
+            if !fill(keys, |k| layer.rank(k).map(&place), ranks, map) {
                 bad.store(true, Ordering::Relaxed);
             }
         },
@@ -767,18 +770,11 @@ pub fn set_ranked_keys(
         fill(
             keys,
             |k| layer.rank_in_class(k).filter(|&r| r < layer.total),
-            |k| layer.prefetch_rank(k),
             ranks,
             map,
         )
     } else {
-        fill(
-            keys,
-            |k| layer.rank(k),
-            |k| layer.prefetch_rank(k),
-            ranks,
-            map,
-        )
+        fill(keys, |k| layer.rank(k), ranks, map)
     };
     if !done {
         bad.store(true, Ordering::Relaxed);
@@ -788,15 +784,12 @@ pub fn set_ranked_keys(
 /// Sets the bits of the ranks of `keys` in `map` in one pass: each rank's
 /// word is prefetched as soon as it is known and its bit set
 /// [`FILL_AHEAD`] keys later, from a ring held in `ring`, so that the
-/// cache misses overlap and no list of ranks is written and read back;
-/// the rank tables' entries of a key are asked for (`pre`)
-/// [`RANK_AHEAD`] keys before it is ranked. `false` (some bits set) at
-/// the first key `rank` refuses.
+/// cache misses overlap and no list of ranks is written and read back.
+/// `false` (some bits set) at the first key `rank` refuses.
 #[inline(always)]
 fn fill(
     keys: &[u64],
     rank: impl Fn(u64) -> Option<u64>,
-    pre: impl Fn(u64),
     ring: &mut Vec<u64>,
     map: &[AtomicU64],
 ) -> bool {
@@ -804,9 +797,6 @@ fn fill(
     ring.resize(FILL_AHEAD, 0);
     let ring: &mut [u64; FILL_AHEAD] = (&mut ring[..]).try_into().expect("the ring's size");
     for (i, &k) in keys.iter().enumerate() {
-        if let Some(&ahead) = keys.get(i + RANK_AHEAD) {
-            pre(ahead);
-        }
         let Some(r) = rank(k) else {
             return false;
         };
@@ -833,8 +823,6 @@ fn fill(
 
 /// Keys between a rank's prefetch and the setting of its bit.
 const FILL_AHEAD: usize = 32;
-/// Keys between the prefetch of a key's rank-table entries and its rank.
-const RANK_AHEAD: usize = 16;
 
 /// Sets bit `r` of `map`, reading first: most children land on bits
 /// already set, and a load costs less than a locked `or`.
