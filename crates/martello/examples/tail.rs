@@ -9,7 +9,10 @@
 //!
 //! With `MEMO_MB` set, each game's memo budget in MiB (default: the
 //! study's 1 GiB); with `SKIP=I,J,…`, those games are left out (each
-//! other game is solved as in the full run).
+//! other game is solved as in the full run); with `GAME_S=S`, each game
+//! stops after S seconds of wall time and is reported undecided (its
+//! fewest stones seen, its expansions until then; the distributions
+//! count it at that).
 use endgame_core::layered::Silent;
 use endgame_martello::study::{self, game_seed, Distribution, StudyOptions};
 use endgame_martello::Board;
@@ -31,6 +34,9 @@ fn main() {
     let mut opts = StudyOptions::new(n, games, seed);
     if let Ok(mb) = std::env::var("MEMO_MB") {
         opts.max_memo_bytes = mb.parse::<usize>().unwrap() << 20;
+    }
+    if let Ok(secs) = std::env::var("GAME_S") {
+        opts.game_seconds = Some(secs.parse().unwrap());
     }
     let t = std::time::Instant::now();
     let skip: Vec<u64> = std::env::var("SKIP").map_or(Vec::new(), |s| {
@@ -104,9 +110,20 @@ fn main() {
             v.iter().map(|r| r.seconds).sum::<f64>()
         );
     }
+    let undecided: Vec<_> = rs.iter().filter(|r| !r.decided).collect();
+    println!(
+        "undecided (GAME_S): {} games {:?}",
+        undecided.len(),
+        undecided
+            .iter()
+            .map(|r| (r.index, r.min_stones, r.explored))
+            .collect::<Vec<_>>()
+    );
     let mut slow: Vec<_> = rs.iter().collect();
     slow.sort_by(|a, b| b.seconds.total_cmp(&a.seconds));
-    println!("slowest games (index, board seed, min stones, explored, ms, memo MiB, board):");
+    println!(
+        "slowest games (index, board seed, min stones (bound if undecided), explored, ms, memo MiB, board):"
+    );
     for r in slow.iter().take(show) {
         let bs = game_seed(seed, n, r.index);
         let board = Board::random(n, bs).unwrap();

@@ -277,6 +277,31 @@ pub fn solve_pooled(m: &Martello, opts: &SolveOptions, pool: &mut Pool) -> Solut
     solve_impl(m, opts, true, pool, POOLED_RESERVE)
 }
 
+/// [`solve_pooled`] within `budget` (its deadline and cancel token): the
+/// same search, stage for stage, until the budget strikes; then
+/// `Err((bound, explored))`, `bound` the fewest stones on any state the
+/// searches entered (an upper bound on the minimum). For studies that
+/// bound each game (the `tail` example's `GAME_S`).
+pub fn solve_pooled_within(
+    m: &Martello,
+    opts: &SolveOptions,
+    pool: &mut Pool,
+    budget: &Budget,
+) -> Result<Solution, (u32, u64)> {
+    if !opts.goal_first || opts.max_expansions.is_some() {
+        return Ok(solve_ops(m, opts, true, pool, POOLED_RESERVE));
+    }
+    staged(
+        m,
+        opts,
+        true,
+        pool,
+        POOLED_RESERVE,
+        Some(budget),
+        stages_for(m.n()),
+    )
+}
+
 /// [`solve`] building every child state (no lazy expansion): the same
 /// search step for step, kept to cross-check and measure the lazy one.
 pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {

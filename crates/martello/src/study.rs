@@ -13,12 +13,13 @@
 use crate::board::{Board, MartelloError};
 use crate::solver::{self, SymmetryMode};
 use crate::state::{Martello, State};
+use endgame_core::budget::Budget;
 use endgame_core::layered::Progress;
 use endgame_core::restarts::{Rng, Schedule, Searcher};
 use endgame_core::Rules;
 use rayon::prelude::*;
 use serde::Serialize;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// The budgets of the source's budget experiment (its Figure 14).
 pub const SEED_BUDGETS: [u64; 7] = [100, 250, 500, 1_000, 2_500, 5_000, 10_000];
@@ -55,6 +56,10 @@ pub struct StudyOptions {
     /// The restart schedule of the exact solver that solves every game of
     /// the study (its effort is the `explored` distribution).
     pub main_schedule: Schedule,
+    /// Seconds of wall time each game of [`solve_indices`] may take;
+    /// `None`: no limit. A game stopped there is reported undecided
+    /// ([`GameResult::decided`] false).
+    pub game_seconds: Option<f64>,
 }
 
 impl StudyOptions {
@@ -74,6 +79,7 @@ impl StudyOptions {
             meta_games: games.min(2_000),
             schedule: better_schedule(),
             main_schedule: better_schedule(),
+            game_seconds: None,
         }
     }
 }
@@ -121,6 +127,10 @@ pub struct GameResult {
     pub seconds: f64,
     /// Memo bytes at the end.
     pub memo_bytes: usize,
+    /// False when the game's time ([`StudyOptions::game_seconds`]) ran
+    /// out: then `min_stones` is only an upper bound (the fewest stones
+    /// seen) and `explored` what was expanded until then.
+    pub decided: bool,
 }
 
 /// Mean, median, percentiles and maximum of a sample.
@@ -382,6 +392,7 @@ pub fn solve_indices(
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
     random_game(n, seed, 0)?;
+    let game_seconds = opts.game_seconds;
     let results = indices
         .par_iter()
         .map(|&i| {
@@ -390,19 +401,39 @@ pub fn solve_indices(
             let s = POOL.with(|pool| {
                 let opts = solve_options(opts, &opts.main_schedule, n, i);
                 let mut pool = pool.borrow_mut();
-                let s = solver::solve_pooled(&m, &opts, &mut pool);
+                let s = match game_seconds {
+                    None => Ok(solver::solve_pooled(&m, &opts, &mut pool)),
+                    Some(secs) => {
+                        let budget = Budget {
+                            deadline: Some(t + Duration::from_secs_f64(secs)),
+                            ..Budget::default()
+                        };
+                        solver::solve_pooled_within(&m, &opts, &mut pool, &budget)
+                    }
+                };
                 pool.trim(opts.max_memo_bytes);
                 s
             });
             let seconds = t.elapsed().as_secs_f64();
             progress.took(seconds);
             progress.advance(1);
-            GameResult {
-                index: i,
-                min_stones: s.min_stones,
-                explored: s.explored,
-                seconds,
-                memo_bytes: s.memo_bytes,
+            match s {
+                Ok(s) => GameResult {
+                    index: i,
+                    min_stones: s.min_stones,
+                    explored: s.explored,
+                    seconds,
+                    memo_bytes: s.memo_bytes,
+                    decided: true,
+                },
+                Err((bound, explored)) => GameResult {
+                    index: i,
+                    min_stones: bound,
+                    explored,
+                    seconds,
+                    memo_bytes: 0,
+                    decided: false,
+                },
             }
         })
         .collect();

@@ -318,3 +318,45 @@ fn the_goal_only_row_wise_search_decides_one_stone() {
         "solvable and unsolvable tested: {both:?}"
     );
 }
+
+/// The study's per-game time (`StudyOptions::game_seconds`, the `tail`
+/// example's `GAME_S`): a generous one changes nothing (the same minima
+/// and expansions, game for game, as the unbounded study); a zero one
+/// leaves every game that needs a search undecided with a bound at least
+/// its minimum and at most its start's stones.
+#[test]
+fn a_per_game_time_bounds_the_study_and_changes_nothing_within_it() {
+    for (n, games) in [(5, 60u64), (6, 30)] {
+        let indices: Vec<u64> = (0..games).collect();
+        let opts = study::StudyOptions::new(n, games, 7);
+        let silent = endgame_core::layered::Silent;
+        let free = study::solve_indices(n, &indices, 7, &opts, &silent).unwrap();
+        let mut timed = opts.clone();
+        timed.game_seconds = Some(600.0);
+        let within = study::solve_indices(n, &indices, 7, &timed, &silent).unwrap();
+        timed.game_seconds = Some(0.0);
+        let stopped = study::solve_indices(n, &indices, 7, &timed, &silent).unwrap();
+        let mut undecided = 0;
+        for ((a, b), c) in free.iter().zip(&within).zip(&stopped) {
+            assert!(a.decided && b.decided);
+            assert_eq!(
+                (a.index, a.min_stones, a.explored),
+                (b.index, b.min_stones, b.explored)
+            );
+            assert_eq!(c.index, a.index);
+            if c.decided {
+                assert_eq!(c.min_stones, a.min_stones, "game {}", a.index);
+            } else {
+                undecided += 1;
+                assert!(
+                    (a.min_stones..=(n * n) as u32).contains(&c.min_stones),
+                    "game {}: bound {} minimum {}",
+                    a.index,
+                    c.min_stones,
+                    a.min_stones
+                );
+            }
+        }
+        assert!(undecided > 0, "{n}x{n}: no game stopped");
+    }
+}
