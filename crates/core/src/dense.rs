@@ -695,10 +695,12 @@ impl<'r> MemberIndex<'r> {
 
 /// Keys between a look-up's prefetch and the look-up.
 pub const LOOKUP_AHEAD: usize = 32;
-/// Keys between the prefetch of a key's rank-table entries and its rank
-/// in a look-up (the bit-setting loops do without: on 33 holes the
-/// tables stay in L2, and the hint cost more than it saved there).
-const RANK_AHEAD: usize = 16;
+/// Keys between the prefetch of a key's rank-table entries
+/// ([`LayerRank::prefetch_rank`]) and its rank, where the tables miss the
+/// cache (look-ups; the segmented fill of big layers). The bit-setting
+/// loops do without: on 33 holes the tables stay in L2, and the hint
+/// cost more than it saved there.
+pub const RANK_AHEAD: usize = 16;
 
 /// Asks the cache for `items[i]` (a hint: nothing happens elsewhere than
 /// on x86-64).

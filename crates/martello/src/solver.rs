@@ -288,18 +288,7 @@ pub fn solve_pooled_within(
     pool: &mut Pool,
     budget: &Budget,
 ) -> Result<Solution, (u32, u64)> {
-    if !opts.goal_first || opts.max_expansions.is_some() {
-        return Ok(solve_ops(m, opts, true, pool, POOLED_RESERVE));
-    }
-    staged(
-        m,
-        opts,
-        true,
-        pool,
-        POOLED_RESERVE,
-        Some(budget),
-        stages_for(m.n()),
-    )
+    solve_within(m, opts, true, pool, POOLED_RESERVE, Some(budget))
 }
 
 /// [`solve`] building every child state (no lazy expansion): the same
@@ -382,12 +371,25 @@ fn solve_impl(
     pool: &mut Pool,
     reserve: usize,
 ) -> Solution {
-    if !opts.goal_first || opts.max_expansions.is_some() {
-        return solve_ops(m, opts, lazy, pool, reserve);
-    }
-    let stages = stages_for(m.n());
-    staged(m, opts, lazy, pool, reserve, None, stages)
+    solve_within(m, opts, lazy, pool, reserve, None)
         .unwrap_or_else(|_| unreachable!("without a budget the last stage runs to the end"))
+}
+
+/// The solver's one dispatch: the operation search alone (no goal first,
+/// or an expansion limit), else [`stages_for`]'s stages within `budget`
+/// if any (see [`staged`] for what a stop returns).
+fn solve_within(
+    m: &Martello,
+    opts: &SolveOptions,
+    lazy: bool,
+    pool: &mut Pool,
+    reserve: usize,
+    budget: Option<&Budget>,
+) -> Result<Solution, (u32, u64)> {
+    if !opts.goal_first || opts.max_expansions.is_some() {
+        return Ok(solve_ops(m, opts, lazy, pool, reserve));
+    }
+    staged(m, opts, lazy, pool, reserve, budget, stages_for(m.n()))
 }
 
 /// [`solve`] (goal first) through the given stages instead of

@@ -392,6 +392,7 @@ pub fn solve_indices(
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
     random_game(n, seed, 0)?;
+    // Read here: the per-game solver options shadow `opts` below.
     let game_seconds = opts.game_seconds;
     let results = indices
         .par_iter()
@@ -417,23 +418,17 @@ pub fn solve_indices(
             let seconds = t.elapsed().as_secs_f64();
             progress.took(seconds);
             progress.advance(1);
-            match s {
-                Ok(s) => GameResult {
-                    index: i,
-                    min_stones: s.min_stones,
-                    explored: s.explored,
-                    seconds,
-                    memo_bytes: s.memo_bytes,
-                    decided: true,
-                },
-                Err((bound, explored)) => GameResult {
-                    index: i,
-                    min_stones: bound,
-                    explored,
-                    seconds,
-                    memo_bytes: 0,
-                    decided: false,
-                },
+            let (min_stones, explored, memo_bytes, decided) = match s {
+                Ok(s) => (s.min_stones, s.explored, s.memo_bytes, true),
+                Err((bound, explored)) => (bound, explored, 0, false),
+            };
+            GameResult {
+                index: i,
+                min_stones,
+                explored,
+                seconds,
+                memo_bytes,
+                decided,
             }
         })
         .collect();

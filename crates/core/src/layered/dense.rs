@@ -21,8 +21,6 @@ pub(super) const DENSE_DIRECT_BYTES: usize = 24 << 20;
 pub(super) const DENSE_SEGMENT_LOG: u32 = 24;
 /// Children buffered per batch of a segmented fill (4 bytes each).
 pub(super) const DENSE_BATCH_CHILDREN: usize = 48 << 20;
-/// Keys between the prefetch of a key's rank-table entries and its rank.
-const RANK_AHEAD: usize = 16;
 
 impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// [`Ctx::forward`] by a ranked bitmap ([`crate::dense`]), when the
@@ -116,7 +114,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                             for (i, &k) in keys.iter().enumerate() {
                                 // The rank tables (2 MiB on 37 holes) miss
                                 // the core's cache: ask a few keys ahead.
-                                if let Some(&ahead) = keys.get(i + RANK_AHEAD) {
+                                if let Some(&ahead) = keys.get(i + crate::dense::RANK_AHEAD) {
                                     layer.prefetch_rank(ahead);
                                 }
                                 let r = if in_class {
