@@ -359,6 +359,7 @@ fn count_across(
     let opts = endgame_core::layered::LayeredOptions {
         max_bytes,
         count_all: !args.goal_only,
+        prune: args.goal_only,
         count_solutions: !args.no_solutions || !args.goal_only,
         ..Default::default()
     };

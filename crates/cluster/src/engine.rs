@@ -1120,12 +1120,24 @@ impl<'a, T: Copy + Ord> Sink<'a, T> {
         puzzle: &P,
         prune: bool,
         best: &mut Best<T>,
-        keys: &[u64],
+        keys_in: &[u64],
     ) -> Result<(), ClusterError> {
         let Some(dk) = self.dk else {
             return Err(ClusterError::Unsupported(
                 "ranked layers of a puzzle without dense keys".into(),
             ));
+        };
+        // A test on keys (`DenseKeys::prune_keys`) filters them before
+        // their positions are made; without one the positions are tested.
+        let mut kept = Vec::new();
+        let (keys, prune) = if prune {
+            kept.extend_from_slice(keys_in);
+            match dk.prune_keys(&mut kept) {
+                true => (kept.as_slice(), false),
+                false => (keys_in, true),
+            }
+        } else {
+            (keys_in, false)
         };
         match &mut self.disk {
             None => {

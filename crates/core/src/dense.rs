@@ -59,6 +59,15 @@ pub trait DenseKeys<T>: Sync {
     fn children_keep_class(&self) -> bool {
         false
     }
+    /// Drops from `keys`, all of one ranked layer, exactly the keys whose
+    /// positions [`crate::Puzzle::cannot_reach_goal`] rules out, and
+    /// returns `true`; or returns `false`, untouched, when the puzzle
+    /// has no such test on keys (the default: the engine then tests the
+    /// positions). A pruned layer is filtered as it is read out of its
+    /// bitmap, before its positions are made.
+    fn prune_keys(&self, _keys: &mut Vec<u64>) -> bool {
+        false
+    }
 }
 
 /// Layer-independent tables of a key layout.

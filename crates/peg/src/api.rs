@@ -868,6 +868,9 @@ fn count_typed<B: Bits>(
         &LayeredOptions {
             max_bytes: opts.max_bytes,
             count_all: !opts.goal_only,
+            // Goal-only: what cannot reach the goal is not kept (the
+            // goal-reaching counts and solutions stay exact).
+            prune: opts.goal_only,
             count_solutions: opts.solutions || !opts.goal_only,
             keep_goal_layers: extra.is_some(),
             ..LayeredOptions::default()

@@ -208,6 +208,7 @@ pub fn goal_reaching_layers<B: Bits>(
         &LayeredOptions {
             max_bytes,
             count_all: false,
+            prune: true,
             count_solutions: false,
             keep_goal_layers: true,
             ..LayeredOptions::default()

@@ -854,6 +854,7 @@ fn table_options(budget: &Budget) -> LayeredOptions {
     LayeredOptions {
         max_bytes: budget.memory.unwrap_or(LayeredOptions::default().max_bytes),
         count_all: false,
+        prune: true,
         count_solutions: false,
         keep_goal_layers: true,
         budget: budget.clone(),

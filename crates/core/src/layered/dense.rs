@@ -188,10 +188,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .map(|(i, w)| {
                 let mut keys = Vec::new();
                 layer.extract(w, i * per, &mut keys);
+                let keyed = prune && dk.prune_keys(&mut keys);
                 let mut pos = Vec::with_capacity(keys.len());
                 dk.positions(&keys, &mut pos);
                 drop(keys);
-                if prune {
+                if prune && !keyed {
                     pos.retain(|p| !puzzle.cannot_reach_goal(p));
                 }
                 let tally = if raw {

@@ -105,6 +105,8 @@ pub struct PegSolitaire<B: Bits> {
     wide: bool,
     /// Whether the CPU has AVX-512 and GFNI (for [`d4_gfni`]).
     gfni: bool,
+    /// Whether the CPU has AVX2 (for the pagoda test on keys).
+    avx2: bool,
     /// order_tables[k][byte]: search-order weight of byte k's pegs.
     order_tables: Vec<[i32; 256]>,
     /// Dense keys (one bit per hole, in bit order), on boards of at most
@@ -112,7 +114,27 @@ pub struct PegSolitaire<B: Bits> {
     /// unkey_table[k][byte] the bitboard of key byte k.
     key_table: Vec<[u64; 256]>,
     unkey_table: Vec<[B; 256]>,
+    /// The pagoda functions on dense keys, sixteen a lane group:
+    /// `key_pagodas[((g * kbytes + k) << 8) | byte][l]` is the weight of
+    /// key byte k's pegs under function `16g + l`; `None` when the board
+    /// has no dense keys or a total could overflow 16 bits (then
+    /// [`endgame_core::dense::DenseKeys::prune_keys`] is not offered).
+    key_pagodas: Option<KeyPagodas>,
 }
+
+/// See [`PegSolitaire::key_pagodas`].
+#[derive(Clone, Default)]
+pub(crate) struct KeyPagodas {
+    /// Key bytes.
+    kbytes: usize,
+    lanes: Vec<[i16; KEY_PAGODA_LANES]>,
+    /// Per group, the total each function needs (`i16::MIN` past the
+    /// last).
+    need: Vec<[i16; KEY_PAGODA_LANES]>,
+}
+
+/// Pagoda functions summed at once on a key (one 256-bit add a key byte).
+pub(crate) const KEY_PAGODA_LANES: usize = 16;
 
 impl<B: Bits> std::fmt::Debug for PegSolitaire<B> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

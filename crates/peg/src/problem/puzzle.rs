@@ -56,6 +56,20 @@ impl<B: Bits> PegSolitaire<B> {
             .sum()
     }
 
+    /// Whether `pos` has fewer pegs than the goal or a position class no
+    /// goal has (the tests of [`Puzzle::cannot_reach_goal`] before the
+    /// pagoda functions).
+    #[inline]
+    pub(super) fn count_or_class_fails(&self, pos: B) -> bool {
+        if pos.count() < self.score_bound() {
+            return true;
+        }
+        match &self.classes {
+            Some((_, goal_classes)) => !goal_classes.contains(&self.class_bits(pos)),
+            None => false,
+        }
+    }
+
     /// Whether some pagoda function is below what the goal needs on
     /// `pos`: eight functions summed at once, one table row a byte (the
     /// test runs on every position of a pruned layer).
@@ -97,17 +111,7 @@ impl<B: Bits> Puzzle for PegSolitaire<B> {
     }
 
     fn cannot_reach_goal(&self, pos: &B) -> bool {
-        let n = pos.count();
-        let bound = self.score_bound();
-        if n < bound {
-            return true;
-        }
-        if let Some((_, goal_classes)) = &self.classes {
-            if !goal_classes.contains(&self.class_bits(*pos)) {
-                return true;
-            }
-        }
-        self.pagoda_fails(*pos)
+        self.count_or_class_fails(*pos) || self.pagoda_fails(*pos)
     }
 
     fn search_order(&self, pos: &B) -> i64 {

@@ -1,7 +1,8 @@
 use super::d4::{d4_gfni, gfni_simd};
 use super::*;
+use endgame_core::dense::DenseKeys;
 use endgame_core::layered::{enumerate, LayeredError, LayeredOptions, Silent};
-use endgame_core::{Reversible, Rules, Symmetric};
+use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
 
 fn problem<B: Bits>(board: &str, vacate: &[&str], goal: Option<&str>) -> PegSolitaire<B> {
     let b = Arc::new(Board::named(board, false).unwrap());
@@ -167,6 +168,15 @@ fn pruning_tables_agree<B: Bits>(p: &PegSolitaire<B>) {
             fails |= v < *need;
         }
         assert_eq!(p.pagoda_fails(pos), fails, "{}: {pos:?}", p.board.name());
+        // The same verdicts on the position's dense key: the scalar sum
+        // and the batch test (in registers where the CPU has them).
+        if let Some(t) = &p.key_pagodas {
+            let key = DenseKeys::key(p, &pos);
+            assert_eq!(PegSolitaire::<B>::key_pagoda_fails(t, key), fails);
+            let mut keys = vec![key];
+            assert!(DenseKeys::prune_keys(p, &mut keys));
+            assert_eq!(keys.is_empty(), p.cannot_reach_goal(&pos));
+        }
     }
 }
 
@@ -174,6 +184,7 @@ fn pruning_tables_agree<B: Bits>(p: &PegSolitaire<B>) {
 fn pruning_tables_agree_with_the_definitions() {
     let english: PegSolitaire<u64> = problem("english", &["d4"], Some("d4"));
     assert!(!english.pagodas.is_empty(), "the central game has pagodas");
+    assert!(english.key_pagodas.is_some(), "and tests them on keys");
     pruning_tables_agree(&english);
     pruning_tables_agree(&problem::<u64>("english", &["c1"], Some("c1")));
     pruning_tables_agree(&problem::<u64>("french", &["d4"], Some("d4")));
