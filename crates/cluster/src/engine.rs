@@ -1681,11 +1681,15 @@ where
         low.reverse();
         // low[d] for d <= m; deeper layers mirror them.
         let layer = |d: usize| if d <= m { &low[d] } else { &low[last - d] };
+        // A deeper layer has the orbit sizes of the one it mirrors (σ
+        // commutes with the symmetries): summed once.
+        let raw: Vec<u128> = (0..=m)
+            .map(|d| low[d].iter().map(|p| puzzle.orbit_size(p) as u128).sum())
+            .collect();
         let mut local = Vec::with_capacity(2 * (last + 1));
         for d in 0..=last {
-            let l = layer(d);
-            local.push(l.len() as u128);
-            local.push(l.iter().map(|p| puzzle.orbit_size(p) as u128).sum());
+            local.push(layer(d).len() as u128);
+            local.push(raw[if d <= m { d } else { last - d }]);
         }
         let s = net.sum(local);
         for (d, stat) in stats.iter_mut().enumerate() {

@@ -244,10 +244,19 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             d if last - d == m => &good[0],
             d => &low[last - d],
         };
+        // A layer past the middle is σ of one before it, with the same
+        // orbit sizes (σ commutes with the symmetries): summed once.
+        let raw: Vec<u64> = (0..=m)
+            .map(|d| {
+                layer(d)
+                    .par_iter()
+                    .map(|p| puzzle.orbit_size(p) as u64)
+                    .sum()
+            })
+            .collect();
         for (d, stat) in stats.iter_mut().enumerate() {
-            let l = layer(d);
-            stat.to_goal_reduced = l.len() as u64;
-            stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
+            stat.to_goal_reduced = layer(d).len() as u64;
+            stat.to_goal_raw = raw[if d <= m { d } else { last - d }];
         }
         pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
         if opts.keep_goal_layers && pass.goal_reachable {
