@@ -2,7 +2,7 @@
 //! game's middle layer, and what they leave of each forward layer.
 //!
 //! Run: `cargo run --release -p endgame-peg --example pagoda_derive [ROUNDS] [TRIES]`
-//! (defaults 12 and 20; about a minute). Builds the forward layers to the
+//! (defaults 12 and 20; a few seconds). Builds the forward layers to the
 //! middle (depth 15) up to symmetry, finds the middle's goal-reaching
 //! members by the meeting (x reaches the goal when the complement of x
 //! has a parent in the layer), samples every 100th member of the middle

@@ -180,11 +180,11 @@ fn derive_within(
 /// Pagoda functions of the English central game (goal `d4`), hole by
 /// hole in the board's order, found offline by [`separating`] on a sample
 /// of the middle layer (`examples/pagoda_derive.rs`, 12 rounds of 20
-/// programs; weights divided by their common factor 15). Together with
-/// the classic and derived ones they leave 1,686,896 of the middle
-/// layer's 2,598,215 positions (230,230 reach the goal), against
-/// 2,222,570 without them; the goal-only count visits 4.4 million
-/// positions to the middle instead of 7.1 million. Checked like any other
+/// programs; weights divided by their common factor 15). Alone they
+/// leave 1,686,896 of the middle layer's 2,598,215 positions (230,230
+/// reach the goal); with the classic and derived ones 1,655,600, against
+/// 2,222,570 with those alone, and the goal-only count visits 5.2
+/// million positions instead of 7.1 million. Checked like any other
 /// function before use.
 const ENGLISH_CENTRAL: [[i8; 33]; 12] = [
     [
