@@ -121,26 +121,22 @@ pub fn derive(board: &Board, goal: usize, objective: &[f64], name: &str) -> Opti
     derive_within(board, goal, objective, name, None).0
 }
 
-/// [`derive`] within `limit`: the pagoda (the best found if the program
-/// was cut short) and whether it is the optimum.
-fn derive_within(
+/// The integer program of a pagoda on `board`: one integer weight a
+/// hole in `range`, the goal's fixed at `goal_weight`, no jump raising
+/// the total (`w(from) + w(over) >= w(to)` for every line of three),
+/// minimising `Σ objective[h] · w(h)`.
+fn program(
     board: &Board,
     goal: usize,
     objective: &[f64],
-    name: &str,
-    limit: Option<Duration>,
-) -> (Option<Pagoda>, bool) {
+    range: (i32, i32),
+    goal_weight: i32,
+) -> (Problem, Vec<microlp::Variable>) {
     let mut lp = Problem::new(OptimizationDirection::Minimize);
-    if let Some(limit) = limit {
-        lp.set_time_limit(limit);
-    }
     let vars: Vec<_> = (0..board.holes())
-        .map(|h| {
-            if h == goal {
-                lp.add_integer_var(objective[h], (1, 1))
-            } else {
-                lp.add_integer_var(objective[h], (-1, 4))
-            }
+        .map(|h| match h == goal {
+            true => lp.add_integer_var(objective[h], (goal_weight, goal_weight)),
+            false => lp.add_integer_var(objective[h], range),
         })
         .collect();
     let mut lines: Vec<(usize, usize, usize)> = board
@@ -156,6 +152,22 @@ fn derive_within(
             ComparisonOp::Ge,
             0.0,
         );
+    }
+    (lp, vars)
+}
+
+/// [`derive`] within `limit`: the pagoda (the best found if the program
+/// was cut short) and whether it is the optimum.
+fn derive_within(
+    board: &Board,
+    goal: usize,
+    objective: &[f64],
+    name: &str,
+    limit: Option<Duration>,
+) -> (Option<Pagoda>, bool) {
+    let (mut lp, vars) = program(board, goal, objective, (-1, 4), 1);
+    if let Some(limit) = limit {
+        lp.set_time_limit(limit);
     }
     let Ok(outcome) = lp.solve() else {
         // Infeasible or failed: nothing more to learn from this class.
@@ -282,32 +294,11 @@ pub fn separating(
     const LOW: i32 = -30;
     const HIGH: i32 = 60;
     let total = |w: &[i64], pos: &[usize]| pos.iter().map(|&h| w[h]).sum::<i64>();
-    let mut lines: Vec<(usize, usize, usize)> = board
-        .jumps()
-        .iter()
-        .map(|j| (j.from, j.over, j.to))
-        .collect();
-    lines.sort_unstable();
-    lines.dedup();
     let solve = |pos: &[usize]| -> Option<Vec<i64>> {
-        let mut lp = Problem::new(OptimizationDirection::Minimize);
-        let vars: Vec<_> = (0..board.holes())
-            .map(|h| {
-                let c = if pos.contains(&h) { 1.0 } else { 0.0 };
-                if h == goal {
-                    lp.add_integer_var(c, (HIGH, HIGH))
-                } else {
-                    lp.add_integer_var(c, (LOW, HIGH))
-                }
-            })
+        let objective: Vec<f64> = (0..board.holes())
+            .map(|h| if pos.contains(&h) { 1.0 } else { 0.0 })
             .collect();
-        for &(a, b, c) in &lines {
-            lp.add_constraint(
-                [(vars[a], 1.0), (vars[b], 1.0), (vars[c], -1.0)],
-                ComparisonOp::Ge,
-                0.0,
-            );
-        }
+        let (lp, vars) = program(board, goal, &objective, (LOW, HIGH), HIGH);
         let s = lp.solve().ok()?.into_solution().ok()?;
         let w: Vec<i64> = vars
             .iter()
