@@ -8,7 +8,8 @@
 //! has a parent in the layer), samples every 100th member of the middle
 //! and picks pagodas with `endgame_peg::pagoda::separating`. Prints each
 //! function's weights and, per depth, the layer's size, what the
-//! puzzle's own pagodas keep and what the new ones keep.
+//! puzzle's own test keeps (its pagodas, the shipped
+//! `ENGLISH_CENTRAL` ones among them) and what the new ones alone keep.
 use endgame_core::{Puzzle, Reversible, Rules, Symmetric};
 use endgame_peg::api::{build, AnyProblem, Spec};
 use rayon::prelude::*;
@@ -70,7 +71,7 @@ fn main() {
     for pg in &found {
         println!("{:?}", pg.weights);
     }
-    println!("depth  layer  own-pagodas-keep  new-keep");
+    println!("depth  layer  puzzle-keeps  new-keep");
     for (d, l) in layers.iter().enumerate() {
         let own = l.par_iter().filter(|x| !p.cannot_reach_goal(x)).count();
         let new = l
