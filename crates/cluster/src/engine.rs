@@ -1073,6 +1073,8 @@ struct Sink<'a, T> {
     goal: bool,
     scratch: Vec<T>,
     keys: Vec<u64>,
+    /// The keys a test on keys kept (reused batch to batch).
+    kept: Vec<u64>,
 }
 
 impl<'a, T: Copy + Ord> Sink<'a, T> {
@@ -1096,6 +1098,7 @@ impl<'a, T: Copy + Ord> Sink<'a, T> {
             goal: false,
             scratch: Vec::new(),
             keys: Vec::new(),
+            kept: Vec::new(),
         })
     }
 
@@ -1129,7 +1132,8 @@ impl<'a, T: Copy + Ord> Sink<'a, T> {
         };
         // A test on keys (`DenseKeys::prune_keys`) filters them before
         // their positions are made; without one the positions are tested.
-        let mut kept = Vec::new();
+        let mut kept = std::mem::take(&mut self.kept);
+        kept.clear();
         let (keys, prune) = if prune {
             kept.extend_from_slice(keys_in);
             match dk.prune_keys(&mut kept) {
@@ -1172,6 +1176,7 @@ impl<'a, T: Copy + Ord> Sink<'a, T> {
                 }
             }
         }
+        self.kept = kept;
         Ok(())
     }
 

@@ -31,10 +31,12 @@ fn dfs_first_solution(c: &mut Criterion) {
     });
 }
 
-/// The goal-only enumeration: goal-reaching positions and solutions.
+/// The goal-only enumeration: goal-reaching positions and solutions,
+/// pruned as `endgame count peg --goal-only` prunes.
 fn goal_only() -> LayeredOptions {
     LayeredOptions {
         count_all: false,
+        prune: true,
         ..LayeredOptions::default()
     }
 }

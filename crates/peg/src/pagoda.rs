@@ -249,19 +249,16 @@ const ENGLISH_CENTRAL: [[i8; 33]; 12] = [
     ],
 ];
 
-/// The functions found offline for `board` and `goal`, where there are
-/// some (see [`ENGLISH_CENTRAL`]): matched by the board's shape, not its
-/// name, so a drawn copy of the board gets them too.
-fn known(board: &Board, goal: usize) -> Vec<Pagoda> {
-    let Ok(english) = Board::named("english", false) else {
-        return Vec::new();
-    };
-    let same = board.lattice() == english.lattice()
-        && board.diagonal() == english.diagonal()
-        && board.holes() == english.holes()
-        && (0..board.holes()).all(|h| board.coords(h) == english.coords(h))
-        && english.hole_at(3, 3) == Some(goal);
-    if !same {
+/// The functions found offline for a board and goal (the cache's
+/// `key`: the board's shape, not its name, so a drawn copy of the board
+/// gets them too), where there are some (see [`ENGLISH_CENTRAL`]).
+fn known(board: &Board, key: &Key) -> Vec<Pagoda> {
+    static ENGLISH: OnceLock<Option<Key>> = OnceLock::new();
+    let english = ENGLISH.get_or_init(|| {
+        let b = Board::named("english", false).ok()?;
+        Some(Key::of(&b, b.hole_at(3, 3)?))
+    });
+    if english.as_ref() != Some(key) {
         return Vec::new();
     }
     ENGLISH_CENTRAL
@@ -372,6 +369,17 @@ struct Key {
     goal: usize,
 }
 
+impl Key {
+    fn of(board: &Board, goal: usize) -> Key {
+        Key {
+            lattice: board.lattice(),
+            diagonal: board.diagonal(),
+            cells: (0..board.holes()).map(|h| board.coords(h)).collect(),
+            goal,
+        }
+    }
+}
+
 /// Most boards and goals the cache keeps (at 120 holes and one pagoda per
 /// class, an entry holds about 0.1 MB).
 const CACHE_ENTRIES: usize = 256;
@@ -424,12 +432,8 @@ pub fn for_goal(board: &Board, goal: usize) -> Vec<Pagoda> {
 /// the classes already derived, by this call or an earlier one, and those
 /// the time allows.
 pub fn for_goal_until(board: &Board, goal: usize, deadline: Option<Instant>) -> Vec<Pagoda> {
-    let key = Key {
-        lattice: board.lattice(),
-        diagonal: board.diagonal(),
-        cells: (0..board.holes()).map(|h| board.coords(h)).collect(),
-        goal,
-    };
+    let key = Key::of(board, goal);
+    let shipped = known(board, &key);
     let mut d = lock().get(&key).cloned().unwrap_or_else(|| {
         let classes = classes(board, goal);
         Derived {
@@ -486,7 +490,7 @@ pub fn for_goal_until(board: &Board, goal: usize, deadline: Option<Instant>) -> 
     }
     let mut out: Vec<Pagoda> = conway(board, goal).into_iter().collect();
     let derived = d.found.into_iter().flatten().filter_map(|(p, _)| p);
-    for p in derived.chain(known(board, goal)) {
+    for p in derived.chain(shipped) {
         if !out.iter().any(|q| q.weights == p.weights) {
             out.push(p);
         }
@@ -584,14 +588,16 @@ mod tests {
     fn the_english_central_functions_apply_to_that_problem_only() {
         let b = Board::named("english", false).unwrap();
         let d4 = b.hole("d4").unwrap();
-        let found = known(&b, d4);
+        let found = known(&b, &Key::of(&b, d4));
         assert_eq!(found.len(), ENGLISH_CENTRAL.len());
         assert!(found.iter().all(|p| p.is_valid(&b)));
         // Each rules out something the full board's total does not.
         assert!(found.iter().all(|p| p.weights.iter().any(|&w| w < 0)));
-        assert!(known(&b, b.hole("c4").unwrap()).is_empty());
-        assert!(known(&Board::named("french", false).unwrap(), d4).is_empty());
-        assert!(known(&Board::named("english", true).unwrap(), d4).is_empty());
+        assert!(known(&b, &Key::of(&b, b.hole("c4").unwrap())).is_empty());
+        for other in [Board::named("french", false), Board::named("english", true)] {
+            let other = other.unwrap();
+            assert!(known(&other, &Key::of(&other, d4)).is_empty());
+        }
         let names: Vec<String> = for_goal(&b, d4).into_iter().map(|p| p.name).collect();
         assert!(names.iter().any(|n| n.contains("English central")));
     }

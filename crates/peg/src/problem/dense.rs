@@ -155,9 +155,7 @@ impl<B: Bits> PegSolitaire<B> {
         if !fits {
             return;
         }
-        let mut bits: Vec<usize> = self.hole_bit.clone();
-        bits.sort_unstable();
-        let kbytes = bits.len().div_ceil(8);
+        let kbytes = self.unkey_table.len();
         let mut t = KeyPagodas {
             kbytes,
             ..KeyPagodas::default()
@@ -168,18 +166,11 @@ impl<B: Bits> PegSolitaire<B> {
                 need[l] = *n as i16;
             }
             t.need.push(need);
-            for k in 0..kbytes {
-                for byte in 0..256usize {
+            for bytes in &self.unkey_table {
+                for &pegs in bytes {
                     let mut lanes = [0i16; KEY_PAGODA_LANES];
-                    for (l, (pg, _)) in group.iter().enumerate() {
-                        for i in (0..8).filter(|i| byte >> i & 1 == 1) {
-                            let hole = bits
-                                .get(8 * k + i)
-                                .and_then(|&b| self.bit_hole.get(b).copied().flatten());
-                            if let Some(h) = hole {
-                                lanes[l] += pg.weights[h] as i16;
-                            }
-                        }
+                    for (lane, (pg, _)) in lanes.iter_mut().zip(group) {
+                        *lane = self.weigh(pegs, &pg.weights) as i16;
                     }
                     t.lanes.push(lanes);
                 }
