@@ -49,6 +49,14 @@ pub trait DenseKeys<T>: Sync {
     /// engine's membership tests and counts take their neighbours' keys
     /// this way, one call a batch, with no list of positions between.
     fn neighbour_keys(&self, pos: &[T], forward: bool, out: &mut Vec<u64>, ends: &mut Vec<u32>);
+    /// Appends the keys of the canonical images of `pos` under the
+    /// puzzle's time reversal ([`crate::Reversible::reversal`]) to `out`,
+    /// one a position, and returns `true`; or returns `false`, untouched,
+    /// when the puzzle offers no such batch (the default: the engine then
+    /// maps the positions one by one).
+    fn reversed_keys(&self, _pos: &[T], _out: &mut Vec<u64>) -> bool {
+        false
+    }
     /// Whether the [`DenseKeys::invariants`] are proven: every canonical
     /// child of the positions of a layer then has the class of every
     /// other, and so has every canonical parent of the members of a

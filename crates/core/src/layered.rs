@@ -98,6 +98,7 @@ mod full;
 mod gather;
 mod layer;
 mod meet;
+mod mirror;
 mod options;
 mod steps;
 mod table;

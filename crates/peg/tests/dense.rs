@@ -91,8 +91,9 @@ fn the_bitmap_changes_no_count_on_any_route() {
 }
 
 /// Every reachable position per layer (no symmetry), and the solutions
-/// from the start, by plain sets and a backward sum.
-fn brute_force(p: &PegSolitaire<u64>) -> (Vec<u64>, Vec<u64>, u128) {
+/// from every position that has one (the start's is the count), by plain
+/// sets and a backward sum.
+fn brute_force(p: &PegSolitaire<u64>) -> (Vec<u64>, Vec<u64>, HashMap<u64, u128>) {
     let mut layers: Vec<Vec<u64>> = vec![vec![p.start()]];
     loop {
         let mut next: Vec<u64> = Vec::new();
@@ -121,13 +122,22 @@ fn brute_force(p: &PegSolitaire<u64>) -> (Vec<u64>, Vec<u64>, u128) {
         }
     }
     let raw = layers.iter().map(|l| l.len() as u64).collect();
-    (raw, to_goal, ways.get(&p.start()).copied().unwrap_or(0))
+    (raw, to_goal, ways)
 }
 
 #[test]
 fn dense_counts_agree_with_brute_force() {
+    // The triangles' goal is the start's complement: their goal-reaching
+    // layers come from the time reversal (`mirror.rs` in the core).
+    use endgame_core::Reversible;
+    let mirrored = problems()
+        .iter()
+        .filter(|(_, p)| p.reversal(&p.start()).is_some())
+        .count();
+    assert_eq!(mirrored, 2, "the triangles have a time reversal");
     for (name, p) in problems() {
-        let (raw, to_goal, solutions) = brute_force(&p);
+        let (raw, to_goal, ways) = brute_force(&p);
+        let solutions = ways.get(&p.start()).copied().unwrap_or(0);
         for mode in [Mode::Dense, Mode::Segmented] {
             let r = run(&p, mode, true, false);
             assert!(r.bitmap_bytes > 0, "{name}");
@@ -136,6 +146,21 @@ fn dense_counts_agree_with_brute_force() {
             let got: Vec<u64> = r.layers.iter().map(|l| l.to_goal_raw).collect();
             assert_eq!(got, to_goal, "{name}: goal-reaching positions per layer");
             assert_eq!(r.solutions, Some(solutions), "{name}: solutions");
+            // Through each first move (its canonical child).
+            for &(c, n) in &r.child_solutions {
+                let want = ways.get(&c).copied().unwrap_or(0);
+                assert_eq!(n, want, "{name}: solutions through {c:#x}");
+            }
+            let through: u128 = p
+                .moves(&p.start())
+                .iter()
+                .map(|&m| {
+                    ways.get(&p.play_unchecked(&p.start(), m))
+                        .copied()
+                        .unwrap_or(0)
+                })
+                .sum();
+            assert_eq!(through, solutions, "{name}: first moves");
             assert!(p.score(&p.start()) as usize >= r.layers.len() - 1);
         }
     }

@@ -160,6 +160,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         layer: impl Fn(usize) -> &'l Layer<P::Position>,
         stats: &mut [LayerStats],
         keep: bool,
+        exact: bool,
     ) -> Result<BackwardPass<P::Position>, LayeredError>
     where
         P::Position: 'l,
@@ -177,7 +178,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             pass.goal_reachable |= !here_goals.is_empty();
             // A ranked layer's counts come from bitmaps; others (and
             // ranked ones the budget refuses) are hashed.
-            let here = match self.dense_backward_counts(here_layer, &next, &here_goals) {
+            let here = match self.dense_backward_counts(here_layer, &next, &here_goals, exact) {
                 Some(here) => here,
                 None => self.backward_counts(here_layer, &next, &here_goals, depth)?,
             };

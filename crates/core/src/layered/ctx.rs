@@ -24,6 +24,8 @@ pub(super) struct Ctx<'a, P: crate::Rules> {
     /// leaving each bucket in table order saves sorting every layer
     /// (measurements: the peg crate's README, benchmarks).
     pub(super) sort: bool,
+    /// Whether a layer built by a bitmap keeps it ([`Layer::reached`]).
+    pub(super) keep_reached: bool,
 }
 
 pub(super) struct Plan {
@@ -59,6 +61,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             stored,
             distinct,
             sort,
+            keep_reached: false,
         }
     }
 

@@ -253,7 +253,7 @@ fn prefetch(words: &[u64], r: u64) {
 /// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
 /// in a fresh bitmap. Members come in key order within each bucket, so
 /// the rank tables and the bitmap are read and written in order.
-fn member_map<T: Sync>(
+pub(super) fn member_map<T: Sync>(
     dk: &dyn crate::dense::DenseKeys<T>,
     lr: &crate::dense::LayerRank<'_>,
     layer: &Layer<T>,
@@ -266,7 +266,7 @@ fn member_map<T: Sync>(
 /// The pieces of `len` positions of `layer`'s buckets, for a parallel
 /// loop: a layer handed over as one bucket (the counted layers of the
 /// backward pass are) would otherwise run on one thread.
-fn chunks<T>(layer: &Layer<T>, len: usize) -> Vec<&[T]> {
+pub(super) fn chunks<T>(layer: &Layer<T>, len: usize) -> Vec<&[T]> {
     layer.buckets.iter().flat_map(|b| b.chunks(len)).collect()
 }
 
@@ -274,7 +274,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// The ranked layer of `class` and the bitmaps' room: `None` when the
     /// puzzle has no dense keys or `maps` bitmaps of the layer would not
     /// fit the memory budget.
-    fn ranked_layer(
+    pub(super) fn ranked_layer(
         &self,
         class: (u32, u64),
         maps: usize,
@@ -519,6 +519,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         layer: &Layer<P::Position>,
         next: &Counted<P::Position>,
         goals: &[P::Position],
+        exact: bool,
     ) -> Option<Counted<P::Position>> {
         layer.ranked?;
         let puzzle = self.puzzle;
@@ -542,9 +543,16 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let positions: Vec<P::Position> = next.iter().map(|e| e.0).collect();
         let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
         let index = crate::dense::MemberIndex::new(nlr, dk, &pieces, dk.children_keep_class())?;
-        let from = Layer::from_buckets(vec![positions]);
-        let good = self.dense_parents_within(&from, layer, goals)?;
-        drop(from);
+        // An `exact` layer holds only positions that reach the goal: the
+        // goals and the parents of `next` that it holds are all of it.
+        let found;
+        let good = if exact {
+            layer
+        } else {
+            let from = Layer::from_buckets(vec![positions]);
+            found = self.dense_parents_within(&from, layer, goals)?;
+            &found
+        };
         const NONE: u64 = crate::dense::NOT_MEMBER;
         let runs: Vec<Counted<P::Position>> = good
             .buckets

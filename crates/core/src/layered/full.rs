@@ -5,6 +5,7 @@
 use super::ctx::Ctx;
 use super::layer::Layer;
 use super::meet::meet_in_middle;
+use super::mirror::mirror_depth;
 use super::options::{LayerStats, LayeredError, LayeredOptions, LayeredReport, Progress};
 use crate::memory::peak_rss_bytes;
 use crate::{Puzzle, Reversible, Symmetric};
@@ -75,7 +76,12 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
     /// many members have it in one parallel pass, then the first members
     /// with it (in the layer's order) up to the cap, a scan that stops
     /// there. A whole-layer serial scan held the other threads idle.
-    pub(super) fn add<P: Puzzle<Position = T>>(&mut self, puzzle: &P, layer: &Layer<T>) {
+    /// Returns that score and count (`None`: an empty layer).
+    pub(super) fn add<P: Puzzle<Position = T>>(
+        &mut self,
+        puzzle: &P,
+        layer: &Layer<T>,
+    ) -> Option<(u32, u64)> {
         let low = layer
             .par_iter()
             .map(|p| (puzzle.score(p), 1u64))
@@ -85,12 +91,13 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
                 std::cmp::Ordering::Equal => (a.0, a.1 + b.1),
             });
         let Some((s, n)) = low.filter(|&(s, _)| self.lower_to(s)) else {
-            return;
+            return low;
         };
         self.count += n;
         let room = self.cap.saturating_sub(self.positions.len());
         let first = layer.iter().filter(|p| puzzle.score(p) == s).take(room);
         self.positions.extend(first.copied());
+        low
     }
 }
 
@@ -155,17 +162,26 @@ pub(super) fn full<P: Reversible + Symmetric>(
     }];
     let mut best = Best::new(opts.max_final_positions);
     best.add(puzzle, &layers[0]);
+    // Whether each layer holds positions of one score, `s0 - depth` (the
+    // time reversal pairs depths only then).
+    let s0 = puzzle.score(&start);
+    let mut scored = true;
     let mut goal_reachable = puzzle.is_goal(&start);
     let mut stored = layers[0].bytes();
     let mut table_bytes = stored;
     let mut bitmap_bytes = 0;
     let mut distinct = 1.0;
+    // Where the goal-reaching layers will come from the time reversal, the
+    // deeper half's layers keep their bitmaps for its look-ups.
+    let goals = goals_by_depth(puzzle);
+    let mirror = mirror_depth(puzzle, &goals, opts.prune).filter(|_| keep);
     loop {
         // The depth of the layer being built (layers may be dropped).
         let depth = stats.len();
         let parents = layers.last().expect("at least the start layer");
         progress.phase(&format!("layer {depth}"), parents.len() as u64);
-        let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, true);
+        let mut ctx = Ctx::new(puzzle, opts, progress, stored, distinct, true);
+        ctx.keep_reached = mirror.is_some_and(|last| depth > last / 2);
         let (next, raw, share, map_bytes) = ctx.forward(parents, depth, true)?;
         bitmap_bytes = bitmap_bytes.max(map_bytes);
         if next.len() == 0 {
@@ -177,7 +193,8 @@ pub(super) fn full<P: Reversible + Symmetric>(
             return Err(ctx.budget_error(depth, stored));
         }
         table_bytes = table_bytes.max(stored);
-        best.add(puzzle, &next);
+        let low = best.add(puzzle, &next);
+        scored &= low == Some((s0.saturating_sub(depth as u32), next.len() as u64));
         goal_reachable |= next.par_iter().any(|p| puzzle.is_goal(p));
         stats.push(LayerStats {
             depth,
@@ -200,9 +217,35 @@ pub(super) fn full<P: Reversible + Symmetric>(
         solutions = Some(0);
     } else if opts.backward {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, true);
-        let goals = goals_by_depth(puzzle);
-        let pass =
-            ctx.counted_backward(&goals, |d| &layers[d], &mut stats, opts.keep_goal_layers)?;
+        // With a time reversal onto the goal the goal-reaching layers are
+        // found by look-ups (see `mirror.rs`), and the pass only counts.
+        progress.phase("goal-reaching", layers.len() as u64);
+        let mirrored = if scored {
+            ctx.mirrored_goal_layers(&goals, &layers)?
+        } else {
+            None
+        };
+        let pass = match mirrored {
+            Some(good) => {
+                let held: usize = good.iter().map(Layer::bytes).sum();
+                drop(layers);
+                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
+                ctx.counted_backward(
+                    &goals,
+                    |d| &good[d],
+                    &mut stats,
+                    opts.keep_goal_layers,
+                    true,
+                )?
+            }
+            None => ctx.counted_backward(
+                &goals,
+                |d| &layers[d],
+                &mut stats,
+                opts.keep_goal_layers,
+                false,
+            )?,
+        };
         solutions = Some(pass.solutions);
         child_solutions = pass.child_solutions;
         if stats.first().is_some_and(|s| s.to_goal_reduced > 0) {

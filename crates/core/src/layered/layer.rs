@@ -48,6 +48,11 @@ pub(super) struct Layer<T> {
     pub(super) len: usize,
     pub(super) sorted: bool,
     pub(super) ranked: Option<(u32, u64)>,
+    /// The bitmap a ranked layer was read out of, when the step kept it
+    /// ([`super::ctx::Ctx::keep_reached`]): a bit for every member (and,
+    /// had the step pruned, for every child it made), for the look-ups of
+    /// the time reversal's goal-reaching layers (`mirror.rs`).
+    pub(super) reached: Option<crate::dense::Bitmap>,
 }
 
 impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
@@ -66,6 +71,7 @@ impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
             len,
             sorted,
             ranked: None,
+            reached: None,
         }
     }
 
@@ -154,7 +160,8 @@ impl<T: Copy + Ord + Hash + Send + Sync> Layer<T> {
         self.buckets
             .iter()
             .map(|b| b.capacity() * std::mem::size_of::<T>() + 24)
-            .sum()
+            .sum::<usize>()
+            + self.reached.as_ref().map_or(0, |m| m.bytes())
     }
 }
 

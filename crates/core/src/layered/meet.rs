@@ -322,7 +322,7 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             d if d < low.len() => &low[d],
             d => &fwd[d],
         };
-        pass = ctx.counted_backward(&goals, layer, &mut stats, opts.keep_goal_layers)?;
+        pass = ctx.counted_backward(&goals, layer, &mut stats, opts.keep_goal_layers, false)?;
     }
     let BackwardPass {
         solutions,

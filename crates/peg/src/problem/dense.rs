@@ -139,6 +139,29 @@ impl<B: Bits> PegSolitaire<B> {
         }
     }
 
+    /// [`DenseKeys::reversed_keys`] compiled for CPUs with AVX-512 and
+    /// GFNI, for the eight symmetries of a square board in one word: the
+    /// reversal is the complement on the holes, which turns the order of
+    /// positions round, so the least image of the complement is the
+    /// complement of the greatest image.
+    ///
+    /// # Safety
+    /// The CPU must support the enabled features (`wide` and `gfni`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,bmi1,bmi2,popcnt,gfni")]
+    unsafe fn reversed_keys_gfni(&self, pos: &[B], all: B, out: &mut Vec<u64>) {
+        use std::arch::x86_64::*;
+        let holes = self.hole_word();
+        let all = all.low_u64(0);
+        let Some(d4) = &self.d4 else {
+            return;
+        };
+        out.extend(pos.iter().map(|&p| {
+            let most = _mm512_reduce_max_epu64(d4_gfni_register(d4, p));
+            _pext_u64(all ^ most, holes)
+        }));
+    }
+
     /// The pagoda functions' tables on dense keys (see
     /// [`PegSolitaire::key_pagodas`]), once the functions and the key
     /// tables are known.
@@ -346,5 +369,25 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
 
     fn neighbour_keys(&self, pos: &[B], forward: bool, out: &mut Vec<u64>, ends: &mut Vec<u32>) {
         PegSolitaire::neighbour_keys(self, pos, forward, out, Some(ends));
+    }
+
+    fn reversed_keys(&self, pos: &[B], out: &mut Vec<u64>) -> bool {
+        let Some(all) = self.complement else {
+            return false;
+        };
+        #[cfg(target_arch = "x86_64")]
+        if self.gfni && self.wide && self.group.len() == 8 && self.nbytes <= 8 && self.d4.is_some()
+        {
+            // SAFETY: `gfni` and `wide` are set only when the CPU has
+            // these features (and `wide` includes BMI2).
+            unsafe { self.reversed_keys_gfni(pos, all, out) };
+            return true;
+        }
+        let images: Vec<B> = pos
+            .iter()
+            .map(|&p| endgame_core::Symmetric::canonical(self, &(all ^ p)))
+            .collect();
+        self.keys(&images, out);
+        true
     }
 }

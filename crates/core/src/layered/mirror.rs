@@ -1,0 +1,196 @@
+//! The goal-reaching layers of a full enumeration from a time reversal.
+//!
+//! When σ turns every move round and maps the start onto the only goal, a
+//! reachable position x at depth d reaches the goal exactly when σ(x) is
+//! reachable, at depth `last - d` (the start reaches σ(x) along the images
+//! of x's moves to the goal, and back). The full enumeration has every
+//! reachable layer, so the goal-reaching positions of the shallower half
+//! are those whose image lies in the matching deeper layer, one look-up
+//! each, and the deeper half is the image of the shallower: the backward
+//! pass then only counts, over these layers, instead of finding the
+//! parents of each goal-reaching layer among all reachable positions.
+
+use super::ctx::Ctx;
+use super::dense::{chunks, member_map, DENSE_CHUNK};
+use super::layer::Layer;
+use super::options::LayeredError;
+use crate::{Reversible, Symmetric};
+use rayon::prelude::*;
+
+/// The goal's depth when the goal-reaching layers can be found from the
+/// time reversal: the puzzle's reversal maps the start onto its one goal
+/// (`goals` as [`super::full::goals_by_depth`] lists them), and the layers
+/// hold every reachable position (no pruning: the look-ups ask whether a
+/// position is reachable, not whether it survived a test).
+pub(super) fn mirror_depth<P: Reversible + Symmetric>(
+    puzzle: &P,
+    goals: &[(usize, P::Position)],
+    prune: bool,
+) -> Option<usize> {
+    let image = puzzle.reversal(&puzzle.start())?;
+    let &[(last, goal)] = goals else {
+        return None;
+    };
+    (!prune && goal == puzzle.canonical(&image)).then_some(last)
+}
+
+impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
+    /// The goal-reaching part of every forward layer (`layers[d]` holds
+    /// every position reachable in `d` moves; an empty layer past the
+    /// goal's depth), each shaped as its forward layer (ranked or
+    /// hashed). The caller has checked that each layer holds positions
+    /// of one score (σ pairs depth d with depth `last - d` only then).
+    /// `Ok(None)` where [`mirror_depth`] does not apply.
+    pub(super) fn mirrored_goal_layers(
+        &self,
+        goals: &[(usize, P::Position)],
+        layers: &[Layer<P::Position>],
+    ) -> Result<Option<Vec<Layer<P::Position>>>, LayeredError> {
+        let Some(last) = mirror_depth(self.puzzle, goals, self.opts.prune) else {
+            return Ok(None);
+        };
+        if last >= layers.len() {
+            return Ok(None);
+        }
+        let m = last / 2;
+        let mut good: Vec<Layer<P::Position>> = Vec::with_capacity(layers.len());
+        for d in 0..=m {
+            good.push(self.images_within(&layers[d], &layers[last - d]));
+            self.progress.advance(1);
+        }
+        for d in m + 1..=last {
+            let image = self.image_shaped(&good[last - d], &layers[d], d)?;
+            good.push(image);
+            self.progress.advance(1);
+        }
+        good.extend((last + 1..layers.len()).map(|_| Layer::from_buckets(Vec::new())));
+        Ok(Some(good))
+    }
+
+    /// The members of `layer` whose canonical image under σ lies in
+    /// `other`, in `layer`'s order and shape.
+    fn images_within(
+        &self,
+        layer: &Layer<P::Position>,
+        other: &Layer<P::Position>,
+    ) -> Layer<P::Position> {
+        let puzzle = self.puzzle;
+        let image = |p: &P::Position| puzzle.reversal(p).map(|q| puzzle.canonical(&q));
+        let keep = |part: &[P::Position]| -> Vec<P::Position> {
+            part.iter()
+                .filter(|p| image(p).is_some_and(|q| other.contains(&q)))
+                .copied()
+                .collect()
+        };
+        let hashed = || self.shaped(layer.buckets.par_iter().map(|b| keep(b)).collect(), layer);
+        // A ranked `other` is looked up in a bitmap of its members (the one
+        // its step kept, or one made here), by the images' keys; any other
+        // (or one the budget refuses) by its buckets.
+        let Some((class, (dk, ranker))) = other.ranked.and_then(|class| {
+            let maps = if other.reached.is_some() { 0 } else { 1 };
+            Some((class, self.ranked_layer(class, maps)?))
+        }) else {
+            return hashed();
+        };
+        let Some(lr) = ranker.layer(class.0, class.1) else {
+            return hashed();
+        };
+        let made;
+        let map = match &other.reached {
+            Some(map) => map,
+            None => match member_map(dk, &lr, other) {
+                Some(map) => {
+                    made = map;
+                    &made
+                }
+                None => return hashed(),
+            },
+        };
+        let words = map.words();
+        let member = |k: u64| {
+            lr.rank(k)
+                .is_some_and(|r| words[(r >> 6) as usize] >> (r & 63) & 1 == 1)
+        };
+        // Bucket by bucket, so that a hashed layer keeps its partition.
+        let parts = layer
+            .buckets
+            .par_iter()
+            .map_init(Vec::new, |keys, bucket| {
+                let mut kept = Vec::new();
+                for part in bucket.chunks(DENSE_CHUNK * 16) {
+                    keys.clear();
+                    if !dk.reversed_keys(part, keys) {
+                        let images: Vec<P::Position> = part.iter().filter_map(image).collect();
+                        if images.len() != part.len() {
+                            kept.extend(keep(part));
+                            continue;
+                        }
+                        dk.keys(&images, keys);
+                    }
+                    kept.extend(
+                        part.iter()
+                            .zip(keys.iter())
+                            .filter(|&(_, &k)| member(k))
+                            .map(|(p, _)| *p),
+                    );
+                }
+                kept
+            })
+            .collect();
+        self.shaped(parts, layer)
+    }
+
+    /// `parts`, the members kept of `like`'s buckets (or of its ranked
+    /// runs, in order), as a layer shaped as `like`.
+    fn shaped(
+        &self,
+        parts: Vec<Vec<P::Position>>,
+        like: &Layer<P::Position>,
+    ) -> Layer<P::Position> {
+        match like.ranked {
+            Some(class) => Layer::ranked(parts, class),
+            None => Layer::from_parts(parts, like.sorted),
+        }
+    }
+
+    /// The canonical images under σ of `layer`'s members, shaped as
+    /// `like` (the forward layer of their depth): ranked in key order
+    /// when `like` is ranked, hashed otherwise.
+    fn image_shaped(
+        &self,
+        layer: &Layer<P::Position>,
+        like: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<Layer<P::Position>, LayeredError> {
+        let puzzle = self.puzzle;
+        let (Some(class), Some(dk)) = (like.ranked, puzzle.dense_keys()) else {
+            return self.reversed(layer, depth);
+        };
+        let mut keys: Vec<u64> = chunks(layer, DENSE_CHUNK * 16)
+            .par_iter()
+            .map(|part| {
+                let mut keys = Vec::with_capacity(part.len());
+                if !dk.reversed_keys(part, &mut keys) {
+                    let images: Vec<P::Position> = part
+                        .iter()
+                        .filter_map(|p| puzzle.reversal(p).map(|q| puzzle.canonical(&q)))
+                        .collect();
+                    dk.keys(&images, &mut keys);
+                }
+                keys
+            })
+            .flatten()
+            .collect();
+        // σ is one-to-one on classes: no key twice.
+        keys.par_sort_unstable();
+        let runs = keys
+            .par_chunks(DENSE_CHUNK * 16)
+            .map(|part| {
+                let mut pos = Vec::with_capacity(part.len());
+                dk.positions(part, &mut pos);
+                pos
+            })
+            .collect();
+        Ok(Layer::ranked(runs, class))
+    }
+}
