@@ -81,6 +81,14 @@
 //! the shallower half and once across the middle (`mirrored_solutions`);
 //! the solutions through each first move are then not reported.
 //!
+//! The full enumeration uses the same reversal when the layers hold every
+//! reachable position (no pruning) and each holds one score: a position of
+//! depth `d <= last / 2` reaches the goal exactly when σ of it lies in
+//! forward layer `last - d`, one look-up in the bitmap that layer kept
+//! from its step; the deeper goal-reaching layers are σ of the shallower
+//! ones; and the counted backward pass runs over these exact layers, with
+//! no step that searches a forward layer for parents (`mirror.rs`).
+//!
 //! One idea a file: what an enumeration is told and reports
 //! (`options.rs`); the hash-partitioned layer and its scatter
 //! buffer (`layer.rs`); the per-bucket de-duplication table
@@ -88,8 +96,9 @@
 //! items (`gather.rs`); the enumeration's context and forward step
 //! (`ctx.rs`), the forward step by a ranked bitmap (`dense.rs`); the steps
 //! between layers inside given sets (`steps.rs`); the solution counts
-//! (`counts.rs`); the full run ([`enumerate`], `full.rs`); and the meeting
-//! of the goal-only search from both ends (`meet.rs`).
+//! (`counts.rs`); the full run ([`enumerate`], `full.rs`); its
+//! goal-reaching layers from a time reversal (`mirror.rs`); and the
+//! meeting of the goal-only search from both ends (`meet.rs`).
 
 mod counts;
 mod ctx;
