@@ -163,9 +163,15 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         depth: usize,
     ) -> Result<Layer<P::Position>, LayeredError> {
         let puzzle = self.puzzle;
+        // The images lie in `like`'s ranked layer when the puzzle proves
+        // its classes (every canonical reachable position of a depth has
+        // that depth's class); otherwise they are hashed.
         let (Some(class), Some(dk)) = (like.ranked, puzzle.dense_keys()) else {
             return self.reversed(layer, depth);
         };
+        if !dk.children_keep_class() {
+            return self.reversed(layer, depth);
+        }
         let mut keys: Vec<u64> = chunks(layer, DENSE_CHUNK * 16)
             .par_iter()
             .map(|part| {
