@@ -232,7 +232,7 @@ fn set_bit(marks: &[std::sync::atomic::AtomicU64], r: u64) {
 
 /// Whether bit `r` of `words` is set.
 #[inline(always)]
-fn bit(words: &[u64], r: u64) -> bool {
+pub(super) fn bit(words: &[u64], r: u64) -> bool {
     words[(r >> 6) as usize] >> (r & 63) & 1 == 1
 }
 

@@ -225,27 +225,23 @@ pub(super) fn full<P: Reversible + Symmetric>(
         } else {
             None
         };
-        let pass = match mirrored {
+        // The exact layers replace the forward ones (freeing them).
+        let exact = match mirrored {
             Some(good) => {
-                let held: usize = good.iter().map(Layer::bytes).sum();
-                drop(layers);
-                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
-                ctx.counted_backward(
-                    &goals,
-                    |d| &good[d],
-                    &mut stats,
-                    opts.keep_goal_layers,
-                    true,
-                )?
+                layers = good;
+                true
             }
-            None => ctx.counted_backward(
-                &goals,
-                |d| &layers[d],
-                &mut stats,
-                opts.keep_goal_layers,
-                false,
-            )?,
+            None => false,
         };
+        let held = layers.iter().map(Layer::bytes).sum();
+        let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
+        let pass = ctx.counted_backward(
+            &goals,
+            |d| &layers[d],
+            &mut stats,
+            opts.keep_goal_layers,
+            exact,
+        )?;
         solutions = Some(pass.solutions);
         child_solutions = pass.child_solutions;
         if stats.first().is_some_and(|s| s.to_goal_reduced > 0) {

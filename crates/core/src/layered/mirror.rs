@@ -11,7 +11,7 @@
 //! parents of each goal-reaching layer among all reachable positions.
 
 use super::ctx::Ctx;
-use super::dense::{chunks, member_map, DENSE_CHUNK};
+use super::dense::{bit, chunks, member_map, DENSE_CHUNK};
 use super::layer::Layer;
 use super::options::LayeredError;
 use crate::{Reversible, Symmetric};
@@ -74,11 +74,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         layer: &Layer<P::Position>,
         other: &Layer<P::Position>,
     ) -> Layer<P::Position> {
-        let puzzle = self.puzzle;
-        let image = |p: &P::Position| puzzle.reversal(p).map(|q| puzzle.canonical(&q));
         let keep = |part: &[P::Position]| -> Vec<P::Position> {
             part.iter()
-                .filter(|p| image(p).is_some_and(|q| other.contains(&q)))
+                .filter(|p| self.image(p).is_some_and(|q| other.contains(&q)))
                 .copied()
                 .collect()
         };
@@ -107,10 +105,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             },
         };
         let words = map.words();
-        let member = |k: u64| {
-            lr.rank(k)
-                .is_some_and(|r| words[(r >> 6) as usize] >> (r & 63) & 1 == 1)
-        };
+        let member = |k: u64| lr.rank(k).is_some_and(|r| bit(words, r));
         // Bucket by bucket, so that a hashed layer keeps its partition.
         let parts = layer
             .buckets
@@ -119,13 +114,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 let mut kept = Vec::new();
                 for part in bucket.chunks(DENSE_CHUNK * 16) {
                     keys.clear();
-                    if !dk.reversed_keys(part, keys) {
-                        let images: Vec<P::Position> = part.iter().filter_map(image).collect();
-                        if images.len() != part.len() {
-                            kept.extend(keep(part));
-                            continue;
-                        }
-                        dk.keys(&images, keys);
+                    if !self.image_keys(dk, part, keys) {
+                        kept.extend(keep(part));
+                        continue;
                     }
                     kept.extend(
                         part.iter()
@@ -138,6 +129,32 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             })
             .collect();
         self.shaped(parts, layer)
+    }
+
+    /// The canonical image of `p` under σ.
+    fn image(&self, p: &P::Position) -> Option<P::Position> {
+        let puzzle = self.puzzle;
+        puzzle.reversal(p).map(|q| puzzle.canonical(&q))
+    }
+
+    /// Appends the keys of the canonical images of `part` under σ to
+    /// `keys`, one a position (by the puzzle's batch where it has one);
+    /// `false`, with `keys` untouched, when some position has no image.
+    fn image_keys(
+        &self,
+        dk: &dyn crate::dense::DenseKeys<P::Position>,
+        part: &[P::Position],
+        keys: &mut Vec<u64>,
+    ) -> bool {
+        if dk.reversed_keys(part, keys) {
+            return true;
+        }
+        let images: Vec<P::Position> = part.iter().filter_map(|p| self.image(p)).collect();
+        if images.len() != part.len() {
+            return false;
+        }
+        dk.keys(&images, keys);
+        true
     }
 
     /// `parts`, the members kept of `like`'s buckets (or of its ranked
@@ -176,11 +193,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .par_iter()
             .map(|part| {
                 let mut keys = Vec::with_capacity(part.len());
-                if !dk.reversed_keys(part, &mut keys) {
-                    let images: Vec<P::Position> = part
-                        .iter()
-                        .filter_map(|p| puzzle.reversal(p).map(|q| puzzle.canonical(&q)))
-                        .collect();
+                // A position without an image has no image to list.
+                if !self.image_keys(dk, part, &mut keys) {
+                    let images: Vec<P::Position> =
+                        part.iter().filter_map(|p| self.image(p)).collect();
                     dk.keys(&images, &mut keys);
                 }
                 keys
