@@ -103,6 +103,11 @@ pub enum Format {
 pub struct ReportArgs {
     /// A run id, or an experiment name (its latest run).
     pub run: String,
+    /// Later runs of the same experiment that redo some of its units, e.g.
+    /// `martello-random`'s undecided games with a larger `game_ms`
+    /// (`--with 7,9`): each unit as the latest run that decided it has it.
+    #[arg(long, value_name = "RUN,…", value_delimiter = ',')]
+    pub with: Vec<String>,
     /// Output format (`--json` is the same as `--format json`).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -411,7 +416,12 @@ struct ReportOut {
 fn report(a: &ReportArgs, out: Output) -> Result<String> {
     let mut st = Store::open_existing(&a.db.db)?;
     let info = runner::find_run(&mut st, &a.run)?;
-    let r = runner::report(&mut st, &info)?;
+    let with = a
+        .with
+        .iter()
+        .map(|w| runner::find_run(&mut st, w))
+        .collect::<Result<Vec<_>, _>>()?;
+    let r = runner::report_with(&mut st, &info, &with)?;
     let files = match &a.plots {
         Some(dir) => endgame_lab::plot::write_all(&r.plots, dir, &format!("run{}-", info.id))?
             .into_iter()

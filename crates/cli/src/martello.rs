@@ -196,6 +196,35 @@ pub struct StudyMartello {
     /// (Graf's), `better` (default) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "better")]
     pub main_schedule: String,
+    /// Wall time of each game's solve (`10s`, `500ms`; default: none): a
+    /// game past it is reported undecided with the fewest stones its
+    /// search reached, never dropped, and left out of every share and
+    /// table.
+    #[arg(long, value_name = "TIME", value_parser = parse_duration)]
+    pub game_time: Option<Duration>,
+    /// Run only these games of the study, e.g. `3,61` (indices below
+    /// `--games`), each with the board and solve it has in a run of all
+    /// of them: the undecided games of a run, with a longer `--game-time`.
+    #[arg(long, value_name = "I,J,…")]
+    pub only: Option<String>,
+}
+
+/// `--only`: distinct game indices below `games`, comma-separated.
+fn only_games(s: &str, games: u64) -> Result<Vec<u64>> {
+    let mut v: Vec<u64> = Vec::new();
+    for item in s.split(',').map(str::trim) {
+        let Ok(i) = item.parse::<u64>() else {
+            bail!("--only: `{item}` is not a game index (give indices such as 3,17,42)");
+        };
+        if i >= games {
+            bail!("--only: game {i} is not below --games {games}");
+        }
+        if v.contains(&i) {
+            bail!("--only: game {i} is given twice");
+        }
+        v.push(i);
+    }
+    Ok(v)
 }
 
 fn schedule(s: &str) -> Result<Schedule> {
@@ -387,6 +416,10 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
         opts.schedule = schedule(s)?;
     }
     opts.main_schedule = schedule(&args.main_schedule)?;
+    opts.game_seconds = args.game_time.map(|t| t.as_secs_f64());
+    if let Some(only) = &args.only {
+        opts.only = Some(only_games(only, args.games)?);
+    }
     let bar = Bar::new(
         out.progress_mode(),
         &format!("study martello {}×{}", args.n, args.n),
@@ -405,6 +438,21 @@ pub fn study(args: &StudyMartello, out: Output) -> Result<String> {
     out.render(&Timed::since(report?, started), study_text)
 }
 
+/// Ten times the game time `secs`, as `--game-time` takes it.
+fn longer(secs: f64) -> String {
+    let ms = (secs * 1e4).ceil();
+    if ms < 1e3 {
+        format!("{ms}ms")
+    } else {
+        format!("{}s", (ms / 1e3).ceil())
+    }
+}
+
+/// Game indices as `--only` takes them.
+fn join_games(v: &[u64]) -> String {
+    v.iter().map(u64::to_string).collect::<Vec<_>>().join(",")
+}
+
 fn study_text(t: &Timed<StudyReport>) -> String {
     let r = &t.report;
     let mut s = String::new();
@@ -421,11 +469,48 @@ fn study_text(t: &Timed<StudyReport>) -> String {
             &r.main_schedule
         }
     );
-    let _ = writeln!(
-        s,
-        "solvable {} = {:.5} ± {:.5}",
-        r.solvable, r.ratio, r.std_error
-    );
+    if let Some(only) = &r.only {
+        let _ = writeln!(s, "games run: {}", join_games(only));
+    }
+    if r.undecided_games.is_empty() {
+        let _ = writeln!(
+            s,
+            "solvable {} = {:.5} ± {:.5}",
+            r.solvable, r.ratio, r.std_error
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "solvable {} of {} decided = {:.5} ± {:.5}; {} undecided within {} each: the share of all {} games is {:.5} … {:.5}",
+            r.solvable,
+            r.decided,
+            r.ratio,
+            r.std_error,
+            r.undecided_games.len(),
+            duration(r.game_seconds.unwrap_or(0.0) * 1e3),
+            r.games,
+            r.ratio_bounds.0,
+            r.ratio_bounds.1
+        );
+        let _ = writeln!(
+            s,
+            "undecided (game: fewest stones reached): {}",
+            r.undecided_games
+                .iter()
+                .map(|u| format!("{}: {}", u.game, u.bound_stones))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+        let _ = writeln!(
+            s,
+            "to finish them: endgame study martello --n {} --games {} --seed {} --only {} --game-time {}",
+            r.n,
+            r.study_games,
+            r.seed,
+            join_games(&r.undecided_games.iter().map(|u| u.game).collect::<Vec<_>>()),
+            longer(r.game_seconds.unwrap_or(0.0))
+        );
+    }
     let _ = writeln!(
         s,
         "main experiment ({} games) {}: {:.1} games/s, {:.0} states/s; slowest game {:.3} s; largest memo {:.1} MiB",

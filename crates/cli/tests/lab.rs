@@ -232,6 +232,79 @@ fn peg_table_report_and_plots() {
     }
 }
 
+/// The rows of the report table titled `title`.
+fn table(r: &Value, title: &str) -> Vec<Value> {
+    r["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["title"] == title)
+        .unwrap_or_else(|| panic!("no table {title}: {r}"))["rows"]
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn a_later_run_finishes_the_undecided_martello_games() {
+    let d = tmpdir();
+    let db = d.path().join("lab.db").display().to_string();
+    let run = |extra: &[&str]| {
+        let mut a = vec!["lab", "run", "martello-random", "--db", &db];
+        for p in [
+            "n=6",
+            "games=30",
+            "survival_games=0",
+            "first_move_games=0",
+            "budget_games=0",
+            "meta_games=0",
+        ] {
+            a.extend(["--param", p]);
+        }
+        a.extend(extra);
+        json(&a)
+    };
+    // Run 1 unbounded, run 2 at 1 ms a game (the games past a few
+    // thousand expansions stop undecided).
+    run(&[]);
+    run(&["--param", "game_ms=1"]);
+    let cut = json(&["lab", "report", "2", "--db", &db]);
+    let notes = cut["notes"].to_string();
+    let only = notes
+        .split("--param only=")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no undecided game: {notes}"))
+        .split(|c: char| !(c.is_ascii_digit() || c == ','))
+        .next()
+        .unwrap()
+        .to_string();
+    // Run 3: exactly those games, unbounded; reported with run 2, the
+    // histogram is run 1's.
+    let rest = run(&["--param", &format!("only={only}")]);
+    assert_eq!(rest["run"]["units_done"], only.split(',').count());
+    let full = json(&["lab", "report", "1", "--db", &db]);
+    let both = json(&["lab", "report", "2", "--with", "3", "--db", &db]);
+    assert_eq!(both["combined"], serde_json::json!([3]));
+    let hist = "Minimum stone count";
+    assert_eq!(table(&both, hist), table(&full, hist));
+    assert!(!both["notes"].to_string().contains("undecided games:"));
+    assert_ne!(table(&cut, hist), table(&full, hist));
+    // Runs that draw other boards do not combine.
+    run(&["--seed", "2"]);
+    assert_user_error(
+        &["lab", "report", "2", "--with", "4", "--db", &db],
+        "cannot combine runs: run 4 differs from run 2",
+    );
+    assert_user_error(
+        &["lab", "report", "2", "--with", "3,3", "--db", &db],
+        "given twice",
+    );
+    assert_user_error(
+        &["lab", "report", "2", "--with", "9", "--db", &db],
+        "no run `9`",
+    );
+}
+
 fn assert_user_error(args: &[&str], needle: &str) {
     let out = endgame().args(args).output().unwrap();
     assert_eq!(out.status.code(), Some(2), "{args:?}");

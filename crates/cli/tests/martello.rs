@@ -252,6 +252,91 @@ fn study_is_reproducible_across_thread_counts() {
     assert!(text.contains("solvable") && text.contains("budget"));
 }
 
+/// `(minimum stones, games)` of a study report's histogram.
+fn histogram(r: &Value) -> std::collections::BTreeMap<u64, u64> {
+    let mut h = std::collections::BTreeMap::new();
+    for e in r["histogram"].as_array().unwrap() {
+        *h.entry(e[0].as_u64().unwrap()).or_default() += e[1].as_u64().unwrap();
+    }
+    h
+}
+
+#[test]
+fn a_game_time_leaves_games_undecided_and_only_finishes_them() {
+    let study = |extra: &[&str]| {
+        let mut a = vec!["study", "martello", "--n", "6", "--games", "40"];
+        a.extend(["--seed", "5", "--threads", "2", "--random-start-games", "0"]);
+        a.extend([
+            "--budget-games",
+            "0",
+            "--size-games",
+            "0",
+            "--meta-games",
+            "0",
+        ]);
+        a.extend(extra);
+        json(&a)
+    };
+    let full = study(&[]);
+    assert_eq!(full["decided"], 40);
+    assert!(full["undecided_games"].as_array().unwrap().is_empty());
+    // 1 ms a game: the games past a few thousand expansions stop.
+    let cut = study(&["--game-time", "1ms"]);
+    let undecided = cut["undecided_games"].as_array().unwrap();
+    assert!(!undecided.is_empty(), "{cut}");
+    assert_eq!(cut["games"], 40);
+    assert_eq!(
+        cut["decided"].as_u64().unwrap() + undecided.len() as u64,
+        40
+    );
+    for u in undecided {
+        assert!(u["bound_stones"].as_u64().unwrap() > 1, "{u}");
+    }
+    // The decided games are left as they are: their histogram is the
+    // full study's less the undecided games', which `--only` (no time
+    // limit) finishes exactly.
+    let games: Vec<String> = undecided
+        .iter()
+        .map(|u| u["game"].as_u64().unwrap().to_string())
+        .collect();
+    let only = games.join(",");
+    let rest = study(&["--only", &only]);
+    assert_eq!(rest["games"], undecided.len());
+    assert!(rest["undecided_games"].as_array().unwrap().is_empty());
+    let mut both = histogram(&cut);
+    for (k, g) in histogram(&rest) {
+        *both.entry(k).or_default() += g;
+    }
+    assert_eq!(both, histogram(&full));
+    let (lo, hi) = (
+        cut["ratio_bounds"][0].as_f64().unwrap(),
+        cut["ratio_bounds"][1].as_f64().unwrap(),
+    );
+    let ratio = full["ratio"].as_f64().unwrap();
+    assert!(lo <= ratio && ratio <= hi, "{lo} {ratio} {hi}");
+    // The text names the undecided games and how to finish them.
+    let text = endgame()
+        .args([
+            "study", "martello", "--n", "6", "--games", "40", "--seed", "5",
+        ])
+        .args(["--random-start-games", "0", "--budget-games", "0"])
+        .args([
+            "--size-games",
+            "0",
+            "--meta-games",
+            "0",
+            "--game-time",
+            "1ms",
+        ])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("--only ") && text.contains("undecided"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_input_is_one_line_and_status_2() {
     bad(&["solve", "martello", "abc"]);
@@ -272,6 +357,12 @@ fn bad_input_is_one_line_and_status_2() {
     bad(&["study", "martello", "--n", "9"]);
     bad(&["study", "martello", "--games", "0"]);
     bad(&["study", "martello", "--threads", "0"]);
+    bad(&["study", "martello", "--games", "10", "--only", "10"]);
+    bad(&["study", "martello", "--only", "3,3"]);
+    bad(&["study", "martello", "--only", "3,x"]);
+    bad(&["study", "martello", "--only", ""]);
+    bad(&["study", "martello", "--game-time", "0s"]);
+    bad(&["study", "martello", "--game-time", "soon"]);
 }
 
 #[test]

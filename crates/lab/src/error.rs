@@ -46,6 +46,9 @@ pub enum LabError {
     /// A database statement failed.
     #[error("database error: {0}")]
     Db(String),
+    /// Runs given to `lab report --with` that cannot make one report.
+    #[error("cannot combine runs: {0}")]
+    Combine(String),
     /// An experiment's unit failed.
     #[error("experiment failed: {0}")]
     Unit(String),

@@ -453,6 +453,17 @@ pub trait Experiment: Sync {
     fn unit(&self, p: &Params, seed: u64, index: u64) -> Result<Vec<Measure>, LabError>;
     /// Tables and plots from the stored measures.
     fn report(&self, data: &RunData) -> Report;
+    /// One run's data made of `base` and `later` runs of this experiment
+    /// that redo some of its units (`martello-random`: the games a budget
+    /// left undecided, run again with a larger one), for one report; an
+    /// error when the runs do not fit together or the experiment has no
+    /// such runs.
+    fn combine(&self, _base: &RunData, _later: &[RunData]) -> Result<RunData, LabError> {
+        Err(LabError::Combine(format!(
+            "experiment `{}` has no runs that finish another's units",
+            self.name()
+        )))
+    }
 }
 
 /// A seed for `(run seed, unit, stream)` that no other unit shares, by

@@ -101,6 +101,8 @@ impl Plot {
 pub struct Report {
     /// Run id.
     pub run: i64,
+    /// Later runs combined with it (`lab report RUN --with …`).
+    pub combined: Vec<i64>,
     /// Experiment.
     pub experiment: String,
     /// Parameters (canonical JSON).
@@ -125,6 +127,7 @@ impl Report {
     pub fn new(tables: Vec<Table>, plots: Vec<Plot>, notes: Vec<String>) -> Report {
         Report {
             run: 0,
+            combined: Vec::new(),
             experiment: String::new(),
             params: String::new(),
             seed: 0,
@@ -137,8 +140,9 @@ impl Report {
     }
 
     fn header(&self) -> String {
+        let with: String = self.combined.iter().map(|w| format!(" + {w}")).collect();
         format!(
-            "run {} — {} {} seed {} ({}/{} units)",
+            "run {}{with} — {} {} seed {} ({}/{} units)",
             self.run, self.experiment, self.params, self.seed, self.units_done, self.units_total
         )
     }

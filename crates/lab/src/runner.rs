@@ -480,15 +480,46 @@ pub fn load(store: &mut Store, info: &RunInfo) -> Result<RunData, LabError> {
 
 /// The report of a run.
 pub fn report(store: &mut Store, info: &RunInfo) -> Result<crate::report::Report, LabError> {
+    report_with(store, info, &[])
+}
+
+/// The report of run `info` with the later runs `with` of the same
+/// experiment, which redo some of its units (`Experiment::combine`): each
+/// unit as the latest run that decided it has it.
+pub fn report_with(
+    store: &mut Store,
+    info: &RunInfo,
+    with: &[RunInfo],
+) -> Result<crate::report::Report, LabError> {
     let exp = registry::find(&info.experiment)?;
-    let data = load(store, info)?;
+    let mut data = load(store, info)?;
+    if !with.is_empty() {
+        let mut later = Vec::new();
+        for w in with {
+            if w.experiment != info.experiment {
+                return Err(LabError::Combine(format!(
+                    "run {} is `{}`, run {} is `{}`",
+                    w.id, w.experiment, info.id, info.experiment
+                )));
+            }
+            if w.id == info.id || with.iter().filter(|v| v.id == w.id).count() > 1 {
+                return Err(LabError::Combine(format!("run {} is given twice", w.id)));
+            }
+            later.push(load(store, w)?);
+        }
+        data = exp.combine(&data, &later)?;
+    }
     let mut r = exp.report(&data);
     r.run = info.id;
+    r.combined = with.iter().map(|w| w.id).collect();
     r.experiment = info.experiment.clone();
     r.params = info.params.clone();
     r.seed = info.seed;
     r.units_done = data.units.len() as u64;
     r.units_total = info.units;
+    for w in with {
+        r.notes.push(format!("with run {}: {}", w.id, w.params));
+    }
     Ok(r)
 }
 

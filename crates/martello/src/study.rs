@@ -60,6 +60,10 @@ pub struct StudyOptions {
     /// `None`: no limit. A game stopped there is reported undecided
     /// ([`GameResult::decided`] false).
     pub game_seconds: Option<f64>,
+    /// The games of the main study: `None` for `0..games`, else exactly
+    /// these indices (each the board, seeds and solve it has in a run of
+    /// all games), e.g. the undecided games of an earlier run.
+    pub only: Option<Vec<u64>>,
 }
 
 impl StudyOptions {
@@ -80,7 +84,15 @@ impl StudyOptions {
             schedule: better_schedule(),
             main_schedule: better_schedule(),
             game_seconds: None,
+            only: None,
         }
+    }
+
+    /// The indices of the main study's games.
+    pub fn indices(&self) -> Vec<u64> {
+        self.only
+            .clone()
+            .unwrap_or_else(|| (0..self.games).collect())
     }
 }
 
@@ -311,26 +323,56 @@ pub struct MetaRow {
     pub disagreements: u64,
 }
 
+/// A game of the main study that its time ([`StudyOptions::game_seconds`])
+/// left undecided.
+#[derive(Clone, Copy, Debug, Serialize, PartialEq)]
+pub struct UndecidedGame {
+    /// Its index in the study.
+    pub game: u64,
+    /// The fewest stones its search reached: an upper bound on its
+    /// minimum (above 1, or it would be decided).
+    pub bound_stones: u32,
+    /// States expanded until its time ran out.
+    pub explored: u64,
+    /// Its wall time, seconds.
+    pub seconds: f64,
+}
+
 /// Everything the study measures.
 #[derive(Clone, Debug, Serialize)]
 pub struct StudyReport {
     /// Board side.
     pub n: usize,
-    /// Games solved.
+    /// Games run (decided or not).
     pub games: u64,
+    /// The study's games, `0..study_games` ([`StudyOptions::games`]).
+    pub study_games: u64,
+    /// The indices run when not all of them ([`StudyOptions::only`]).
+    pub only: Option<Vec<u64>>,
     /// Seed.
     pub seed: u64,
     /// Restart schedule of the solver of every game.
     pub main_schedule: String,
-    /// Solvable games.
+    /// Wall time each game's solve may take, seconds (`None`: no limit).
+    pub game_seconds: Option<f64>,
+    /// Games decided (all of them without `game_seconds`).
+    pub decided: u64,
+    /// Games left undecided by `game_seconds`, in index order. They count
+    /// in no share, histogram or distribution below.
+    pub undecided_games: Vec<UndecidedGame>,
+    /// Solvable games (of the decided ones).
     pub solvable: u64,
-    /// Solvable share.
+    /// Solvable share of the decided games.
     pub ratio: f64,
     /// Standard error of the share.
     pub std_error: f64,
-    /// `(minimum stone count, games)` for every count seen.
+    /// The solvable share of all games run, if every undecided game is
+    /// unsolvable and if every one is solvable (both `ratio` when every
+    /// game is decided).
+    pub ratio_bounds: (f64, f64),
+    /// `(minimum stone count, decided games)` for every count seen.
     pub histogram: Vec<(u32, u64)>,
-    /// States expanded per game, all games.
+    /// States expanded per game, all decided games.
     pub explored: Distribution,
     /// … solvable games.
     pub explored_solvable: Distribution,
@@ -492,12 +534,31 @@ pub fn ratio(k: u64, g: u64) -> (f64, f64) {
 /// Runs the whole study.
 pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, MartelloError> {
     let (n, seed) = (opts.n, opts.seed);
-    progress.phase("solve", opts.games);
+    let indices = opts.indices();
+    let games = indices.len() as u64;
+    progress.phase("solve", games);
     let t = Instant::now();
-    let results = solve_games(n, opts.games, seed, opts, progress)?;
+    let all = solve_indices(n, &indices, seed, opts, progress)?;
     let seconds = t.elapsed().as_secs_f64();
+    // Undecided games keep only their bound: the minimum, the histogram
+    // and the effort would all be biased by them.
+    let (results, undecided): (Vec<GameResult>, Vec<GameResult>) =
+        all.iter().copied().partition(|r| r.decided);
+    let undecided_games: Vec<UndecidedGame> = undecided
+        .iter()
+        .map(|r| UndecidedGame {
+            game: r.index,
+            bound_stones: r.min_stones,
+            explored: r.explored,
+            seconds: r.seconds,
+        })
+        .collect();
     let solvable = results.iter().filter(|r| r.min_stones == 1).count() as u64;
-    let (p, se) = ratio(solvable, opts.games);
+    let (p, se) = ratio(solvable, results.len() as u64);
+    let ratio_bounds = (
+        ratio(solvable, games).0,
+        ratio(solvable + undecided.len() as u64, games).0,
+    );
     let mut hist = std::collections::BTreeMap::new();
     for r in &results {
         *hist.entry(r.min_stones).or_insert(0u64) += 1;
@@ -511,7 +572,7 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
                 .collect(),
         )
     };
-    let total_explored: u64 = results.iter().map(|r| r.explored).sum();
+    let total_explored: u64 = all.iter().map(|r| r.explored).sum();
     let solvable_idx: Vec<u64> = results
         .iter()
         .filter(|r| r.min_stones == 1)
@@ -584,19 +645,24 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
     if opts.size_games > 0 {
         for sn in 1..=6 {
             progress.phase(&format!("n = {sn}"), opts.size_games);
-            let rs = if sn == n && opts.size_games <= opts.games {
-                results[..opts.size_games as usize].to_vec()
+            // The main study's first games when it ran 0..games.
+            let rs = if sn == n && opts.only.is_none() && opts.size_games <= opts.games {
+                all[..opts.size_games as usize].to_vec()
             } else {
                 solve_games(sn, opts.size_games, seed, opts, progress)?
             };
-            let mins: Vec<u32> = rs.iter().map(|r| r.min_stones).collect();
+            let mins: Vec<u32> = rs
+                .iter()
+                .filter(|r| r.decided)
+                .map(|r| r.min_stones)
+                .collect();
             sizes.push(SizeRow::of(sn, &mins));
         }
     }
 
     // Meta-solvers against the plain solver.
     let meta = (opts.meta_games > 0).then(|| {
-        let mg = &results[..(opts.meta_games.min(opts.games) as usize)];
+        let mg = &results[..(opts.meta_games as usize).min(results.len())];
         progress.phase("meta-solver", mg.len() as u64);
         let out: Vec<(u64, u64, u64, bool)> = mg
             .par_iter()
@@ -626,20 +692,26 @@ pub fn run(opts: &StudyOptions, progress: &dyn Progress) -> Result<StudyReport, 
 
     Ok(StudyReport {
         n,
-        games: opts.games,
+        games,
+        study_games: opts.games,
+        only: opts.only.clone(),
         seed,
         main_schedule: format_schedule(&opts.main_schedule),
+        game_seconds: opts.game_seconds,
+        decided: results.len() as u64,
+        undecided_games,
         solvable,
         ratio: p,
         std_error: se,
+        ratio_bounds,
         histogram: hist.into_iter().collect(),
         explored: explored(&|_| true),
         explored_solvable: explored(&|r| r.min_stones == 1),
         explored_unsolvable: explored(&|r| r.min_stones != 1),
-        max_game_seconds: results.iter().map(|r| r.seconds).fold(0.0, f64::max),
-        max_memo_bytes: results.iter().map(|r| r.memo_bytes).max().unwrap_or(0),
+        max_game_seconds: all.iter().map(|r| r.seconds).fold(0.0, f64::max),
+        max_memo_bytes: all.iter().map(|r| r.memo_bytes).max().unwrap_or(0),
         seconds,
-        games_per_second: opts.games as f64 / seconds.max(1e-9),
+        games_per_second: games as f64 / seconds.max(1e-9),
         states_per_second: total_explored as f64 / seconds.max(1e-9),
         random_start,
         first_moves,

@@ -21,7 +21,7 @@
 //! the machine and its load.
 
 use crate::error::LabError;
-use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData};
+use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunData, UnitData};
 use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
 use endgame_core::budget::Budget;
 use endgame_core::restarts::Schedule;
@@ -114,7 +114,7 @@ impl Experiment for Random {
         // The first boards of each side experiment: at most all of them.
         const GAMES: u64 = 100_000_000;
         vec![
-            ParamSpec::int("n", "6", 1, 7, "board side"),
+            ParamSpec::int("n", "6", 1, 8, "board side"),
             ParamSpec::int("games", "1000", 1, GAMES, "random boards"),
             ParamSpec::int(
                 "survival_games",
@@ -272,6 +272,63 @@ impl Experiment for Random {
             ));
         }
         Ok(out)
+    }
+    fn combine(&self, base: &RunData, later: &[RunData]) -> Result<RunData, LabError> {
+        // Runs fit together when they draw the same boards with the same
+        // side measures: the same seed and parameters but the budget, the
+        // games run and the batch size.
+        let key = |d: &RunData| {
+            let mut p = d.params.0.clone();
+            for k in ["game_ms", "only", "batch"] {
+                p.remove(k);
+            }
+            (d.seed, p)
+        };
+        // Each game as the latest run that decided it has it (else its
+        // latest), in the order the runs first give the games.
+        let decided = |u: &UnitData| RunData::num(u, "decided") == Some(1.0);
+        let mut order: Vec<u64> = Vec::new();
+        let mut games: BTreeMap<u64, (f64, UnitData)> = BTreeMap::new();
+        for d in std::iter::once(base).chain(later) {
+            if key(d) != key(base) {
+                return Err(LabError::Combine(format!(
+                    "run {} differs from run {} in its seed or in a parameter other than game_ms, only and batch",
+                    d.id, base.id
+                )));
+            }
+            for (&k, u) in &d.units {
+                let g = game_of(&d.params, k);
+                match games.get(&g) {
+                    None => order.push(g),
+                    Some(old) if decided(&old.1) && !decided(&u.1) => continue,
+                    Some(_) => {}
+                }
+                games.insert(g, u.clone());
+            }
+        }
+        let mut params = base.params.clone();
+        let units = if game_list(&base.params).is_none() {
+            games
+        } else {
+            params.0.insert(
+                "only".into(),
+                order
+                    .iter()
+                    .map(u64::to_string)
+                    .collect::<Vec<_>>()
+                    .join(",")
+                    .into(),
+            );
+            (0..)
+                .zip(&order)
+                .map(|(k, g)| (k, games[g].clone()))
+                .collect()
+        };
+        Ok(RunData {
+            params,
+            units,
+            ..base.clone()
+        })
     }
     fn report(&self, d: &RunData) -> Report {
         let p = &d.params;
