@@ -419,6 +419,40 @@ impl Experiment for Random {
                 q(e.max),
             ]);
         }
+        // Time of each game's exact search (the machine's and its load's,
+        // unlike everything else here), with the boards past 1 / 10 / 60 s.
+        let mut tt = Table::new(
+            "Exact search time per board (ms)",
+            &[
+                "boards", "count", "median", "p99", "max", "over_1s", "over_10s", "over_60s",
+            ],
+        );
+        let class = |m: &UnitData| match (RunData::num(m, "decided"), RunData::num(m, "min_stones"))
+        {
+            (Some(d), _) if d == 0.0 => "undecided",
+            (_, Some(v)) if v == 1.0 => "solvable",
+            _ => "unsolvable",
+        };
+        for name in ["solvable", "unsolvable", "undecided", "all"] {
+            let ms: Vec<f64> = d
+                .units
+                .values()
+                .filter(|(_, m)| name == "all" || class(m) == name)
+                .filter_map(|(_, m)| RunData::num(m, "solve_ms"))
+                .collect();
+            let over = |s: f64| ms.iter().filter(|&&x| x > s * 1e3).count().to_string();
+            let q = |p: f64| fmt(quantile(&ms, p), 1);
+            tt.row(vec![
+                name.into(),
+                ms.len().to_string(),
+                q(0.5),
+                q(0.99),
+                q(1.0),
+                over(1.0),
+                over(10.0),
+                over(60.0),
+            ]);
+        }
         // Survival.
         let mut ts = Table::new(
             "Random-start survival (solvable boards)",
@@ -617,7 +651,7 @@ impl Experiment for Random {
             },
             heat,
         ];
-        Report::new(vec![th, te, ts, tb, tm], plots, notes)
+        Report::new(vec![th, te, tt, ts, tb, tm], plots, notes)
     }
 }
 
