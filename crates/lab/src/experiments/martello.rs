@@ -427,11 +427,14 @@ impl Experiment for Random {
                 "boards", "count", "median", "p99", "max", "over_1s", "over_10s", "over_60s",
             ],
         );
-        let class = |m: &UnitData| match (RunData::num(m, "decided"), RunData::num(m, "min_stones"))
-        {
-            (Some(d), _) if d == 0.0 => "undecided",
-            (_, Some(v)) if v == 1.0 => "solvable",
-            _ => "unsolvable",
+        let class = |m: &UnitData| {
+            if RunData::num(m, "decided") == Some(0.0) {
+                "undecided"
+            } else if RunData::num(m, "min_stones") == Some(1.0) {
+                "solvable"
+            } else {
+                "unsolvable"
+            }
         };
         for name in ["solvable", "unsolvable", "undecided", "all"] {
             let ms: Vec<f64> = d
