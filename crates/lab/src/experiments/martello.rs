@@ -303,7 +303,11 @@ impl Experiment for Random {
                     Some(old) if decided(&old.1) && !decided(&u.1) => continue,
                     Some(_) => {}
                 }
-                games.insert(g, u.clone());
+                // The budget the unit ran under, for the report's note.
+                let mut u = u.clone();
+                let ms = d.params.int("game_ms") as f64;
+                u.1.insert("game_ms".into(), (Some(ms), None));
+                games.insert(g, u);
             }
         }
         let mut params = base.params.clone();
@@ -349,11 +353,24 @@ impl Experiment for Random {
         )];
         if undecided > 0.0 {
             let all = games + undecided;
+            // Each undecided unit's budget: the run's, or in a combined
+            // report the budget of the run the unit comes from.
+            let budgets: std::collections::BTreeSet<u64> = d
+                .units
+                .values()
+                .filter(|(_, u)| RunData::num(u, "decided") == Some(0.0))
+                .map(|(_, u)| RunData::num(u, "game_ms").map_or(p.int("game_ms"), |v| v as u64))
+                .collect();
+            let budget = budgets
+                .iter()
+                .map(u64::to_string)
+                .collect::<Vec<_>>()
+                .join(" or ");
             notes.push(format!(
                 "{} of {} boards undecided within game_ms = {} ms (left out of the ratio; counting them all unsolvable gives {:.4}, all solvable {:.4}); their best bounds (fewest stones reached): {}–{} stones, median {}",
                 undecided,
                 all,
-                p.int("game_ms"),
+                budget,
                 solvable / all,
                 (solvable + undecided) / all,
                 fmt(quantile(&bounds, 0.0), 0),
@@ -877,6 +894,68 @@ mod tests {
             "{}",
             r.notes[1]
         );
+    }
+
+    /// Combined runs: each game as the latest run that decided it has it,
+    /// undecided ones at the budget of the run they come from; runs of
+    /// other boards refused.
+    #[test]
+    fn combined_runs_keep_each_games_latest_decision() {
+        let unit = |ms: &[(&str, f64)]| -> (f64, crate::experiment::UnitData) {
+            let u = ms
+                .iter()
+                .map(|(k, v)| (k.to_string(), (Some(*v), None)))
+                .collect();
+            (1.0, u)
+        };
+        let decided = |min: f64| unit(&[("decided", 1.0), ("min_stones", min), ("explored", 9.0)]);
+        let open = |b: f64| unit(&[("decided", 0.0), ("bound_stones", b)]);
+        let run = |id: i64, p: Params, units: Vec<(f64, crate::experiment::UnitData)>| RunData {
+            id,
+            experiment: "martello-random".into(),
+            params: p,
+            seed: 1,
+            units_total: units.len() as u64,
+            units: (0..).zip(units).collect(),
+        };
+        let mut only = params(50);
+        only.0.insert("only".into(), "2,1".into());
+        // Games 0, 1, 2: 1 and 2 undecided at 5 ms; run 2 decides game 1
+        // (a minimum of 3) and leaves game 2 open at 50 ms; run 3 (game 1
+        // undecided again) changes nothing.
+        let base = run(1, params(5), vec![decided(1.0), open(6.0), open(7.0)]);
+        let later = run(2, only.clone(), vec![open(5.0), decided(3.0)]);
+        let mut again = params(1);
+        again.0.insert("only".into(), "1".into());
+        let last = run(3, again, vec![open(9.0)]);
+        let d = Random.combine(&base, &[later.clone(), last]).unwrap();
+        assert_eq!(d.units.len(), 3);
+        assert_eq!(d.values("min_stones"), vec![1.0, 3.0]);
+        assert_eq!(d.values("bound_stones"), vec![5.0]);
+        let r = Random.report(&d);
+        assert!(
+            r.notes[0].contains("1 of 2 decided boards solvable"),
+            "{}",
+            r.notes[0]
+        );
+        assert!(
+            r.notes[1].starts_with("1 of 3 boards undecided within game_ms = 50 ms"),
+            "{}",
+            r.notes[1]
+        );
+        // A later run that starts from the `only` run: positions follow
+        // the games in the order first given.
+        let d = Random.combine(&later, &[]).unwrap();
+        assert_eq!(d.params.text("only"), "2,1");
+        // Another seed or board side draws other boards.
+        let mut other = later.clone();
+        other.seed = 2;
+        assert!(Random.combine(&base, &[other]).is_err());
+        let mut bigger = params(50);
+        bigger.0.insert("n".into(), 6.into());
+        let other = run(4, bigger, vec![decided(1.0)]);
+        let e = Random.combine(&base, &[other]).unwrap_err().to_string();
+        assert!(e.contains("run 4 differs from run 1"), "{e}");
     }
 
     /// A run over 1 ms a game leaves some 7×7 games undecided and its
