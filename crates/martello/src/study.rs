@@ -434,49 +434,63 @@ pub fn solve_indices(
     progress: &dyn Progress,
 ) -> Result<Vec<GameResult>, MartelloError> {
     random_game(n, seed, 0)?;
-    // Read here: the per-game solver options shadow `opts` below.
-    let game_seconds = opts.game_seconds;
     let results = indices
         .par_iter()
         .map(|&i| {
-            let m = random_game(n, seed, i).expect("size checked");
-            let t = Instant::now();
-            let s = POOL.with(|pool| {
-                let opts = solve_options(opts, &opts.main_schedule, n, i);
-                let mut pool = pool.borrow_mut();
-                let s = match game_seconds {
-                    None => Ok(solver::solve_pooled(&m, &opts, &mut pool)),
-                    Some(secs) => {
-                        let budget = Budget {
-                            deadline: Some(t + Duration::from_secs_f64(secs)),
-                            ..Budget::default()
-                        };
-                        solver::solve_pooled_within(&m, &opts, &mut pool, &budget)
-                    }
-                };
-                pool.trim(opts.max_memo_bytes);
-                s
-            });
-            let seconds = t.elapsed().as_secs_f64();
-            progress.took(seconds);
+            let r = POOL.with(|pool| solve_game(n, seed, i, opts, &mut pool.borrow_mut()));
+            progress.took(r.seconds);
             progress.advance(1);
-            let (min_stones, explored, memo_bytes, decided) = match s {
-                Ok(s) => (s.min_stones, s.explored, s.memo_bytes, true),
-                Err((bound, explored)) => (bound, explored, 0, false),
-            };
-            GameResult {
-                index: i,
-                min_stones,
-                explored,
-                seconds,
-                memo_bytes,
-                decided,
-            }
+            r
         })
         .collect();
     // The threads outlive the study: free the tables they kept.
     rayon::broadcast(|_| POOL.with(|pool| pool.take()));
     Ok(results)
+}
+
+/// Game `i` of size `n` of a study seeded `seed`, solved as
+/// [`solve_indices`] solves it: its board, restart seed, stages and
+/// [`StudyOptions::game_seconds`], its memo tables taken from `pool` and
+/// left there (trimmed to [`StudyOptions::max_memo_bytes`]). The lab's
+/// `martello-random` runs it per stored game with `solver=study`.
+///
+/// # Panics
+///
+/// If `n` is not a board side (1 … 8).
+pub fn solve_game(
+    n: usize,
+    seed: u64,
+    i: u64,
+    opts: &StudyOptions,
+    pool: &mut solver::Pool,
+) -> GameResult {
+    let m = random_game(n, seed, i).expect("a board side");
+    let t = Instant::now();
+    let solve_opts = solve_options(opts, &opts.main_schedule, n, i);
+    let s = match opts.game_seconds {
+        None => Ok(solver::solve_pooled(&m, &solve_opts, pool)),
+        Some(secs) => {
+            let budget = Budget {
+                deadline: Some(t + Duration::from_secs_f64(secs)),
+                ..Budget::default()
+            };
+            solver::solve_pooled_within(&m, &solve_opts, pool, &budget)
+        }
+    };
+    pool.trim(opts.max_memo_bytes);
+    let seconds = t.elapsed().as_secs_f64();
+    let (min_stones, explored, memo_bytes, decided) = match s {
+        Ok(s) => (s.min_stones, s.explored, s.memo_bytes, true),
+        Err((bound, explored)) => (bound, explored, 0, false),
+    };
+    GameResult {
+        index: i,
+        min_stones,
+        explored,
+        seconds,
+        memo_bytes,
+        decided,
+    }
 }
 
 thread_local! {

@@ -25,7 +25,9 @@ use crate::experiment::{unit_seed, Experiment, Measure, ParamSpec, Params, RunDa
 use crate::report::{fmt, mean, median, quantile, Plot, Report, Table};
 use endgame_core::budget::Budget;
 use endgame_core::restarts::Schedule;
-use endgame_martello::study::{self, better_schedule, BudgetRow, Distribution, SizeRow};
+use endgame_martello::study::{
+    self, better_schedule, BudgetRow, Distribution, SizeRow, StudyOptions,
+};
 use endgame_martello::{solver, Martello, SymmetryMode};
 use std::collections::BTreeMap;
 
@@ -166,6 +168,12 @@ impl Experiment for Random {
                 MAX_GAME_MS,
                 "wall-clock budget of each game's exact search in ms (0: none); a game over it is recorded as undecided with its best bound",
             ),
+            ParamSpec::one_of(
+                "solver",
+                "plain",
+                &["plain", "study"],
+                "each game's exact search: `plain` (no restarts; its effort is the `explored` of Graf's tables) or `study` (the solve of `endgame study martello`, with its restart schedule: several times faster on 7×7 and 8×8)",
+            ),
             ParamSpec::checked(
                 "only",
                 "all",
@@ -191,7 +199,29 @@ impl Experiment for Random {
         let t = std::time::Instant::now();
         let game_ms = p.int("game_ms");
         let mut out;
-        let min = if game_ms == 0 {
+        let min = if p.text("solver") == "study" {
+            // `endgame study martello`'s solve of game i, restarts and all.
+            let mut o = StudyOptions::new(n, p.int("games"), seed);
+            o.max_memo_bytes = MEMO_BYTES;
+            o.game_seconds = (game_ms > 0).then(|| game_ms as f64 / 1e3);
+            let r = study::solve_game(n, seed, i, &o, &mut solver::Pool::default());
+            let ms = Measure::num("solve_ms", r.seconds * 1e3);
+            if !r.decided {
+                return Ok(vec![
+                    Measure::num("decided", 0.0),
+                    Measure::num("bound_stones", f64::from(r.min_stones)),
+                    ms,
+                ]);
+            }
+            out = vec![
+                Measure::num("decided", 1.0),
+                Measure::num("min_stones", f64::from(r.min_stones)),
+                Measure::num("explored", r.explored as f64),
+                ms,
+                Measure::num("memo_bytes", r.memo_bytes as f64),
+            ];
+            r.min_stones
+        } else if game_ms == 0 {
             let (min, explored, bytes) =
                 solver::min_stones_full(&m, SymmetryMode::None, MEMO_BYTES);
             out = vec![
@@ -894,6 +924,40 @@ mod tests {
             "{}",
             r.notes[1]
         );
+    }
+
+    /// `solver=study` stores what `endgame study martello` finds for the
+    /// same seed: each game's minimum and effort, restarts and all.
+    #[test]
+    fn the_study_solver_measures_what_the_study_finds() {
+        let kv: Vec<String> = ["n=6", "games=12", "solver=study"]
+            .iter()
+            .map(|s| s.to_string())
+            .chain(
+                [
+                    "survival_games",
+                    "first_move_games",
+                    "budget_games",
+                    "meta_games",
+                ]
+                .map(|k| format!("{k}=0")),
+            )
+            .collect();
+        let p = Params::parse(&Random, &kv).unwrap();
+        let opts = StudyOptions::new(6, 12, 3);
+        let all: Vec<u64> = (0..12).collect();
+        let want = study::solve_indices(6, &all, 3, &opts, &endgame_core::layered::Silent).unwrap();
+        for r in want {
+            let u = Random.unit(&p, 3, r.index).unwrap();
+            let num = |k: &str| u.iter().find(|m| m.name == k).and_then(|m| m.value);
+            assert_eq!(
+                num("min_stones"),
+                Some(f64::from(r.min_stones)),
+                "game {}",
+                r.index
+            );
+            assert_eq!(num("explored"), Some(r.explored as f64), "game {}", r.index);
+        }
     }
 
     /// Combined runs: each game as the latest run that decided it has it,
