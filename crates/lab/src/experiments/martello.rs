@@ -832,6 +832,25 @@ impl Experiment for Sizes {
 mod tests {
     use super::*;
 
+    /// A stored unit (taking 1 ms) with these numeric measures.
+    fn unit(ms: &[(&str, f64)]) -> (f64, crate::experiment::UnitData) {
+        let u = ms
+            .iter()
+            .map(|(k, v)| (k.to_string(), (Some(*v), None)))
+            .collect();
+        (1.0, u)
+    }
+
+    /// A decided game's unit.
+    fn decided(min: f64) -> (f64, crate::experiment::UnitData) {
+        unit(&[("decided", 1.0), ("min_stones", min), ("explored", 9.0)])
+    }
+
+    /// An undecided game's unit.
+    fn open(bound: f64) -> (f64, crate::experiment::UnitData) {
+        unit(&[("decided", 0.0), ("bound_stones", bound)])
+    }
+
     fn params(game_ms: u64) -> Params {
         let kv = [
             "n=7".to_string(),
@@ -887,22 +906,11 @@ mod tests {
     /// undecided ones apart with their bounds.
     #[test]
     fn the_report_counts_undecided_games_apart() {
-        let unit = |ms: &[(&str, f64)]| -> crate::experiment::UnitData {
-            ms.iter()
-                .map(|(k, v)| (k.to_string(), (Some(*v), None)))
-                .collect()
-        };
-        let decided = |min: f64| unit(&[("decided", 1.0), ("min_stones", min), ("explored", 9.0)]);
-        let units = [
-            decided(1.0),
-            decided(1.0),
-            decided(3.0),
-            unit(&[("decided", 0.0), ("bound_stones", 7.0)]),
-        ]
-        .into_iter()
-        .enumerate()
-        .map(|(i, u)| (i as u64, (1.0, u)))
-        .collect();
+        let units = [decided(1.0), decided(1.0), decided(3.0), open(7.0)]
+            .into_iter()
+            .enumerate()
+            .map(|(i, u)| (i as u64, u))
+            .collect();
         let d = RunData {
             id: 1,
             experiment: "martello-random".into(),
@@ -965,15 +973,6 @@ mod tests {
     /// other boards refused.
     #[test]
     fn combined_runs_keep_each_games_latest_decision() {
-        let unit = |ms: &[(&str, f64)]| -> (f64, crate::experiment::UnitData) {
-            let u = ms
-                .iter()
-                .map(|(k, v)| (k.to_string(), (Some(*v), None)))
-                .collect();
-            (1.0, u)
-        };
-        let decided = |min: f64| unit(&[("decided", 1.0), ("min_stones", min), ("explored", 9.0)]);
-        let open = |b: f64| unit(&[("decided", 0.0), ("bound_stones", b)]);
         let run = |id: i64, p: Params, units: Vec<(f64, crate::experiment::UnitData)>| RunData {
             id,
             experiment: "martello-random".into(),
