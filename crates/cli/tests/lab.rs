@@ -488,33 +488,42 @@ fn batches_of(st: &mut endgame_lab::Store, pid: u32) -> u64 {
         .unwrap() as u64
 }
 
+/// The run of a kill test: an experiment with its parameters, its units,
+/// the units of a batch and the measures each unit stores.
+struct Work {
+    experiment: &'static str,
+    params: Vec<&'static str>,
+    units: u64,
+    batch: u64,
+    measures: usize,
+}
+
+/// The calibration run: 90 units of 40 ms, three to a batch.
+fn calibration() -> Work {
+    Work {
+        experiment: "calibration",
+        params: vec!["units=90", "sleep_ms=40"],
+        units: 90,
+        batch: 3,
+        measures: 3,
+    }
+}
+
 /// Two `lab run` workers on one run; three times the worker that
 /// committed the latest batch (so it is computing its next one: on
 /// PostgreSQL both are always mid-batch, on SQLite the lock holder is) is
 /// killed with SIGKILL and started again. The run must finish with exactly
 /// the stored measures of an uninterrupted one-worker run on the same
 /// seed: every unit once, nothing missing, nothing twice.
-fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
+fn two_workers_survive_three_kills(db: &str, clean_db: &str, work: &Work) {
     let args = |db: &str| -> Vec<String> {
-        [
-            "lab",
-            "run",
-            "calibration",
-            "--param",
-            "units=90",
-            "--param",
-            "batch=3",
-            "--param",
-            "sleep_ms=40",
-            "--threads",
-            "1",
-            "--quiet",
-            "--json",
-            "--db",
-            db,
-        ]
-        .map(String::from)
-        .to_vec()
+        let mut a: Vec<String> = ["lab", "run", work.experiment].map(String::from).to_vec();
+        for p in &work.params {
+            a.extend(["--param".to_string(), p.to_string()]);
+        }
+        a.extend(["--param".to_string(), format!("batch={}", work.batch)]);
+        a.extend(["--threads", "1", "--quiet", "--json", "--db", db].map(String::from));
+        a
     };
     let spawn = || {
         std::process::Command::new(bin())
@@ -584,7 +593,7 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
         );
         killed.push(w.id());
         // Only whole batches are ever stored.
-        assert_eq!(units_done(db) % 3, 0);
+        assert_eq!(units_done(db) % work.batch, 0);
         workers[victim] = spawn();
     }
     let outs: Vec<(u32, Value)> = workers
@@ -597,7 +606,7 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
         })
         .collect();
     // Each survivor computed exactly the units of the batches it marked
-    // done; with the killed workers' batches they are the 90 units.
+    // done; with the killed workers' batches they are all the units.
     let mut sum = 0;
     for (pid, o) in &outs {
         assert_eq!(
@@ -611,22 +620,26 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
     // the run unfinished; the store must show it finished, by whichever
     // worker committed last.
     let status = json(&["lab", "status", "--db", db]);
-    assert_eq!(status[0]["units_done"], 90);
+    assert_eq!(status[0]["units_done"], work.units);
     assert!(!status[0]["finished_at"].is_null(), "{status}");
     assert!(outs.iter().any(|(_, o)| !o["run"]["finished_at"].is_null()));
     for pid in &killed {
         sum += batches_of(&mut st, *pid);
     }
-    assert_eq!(sum, 90, "every batch done once, by a worker we started");
+    assert_eq!(
+        sum, work.units,
+        "every batch done once, by a worker we started"
+    );
     let todo = st
         .query("SELECT COUNT(*) FROM batches WHERE status <> 'done'", &[])
         .unwrap()[0][0]
         .int();
     assert_eq!(todo, Some(0));
-    // Exactly 90 units × 3 measures, each (unit, name) once.
+    // Exactly every unit's measures, each (unit, name) once.
     let rows = json(&["lab", "export", "--db", db, "--format", "json"]);
     let rows = rows.as_array().unwrap();
-    assert_eq!(rows.len(), 270);
+    let all = work.units as usize * work.measures;
+    assert_eq!(rows.len(), all);
     let keys: std::collections::BTreeSet<(u64, String)> = rows
         .iter()
         .map(|r| {
@@ -636,8 +649,8 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
             )
         })
         .collect();
-    assert_eq!(keys.len(), 270);
-    assert_eq!(keys.iter().map(|k| k.0).max(), Some(89));
+    assert_eq!(keys.len(), all);
+    assert_eq!(keys.iter().map(|k| k.0).max(), Some(work.units - 1));
     // The same measures as one uninterrupted worker on the same seed.
     let clean = json(
         &args(clean_db)
@@ -646,7 +659,7 @@ fn two_workers_survive_three_kills(db: &str, clean_db: &str) {
             .filter(|a| *a != "--json")
             .collect::<Vec<_>>(),
     );
-    assert_eq!(clean["units_computed"], 90);
+    assert_eq!(clean["units_computed"], work.units);
     let id = outs[0].1["run"]["id"].as_i64().unwrap();
     let clean_id = clean["run"]["id"].as_i64().unwrap();
     assert_eq!(deterministic(db, id), deterministic(clean_db, clean_id));
@@ -657,7 +670,7 @@ fn two_workers_killed_three_times_on_sqlite_lose_nothing() {
     let d = tmpdir();
     let db = d.path().join("lab.db").display().to_string();
     let clean = d.path().join("clean.db").display().to_string();
-    two_workers_survive_three_kills(&db, &clean);
+    two_workers_survive_three_kills(&db, &clean, &calibration());
 }
 
 #[test]
@@ -672,7 +685,40 @@ fn two_workers_killed_three_times_on_postgres_lose_nothing() {
     // The uninterrupted reference run goes to SQLite: the same measures on
     // either backend.
     let clean = d.path().join("clean.db").display().to_string();
-    two_workers_survive_three_kills(&db, &clean);
+    two_workers_survive_three_kills(&db, &clean, &calibration());
+    c.exec(&format!("DROP SCHEMA {schema} CASCADE"), &[])
+        .unwrap();
+}
+
+/// The case: the Martello study shared by two workers on
+/// PostgreSQL, killed three times, stores exactly what one worker does.
+#[test]
+fn martello_study_on_two_killed_postgres_workers_loses_nothing() {
+    let Some(PgSchema { mut c, schema, db }) = postgres_schema(
+        "martello_study_on_two_killed_postgres_workers_loses_nothing",
+        "cli_kill_martello",
+    ) else {
+        return;
+    };
+    let d = tmpdir();
+    let clean = d.path().join("clean.db").display().to_string();
+    let w = Work {
+        experiment: "martello-random",
+        params: vec![
+            "n=6",
+            "games=3000",
+            "solver=study",
+            "survival_games=0",
+            "first_move_games=0",
+            "budget_games=0",
+            "meta_games=0",
+        ],
+        units: 3000,
+        batch: 20,
+        // decided, min_stones, explored, solve_ms, memo_bytes
+        measures: 5,
+    };
+    two_workers_survive_three_kills(&db, &clean, &w);
     c.exec(&format!("DROP SCHEMA {schema} CASCADE"), &[])
         .unwrap();
 }
