@@ -211,18 +211,9 @@ pub struct StudyMartello {
 
 /// `--only`: distinct game indices below `games`, comma-separated.
 fn only_games(s: &str, games: u64) -> Result<Vec<u64>> {
-    let mut v: Vec<u64> = Vec::new();
-    for item in s.split(',').map(str::trim) {
-        let Ok(i) = item.parse::<u64>() else {
-            bail!("--only: `{item}` is not a game index (give indices such as 3,17,42)");
-        };
-        if i >= games {
-            bail!("--only: game {i} is not below --games {games}");
-        }
-        if v.contains(&i) {
-            bail!("--only: game {i} is given twice");
-        }
-        v.push(i);
+    let v = api::parse_games(s).map_err(|e| anyhow!("--only: {e}"))?;
+    if let Some(i) = v.iter().find(|&&i| i >= games) {
+        bail!("--only: game {i} is not below --games {games}");
     }
     Ok(v)
 }

@@ -43,7 +43,7 @@ pub use crate::board::{Board, MartelloError};
 pub use crate::real::{real_moves, RealMove};
 pub use crate::solver::SymmetryMode;
 pub use crate::state::{Martello, Op, State};
-pub use crate::study::{run_with_threads as run_study, StudyOptions, StudyReport};
+pub use crate::study::{parse_games, run_with_threads as run_study, StudyOptions, StudyReport};
 pub use endgame_core::restarts::Schedule;
 
 /// Default time of a hint. The slowest 6×6 hint of the benchmark (100

@@ -119,6 +119,24 @@ pub fn better_schedule() -> Schedule {
     }
 }
 
+/// Game indices written `3,17,42`: distinct, comma-separated (the
+/// games a study or a lab run redoes).
+pub fn parse_games(s: &str) -> Result<Vec<u64>, String> {
+    let mut v: Vec<u64> = Vec::new();
+    for item in s.split(',').map(str::trim) {
+        let Ok(i) = item.parse::<u64>() else {
+            return Err(format!(
+                "`{item}` is not a game index (give indices such as 3,17,42)"
+            ));
+        };
+        if v.contains(&i) {
+            return Err(format!("game {i} is given twice"));
+        }
+        v.push(i);
+    }
+    Ok(v)
+}
+
 /// Seed of game `i` of size `n` in a study seeded with `seed`.
 pub fn game_seed(seed: u64, n: usize, i: u64) -> u64 {
     let mut r = Rng::new(seed ^ (n as u64).wrapping_mul(0xA24B_AED4_963E_E407));
@@ -437,7 +455,8 @@ pub fn solve_indices(
     let results = indices
         .par_iter()
         .map(|&i| {
-            let r = POOL.with(|pool| solve_game(n, seed, i, opts, &mut pool.borrow_mut()));
+            let m = random_game(n, seed, i).expect("size checked");
+            let r = POOL.with(|pool| solve_game(&m, i, opts, &mut pool.borrow_mut()));
             progress.took(r.seconds);
             progress.advance(1);
             r
@@ -448,33 +467,27 @@ pub fn solve_indices(
     Ok(results)
 }
 
-/// Game `i` of size `n` of a study seeded `seed`, solved as
-/// [`solve_indices`] solves it: its board, restart seed, stages and
+/// Game `i` of a study, `m` (its board, [`random_game`]), solved as
+/// [`solve_indices`] solves it: its restart seed, stages and
 /// [`StudyOptions::game_seconds`], its memo tables taken from `pool` and
 /// left there (trimmed to [`StudyOptions::max_memo_bytes`]). The lab's
 /// `martello-random` runs it per stored game with `solver=study`.
-///
-/// # Panics
-///
-/// If `n` is not a board side (1 … 8).
 pub fn solve_game(
-    n: usize,
-    seed: u64,
+    m: &Martello,
     i: u64,
     opts: &StudyOptions,
     pool: &mut solver::Pool,
 ) -> GameResult {
-    let m = random_game(n, seed, i).expect("a board side");
     let t = Instant::now();
-    let solve_opts = solve_options(opts, &opts.main_schedule, n, i);
+    let solve_opts = solve_options(opts, &opts.main_schedule, m.n(), i);
     let s = match opts.game_seconds {
-        None => Ok(solver::solve_pooled(&m, &solve_opts, pool)),
+        None => Ok(solver::solve_pooled(m, &solve_opts, pool)),
         Some(secs) => {
             let budget = Budget {
                 deadline: Some(t + Duration::from_secs_f64(secs)),
                 ..Budget::default()
             };
-            solver::solve_pooled_within(&m, &solve_opts, pool, &budget)
+            solver::solve_pooled_within(m, &solve_opts, pool, &budget)
         }
     };
     pool.trim(opts.max_memo_bytes);

@@ -58,17 +58,7 @@ fn only_games(s: &str) -> Result<String, String> {
     if s.trim() == "all" {
         return Ok("all".into());
     }
-    let mut seen: Vec<u64> = Vec::new();
-    for item in s.split(',').map(str::trim) {
-        let i = item.parse::<u64>().map_err(|_| {
-            format!("`{item}` is not a game index (give `all` or indices such as 3,17,42)")
-        })?;
-        if seen.contains(&i) {
-            return Err(format!("game {i} is given twice"));
-        }
-        seen.push(i);
-    }
-    Ok(seen
+    Ok(study::parse_games(s)?
         .iter()
         .map(u64::to_string)
         .collect::<Vec<_>>()
@@ -204,7 +194,7 @@ impl Experiment for Random {
             let mut o = StudyOptions::new(n, p.int("games"), seed);
             o.max_memo_bytes = MEMO_BYTES;
             o.game_seconds = (game_ms > 0).then(|| game_ms as f64 / 1e3);
-            let r = study::solve_game(n, seed, i, &o, &mut solver::Pool::default());
+            let r = study::solve_game(&m, i, &o, &mut solver::Pool::default());
             let ms = Measure::num("solve_ms", r.seconds * 1e3);
             if !r.decided {
                 return Ok(vec![
@@ -326,8 +316,10 @@ impl Experiment for Random {
                     d.id, base.id
                 )));
             }
+            // The run's game list, read once (`game_of` reads it per call).
+            let list = game_list(&d.params);
             for (&k, u) in &d.units {
-                let g = game_of(&d.params, k);
+                let g = list.as_ref().map_or(k, |l| l[k as usize]);
                 match games.get(&g) {
                     None => order.push(g),
                     Some(old) if decided(&old.1) && !decided(&u.1) => continue,
