@@ -87,7 +87,11 @@
 //! forward layer `last - d`, one look-up in the bitmap that layer kept
 //! from its step; the deeper goal-reaching layers are σ of the shallower
 //! ones; and the counted backward pass runs over these exact layers, with
-//! no step that searches a forward layer for parents (`mirror.rs`).
+//! no step that searches a forward layer for parents (`mirror.rs`). When
+//! neither the solutions through each first move nor every depth's
+//! goal-reaching layer is wanted ([`LayeredOptions::first_moves`]), only
+//! the shallower half's goal-reaching layers are made and the solutions
+//! are counted from them as on the goal-only route.
 //!
 //! One idea a file: what an enumeration is told and reports
 //! (`options.rs`); the hash-partitioned layer and its scatter

@@ -139,6 +139,15 @@ pub trait Symmetric: Rules {
         (n / fixed.max(1)) as u32
     }
 
+    /// The sum of the orbit sizes of `positions`: the positions their
+    /// classes hold. Games with a batch route override this.
+    fn orbit_total(&self, positions: &[Self::Position]) -> u64 {
+        positions
+            .iter()
+            .map(|p| u64::from(self.orbit_size(p)))
+            .sum()
+    }
+
     /// Calls `f(canonical child, orbit size of the child)` for every legal
     /// move of `pos`, like [`Symmetric::for_each_canonical_child`]. Games
     /// that compute every image of a child anyway override this.

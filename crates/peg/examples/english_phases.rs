@@ -66,6 +66,8 @@ fn main() {
             LayeredOptions::default().dense_min_children
         },
         dense_direct_bytes: direct,
+        // As `endgame count peg`: no counts by first move.
+        first_moves: false,
         ..LayeredOptions::default()
     };
     let r = enumerate(&p, &opts, &Log(t)).expect("fits");

@@ -873,6 +873,8 @@ fn count_typed<B: Bits>(
             prune: opts.goal_only,
             count_solutions: opts.solutions || !opts.goal_only,
             keep_goal_layers: extra.is_some(),
+            // The report has no counts by first move.
+            first_moves: false,
             ..LayeredOptions::default()
         },
         progress,

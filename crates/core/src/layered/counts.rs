@@ -261,3 +261,62 @@ where
     ctx.progress.advance(1);
     Ok(crossing.iter().map(|e| e.1).sum())
 }
+
+/// The backward pass of a puzzle with a time reversal σ from the
+/// goal-reaching layers of its shallower half alone (`good(d)` for `d <=
+/// m = last / 2`): each depth's goal-reaching counts in `stats` (a depth
+/// past the middle has those of `last - d`: σ maps its layer onto that
+/// one and commutes with the symmetries, so the orbit sizes agree; none
+/// past `last`), the shallower half's layers sorted when `keep`, and the
+/// solutions when `count` ([`mirrored_solutions`]). No solutions through
+/// each first move. The goal-only route met at the middle and the full
+/// enumeration's mirrored route both end here.
+pub(super) fn mirrored_pass<'l, P: Reversible + Symmetric>(
+    ctx: &Ctx<'_, P>,
+    good: impl Fn(usize) -> &'l Layer<P::Position> + Copy,
+    (m, last): (usize, usize),
+    stats: &mut [LayerStats],
+    (keep, count): (bool, bool),
+) -> Result<BackwardPass<P::Position>, LayeredError>
+where
+    P::Position: 'l,
+{
+    let puzzle = ctx.puzzle;
+    let raw: Vec<u64> = (0..=m)
+        .map(|d| {
+            let layer = good(d);
+            layer
+                .buckets
+                .par_iter()
+                .map(|b| puzzle.orbit_total(b))
+                .sum()
+        })
+        .collect();
+    for (d, stat) in stats.iter_mut().enumerate() {
+        let mirror = match d {
+            d if d <= m => Some(d),
+            d if d <= last => Some(last - d),
+            _ => None,
+        };
+        stat.to_goal_reduced = mirror.map_or(0, |e| good(e).len() as u64);
+        stat.to_goal_raw = mirror.map_or(0, |e| raw[e]);
+    }
+    let mut pass = BackwardPass {
+        goal_reachable: good(0).len() > 0,
+        ..BackwardPass::default()
+    };
+    if keep && pass.goal_reachable {
+        pass.goal_layers = (0..=m)
+            .map(|d| {
+                let mut v: Vec<P::Position> = good(d).iter().copied().collect();
+                v.par_sort_unstable();
+                v
+            })
+            .collect();
+    }
+    if count {
+        ctx.progress.phase("counting", m as u64 + 1);
+        pass.solutions = mirrored_solutions(ctx, good, m, last)?;
+    }
+    Ok(pass)
+}

@@ -195,11 +195,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 if prune && !keyed {
                     pos.retain(|p| !puzzle.cannot_reach_goal(p));
                 }
-                let tally = if raw {
-                    pos.iter().map(|p| puzzle.orbit_size(p) as u64).sum()
-                } else {
-                    0
-                };
+                let tally = if raw { puzzle.orbit_total(&pos) } else { 0 };
                 (pos, tally)
             })
             .collect();

@@ -2,6 +2,7 @@
 //! every reachable layer forward followed by the counted backward pass,
 //! keeping the best positions seen.
 
+use super::counts::mirrored_pass;
 use super::ctx::Ctx;
 use super::layer::Layer;
 use super::meet::meet_in_middle;
@@ -218,30 +219,40 @@ pub(super) fn full<P: Reversible + Symmetric>(
     } else if opts.backward {
         let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, true);
         // With a time reversal onto the goal the goal-reaching layers are
-        // found by look-ups (see `mirror.rs`), and the pass only counts.
+        // found by look-ups (see `mirror.rs`), and the pass only counts;
+        // from the shallower half alone when neither the first moves'
+        // counts nor every depth's layer is wanted.
         progress.phase("goal-reaching", layers.len() as u64);
+        let half = !opts.first_moves && !opts.keep_goal_layers;
         let mirrored = if scored {
-            ctx.mirrored_goal_layers(&goals, &layers)?
+            ctx.mirrored_goal_layers(&goals, &layers, !half)?
         } else {
             None
         };
-        // The exact layers replace the forward ones (freeing them).
-        let exact = match mirrored {
-            Some(good) => {
+        let pass = match (mirrored, mirror) {
+            (Some(good), Some(last)) if half => {
+                // The forward layers are freed; the half holds the rest.
                 layers = good;
-                true
+                let held = layers.iter().map(Layer::bytes).sum();
+                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
+                let good = |d: usize| &layers[d];
+                mirrored_pass(&ctx, good, (last / 2, last), &mut stats, (false, true))?
             }
-            None => false,
+            (mirrored, _) => {
+                // The exact layers replace the forward ones (freeing them).
+                let exact = match mirrored {
+                    Some(good) => {
+                        layers = good;
+                        true
+                    }
+                    None => false,
+                };
+                let held = layers.iter().map(Layer::bytes).sum();
+                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
+                let keep = opts.keep_goal_layers;
+                ctx.counted_backward(&goals, |d| &layers[d], &mut stats, keep, exact)?
+            }
         };
-        let held = layers.iter().map(Layer::bytes).sum();
-        let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
-        let pass = ctx.counted_backward(
-            &goals,
-            |d| &layers[d],
-            &mut stats,
-            opts.keep_goal_layers,
-            exact,
-        )?;
         solutions = Some(pass.solutions);
         child_solutions = pass.child_solutions;
         if stats.first().is_some_and(|s| s.to_goal_reduced > 0) {

@@ -3,7 +3,7 @@
 //! meet, then the goal-reaching layers on either side of the meeting
 //! depth. One function, long because its phases share their layers.
 
-use super::counts::{mirrored_solutions, BackwardPass};
+use super::counts::{mirrored_pass, BackwardPass};
 use super::ctx::{canonical_parents, Ctx};
 use super::full::{goals_by_depth, hopeless, Best};
 use super::layer::Layer;
@@ -237,42 +237,10 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
     let uncounted = met && !mirrored && !opts.count_solutions && opts.keep_goal_layers;
     let counted = opts.count_solutions || !met || !(mirrored || uncounted);
     if mirrored {
-        // Layers past the middle are the mirror images of those before it.
-        let layer = |d: usize| match d {
-            d if d < m => &low[d],
-            d if d == m => &good[0],
-            d if last - d == m => &good[0],
-            d => &low[last - d],
-        };
-        // A layer past the middle is σ of one before it, with the same
-        // orbit sizes (σ commutes with the symmetries): summed once.
-        let raw: Vec<u64> = (0..=m)
-            .map(|d| {
-                layer(d)
-                    .par_iter()
-                    .map(|p| puzzle.orbit_size(p) as u64)
-                    .sum()
-            })
-            .collect();
-        for (d, stat) in stats.iter_mut().enumerate() {
-            stat.to_goal_reduced = layer(d).len() as u64;
-            stat.to_goal_raw = raw[if d <= m { d } else { last - d }];
-        }
-        pass.goal_reachable = good.last().is_some_and(|l| l.len() > 0);
-        if opts.keep_goal_layers && pass.goal_reachable {
-            goal_layers = (0..=m)
-                .map(|d| {
-                    let mut v: Vec<P::Position> = layer(d).iter().copied().collect();
-                    v.par_sort_unstable();
-                    v
-                })
-                .collect();
-        }
-        if opts.count_solutions {
-            progress.phase("counting", m as u64 + 1);
-            let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, sort);
-            pass.solutions = mirrored_solutions(&ctx, layer, m, last)?;
-        }
+        let good = |d: usize| if d < m { &low[d] } else { &good[0] };
+        let ctx = Ctx::new(puzzle, opts, progress, stored, 1.0, sort);
+        let keep = (opts.keep_goal_layers, opts.count_solutions);
+        pass = mirrored_pass(&ctx, good, (m, last), &mut stats, keep)?;
     } else if uncounted {
         // Without counts the shallower goal-reaching layers are found as on
         // the mirrored route: the parents of the next one inside the
@@ -300,7 +268,7 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
         let all: Vec<Layer<P::Position>> = below.into_iter().chain(good.drain(..)).collect();
         for (stat, l) in stats.iter_mut().zip(&all) {
             stat.to_goal_reduced = l.len() as u64;
-            stat.to_goal_raw = l.par_iter().map(|p| puzzle.orbit_size(p) as u64).sum();
+            stat.to_goal_raw = l.buckets.par_iter().map(|b| puzzle.orbit_total(b)).sum();
         }
         pass.goal_reachable = all.first().is_some_and(|l| l.len() > 0);
         if pass.goal_reachable {

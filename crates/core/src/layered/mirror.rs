@@ -40,11 +40,13 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// goal's depth), each shaped as its forward layer (ranked or
     /// hashed). The caller has checked that each layer holds positions
     /// of one score (σ pairs depth d with depth `last - d` only then).
-    /// `Ok(None)` where [`mirror_depth`] does not apply.
+    /// `Ok(None)` where [`mirror_depth`] does not apply. Without `whole`,
+    /// only the shallower half's, depths `0..=last / 2`.
     pub(super) fn mirrored_goal_layers(
         &self,
         goals: &[(usize, P::Position)],
         layers: &[Layer<P::Position>],
+        whole: bool,
     ) -> Result<Option<Vec<Layer<P::Position>>>, LayeredError> {
         let Some(last) = mirror_depth(self.puzzle, goals, self.opts.prune) else {
             return Ok(None);
@@ -57,6 +59,9 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         for d in 0..=m {
             good.push(self.images_within(&layers[d], &layers[last - d]));
             self.progress.advance(1);
+        }
+        if !whole {
+            return Ok(Some(good));
         }
         for d in m + 1..=last {
             let image = self.image_shaped(&good[last - d], &layers[d], d)?;

@@ -80,6 +80,13 @@ pub struct LayeredOptions {
     /// bigger one is filled segment by segment from buffered ranks (0:
     /// always by segments, for tests).
     pub dense_direct_bytes: usize,
+    /// Count the solutions through each canonical first move
+    /// ([`LayeredReport::child_solutions`]; the default). Off, a full
+    /// enumeration of a puzzle with a time reversal counts the solutions
+    /// from its shallower half alone, as the goal-only route does, in
+    /// half the counting steps (the goal-reaching layers of the deeper
+    /// half are not built either).
+    pub first_moves: bool,
 }
 
 impl Default for LayeredOptions {
@@ -95,6 +102,7 @@ impl Default for LayeredOptions {
             keep_goal_layers: false,
             dense_min_children: DENSE_MIN_CHILDREN,
             dense_direct_bytes: DENSE_DIRECT_BYTES,
+            first_moves: true,
         }
     }
 }
