@@ -4,7 +4,7 @@
 
 use endgame_core::layered::{enumerate, LayeredOptions, LayeredReport, Silent};
 use endgame_core::{Puzzle, Rules};
-use endgame_peg::api::{build, AnyProblem, Finish, Spec};
+use endgame_peg::api::{build, AnyProblem, BoardSource, Finish, Spec};
 use endgame_peg::{PegSolitaire, Pruning};
 use std::collections::HashMap;
 
@@ -21,6 +21,12 @@ fn problems() -> Vec<(String, PegSolitaire<u64>)> {
     for board in ["triangle", "triangle6"] {
         out.push((board.to_string(), small(&Spec::named(board))));
     }
+    // A goal an even number of moves away (16): the time reversal meets
+    // at one middle layer instead of across a move.
+    let mut even = Spec::named("english");
+    even.board = BoardSource::Art("oooooo/oooooo/oooooo".into());
+    even.vacate = Some(vec!["b1".into()]);
+    out.push(("6x3 from b1".into(), small(&even)));
     // English from a mid-game position (a smaller group), goal anywhere.
     let mut mid = Spec::named("english");
     mid.position = Some("o.o/ooo/.oo.oo./oo..ooo/..o.o../o.o/.o.".into());
@@ -137,7 +143,10 @@ fn dense_counts_agree_with_brute_force() {
         .iter()
         .filter(|(_, p)| p.reversal(&p.start()).is_some())
         .count();
-    assert_eq!(mirrored, 2, "the triangles have a time reversal");
+    assert_eq!(
+        mirrored, 3,
+        "the triangles and the 6x3 have a time reversal"
+    );
     for (name, p) in problems() {
         let (raw, to_goal, ways) = brute_force(&p);
         let solutions = ways.get(&p.start()).copied().unwrap_or(0);

@@ -178,7 +178,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             pass.goal_reachable |= !here_goals.is_empty();
             // A ranked layer's counts come from bitmaps; others (and
             // ranked ones the budget refuses) are hashed.
-            let here = match self.dense_backward_counts(here_layer, &next, &here_goals, exact) {
+            let pull = self.dense_backward_counts(here_layer, &next, &here_goals, (exact, true));
+            let here = match pull {
                 Some(here) => here,
                 None => self.backward_counts(here_layer, &next, &here_goals, depth)?,
             };
@@ -234,12 +235,28 @@ where
         .map(|&p| (p, 1, puzzle.orbit_size(&p)))
         .collect();
     for d in 1..=m {
-        f = ctx.counts_step(good(d), &f, &[], d, Push::Children, None)?;
+        // Pulled from the parents where the layer is ranked, else pushed.
+        f = match ctx.dense_backward_counts(good(d), &f, &[], (true, false)) {
+            Some(pulled) => pulled,
+            None => ctx.counts_step(good(d), &f, &[], d, Push::Children, None)?,
+        };
         ctx.progress.advance(1);
     }
-    // Partitioned by hash as `counts_step` partitions it.
+    if f.len() == good(m).len() {
+        if let Some(total) = ctx.dense_crossing(&f, !last.is_multiple_of(2)) {
+            return Ok(total);
+        }
+    }
+    // Partitioned by hash as `counts_step` partitions it, `f` in that
+    // order (a pull lists it in key order).
     let hashed = good(m).to_hashed();
     let middle = hashed.as_ref().unwrap_or(good(m));
+    if !f.iter().map(|e| &e.0).eq(middle.iter()) {
+        f.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        let at = |p: &P::Position| f.binary_search_by(|e| e.0.cmp(p)).ok().map(|i| f[i]);
+        let ordered: Option<Counted<P::Position>> = middle.iter().map(at).collect();
+        f = ordered.unwrap_or_default();
+    }
     // f lists every member of the middle layer (each is reachable), in
     // the layer's order: cut it into the layer's buckets.
     if f.len() != middle.len() {

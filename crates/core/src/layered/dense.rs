@@ -510,14 +510,23 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     /// the popcounts of the words before it. The result is in key order.
     /// `None` leaves the step to the hashed route (the layer is not
     /// ranked, `next` is empty or a bitmap would not fit the budget).
+    ///
+    /// With `children` off the pull runs the other way, for the forward
+    /// counts of [`super::counts::mirrored_solutions`] on an `exact` layer
+    /// (`next` is then the layer before): `F(p) = Σ F(canonical parent)`
+    /// over the moves into `p` (a parent of a class is reached by as
+    /// many moves from each of its members, so no orbit weight enters).
     pub(super) fn dense_backward_counts(
         &self,
         layer: &Layer<P::Position>,
         next: &Counted<P::Position>,
         goals: &[P::Position],
-        exact: bool,
+        (exact, children): (bool, bool),
     ) -> Option<Counted<P::Position>> {
         layer.ranked?;
+        if !children && !exact {
+            return None;
+        }
         let puzzle = self.puzzle;
         let dk = puzzle.dense_keys()?;
         let first = next.first()?.0;
@@ -559,8 +568,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 for chunk in bucket.chunks(PROBE_CHUNK) {
                     ends.clear();
                     slots.clear();
-                    dk.neighbour_keys(chunk, true, &mut slots, &mut ends);
-                    // The children's indices in `next`, then their counts,
+                    dk.neighbour_keys(chunk, children, &mut slots, &mut ends);
+                    // The neighbours' indices in `next`, then their counts,
                     // read prefetched PROBE_AHEAD ahead.
                     index.indices(&mut slots);
                     let mut start = 0;
@@ -584,6 +593,82 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             })
             .collect();
         Some(runs.into_iter().flatten().collect())
+    }
+}
+
+impl<P: Reversible + Symmetric> Ctx<'_, P> {
+    /// The crossing of [`super::counts::mirrored_solutions`] by look-ups:
+    /// `f`, the forward counts of every member of the middle layer, indexed
+    /// by rank; each member `p` adds `|O_p| F(p)` times `F(σ p)` (`odd`
+    /// off: the goal's depth is even) or the sum of `F` over the canonical
+    /// parents of `σ p` (`odd`). `None` leaves it to the hashed route (no
+    /// dense keys, bitmaps turned off by
+    /// [`super::LayeredOptions::dense_min_children`], or the index would
+    /// not fit the budget).
+    pub(super) fn dense_crossing(&self, f: &Counted<P::Position>, odd: bool) -> Option<u128> {
+        if self.opts.dense_min_children == usize::MAX {
+            return None;
+        }
+        let puzzle = self.puzzle;
+        let dk = puzzle.dense_keys()?;
+        let first = f.first()?.0;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let class = ranker.layer_class(dk.key(&first));
+        self.ranked_layer(class, 2)?;
+        let lr = ranker.layer(class.0, class.1)?;
+        let mut sorted;
+        let f = if f.is_sorted_by(|a, b| a.0 < b.0) {
+            f
+        } else {
+            sorted = f.clone();
+            sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            &sorted
+        };
+        let positions: Vec<P::Position> = f.iter().map(|e| e.0).collect();
+        let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
+        let index = crate::dense::MemberIndex::new(lr, dk, &pieces, dk.children_keep_class())?;
+        const NONE: u64 = crate::dense::NOT_MEMBER;
+        let parts: Option<Vec<u128>> = f
+            .par_chunks(PROBE_CHUNK)
+            .map_init(
+                || (Vec::new(), Vec::new(), Vec::new()),
+                |(images, slots, ends), chunk| {
+                    images.clear();
+                    slots.clear();
+                    ends.clear();
+                    for e in chunk {
+                        images.push(puzzle.reversal(&e.0)?);
+                    }
+                    if odd {
+                        dk.neighbour_keys(images, false, slots, ends);
+                    } else {
+                        dk.keys(
+                            &images
+                                .iter()
+                                .map(|q| puzzle.canonical(q))
+                                .collect::<Vec<_>>(),
+                            slots,
+                        );
+                        ends.extend(1..=slots.len() as u32);
+                    }
+                    index.indices(slots);
+                    let mut total = 0u128;
+                    let mut start = 0;
+                    for (e, &end) in chunk.iter().zip(ends.iter()) {
+                        let mut s = 0u128;
+                        for &x in &slots[start..end as usize] {
+                            if x != NONE {
+                                s += f[x as usize].1;
+                            }
+                        }
+                        start = end as usize;
+                        total += e.1 * e.2 as u128 * s;
+                    }
+                    Some(total)
+                },
+            )
+            .collect();
+        parts.map(|v| v.into_iter().sum())
     }
 }
 
