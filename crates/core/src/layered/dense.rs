@@ -528,71 +528,83 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             return None;
         }
         let puzzle = self.puzzle;
-        let dk = puzzle.dense_keys()?;
-        let first = next.first()?.0;
-        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
-        let next_class = ranker.layer_class(dk.key(&first));
         // The next layer's bitmap with its word popcounts, beside the
         // bitmap of this layer that the parents' step makes (room for two
         // more is kept).
-        self.ranked_layer(next_class, 4)?;
-        let nlr = ranker.layer(next_class.0, next_class.1)?;
-        let mut sorted_next;
-        let next = if next.is_sorted_by(|a, b| a.0 < b.0) {
-            next
-        } else {
-            sorted_next = next.clone();
-            sorted_next.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            &sorted_next
-        };
-        let positions: Vec<P::Position> = next.iter().map(|e| e.0).collect();
-        let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
-        let index = crate::dense::MemberIndex::new(nlr, dk, &pieces, dk.children_keep_class())?;
-        // An `exact` layer holds only positions that reach the goal: the
-        // goals and the parents of `next` that it holds are all of it.
-        let found;
-        let good = if exact {
-            layer
-        } else {
-            let from = Layer::from_buckets(vec![positions]);
-            found = self.dense_parents_within(&from, layer, goals)?;
-            &found
-        };
-        const NONE: u64 = crate::dense::NOT_MEMBER;
-        let runs: Vec<Counted<P::Position>> = good
-            .buckets
-            .par_iter()
-            .map(|bucket| {
-                let mut out = Vec::with_capacity(bucket.len());
-                let (mut ends, mut slots) = (Vec::new(), Vec::new());
-                for chunk in bucket.chunks(PROBE_CHUNK) {
-                    ends.clear();
-                    slots.clear();
-                    dk.neighbour_keys(chunk, children, &mut slots, &mut ends);
-                    // The neighbours' indices in `next`, then their counts,
-                    // read prefetched PROBE_AHEAD ahead.
-                    index.indices(&mut slots);
-                    let mut start = 0;
-                    for (p, &end) in chunk.iter().zip(ends.iter()) {
-                        let mut n = goals.contains(p) as u128;
-                        for i in start..end as usize {
-                            if let Some(&x) = slots.get(i + PROBE_AHEAD) {
-                                if x != NONE {
-                                    crate::dense::prefetch(next, x as usize);
-                                }
-                            }
-                            if slots[i] != NONE {
-                                n += next[slots[i] as usize].1;
-                            }
+        self.with_counted_index(next, 4, |next, index, dk, positions| {
+            // An `exact` layer holds only positions that reach the goal:
+            // the goals and the parents of `next` that it holds are all
+            // of it.
+            let found;
+            let good = if exact {
+                layer
+            } else {
+                let from = Layer::from_buckets(vec![positions]);
+                found = self.dense_parents_within(&from, layer, goals)?;
+                &found
+            };
+            let runs: Vec<Counted<P::Position>> = good
+                .buckets
+                .par_iter()
+                .map(|bucket| {
+                    let mut out = Vec::with_capacity(bucket.len());
+                    let (mut ends, mut slots) = (Vec::new(), Vec::new());
+                    for chunk in bucket.chunks(PROBE_CHUNK) {
+                        ends.clear();
+                        slots.clear();
+                        dk.neighbour_keys(chunk, children, &mut slots, &mut ends);
+                        index.indices(&mut slots);
+                        let mut start = 0;
+                        for (p, &end) in chunk.iter().zip(ends.iter()) {
+                            let n = goals.contains(p) as u128
+                                + counts_at(next, &slots, start..end as usize);
+                            start = end as usize;
+                            out.push((*p, n, puzzle.orbit_size(p)));
                         }
-                        start = end as usize;
-                        out.push((*p, n, puzzle.orbit_size(p)));
                     }
-                }
-                out
-            })
-            .collect();
-        Some(runs.into_iter().flatten().collect())
+                    out
+                })
+                .collect();
+            Some(runs.into_iter().flatten().collect())
+        })
+    }
+
+    /// `counted`'s members indexed by rank ([`crate::dense::MemberIndex`]),
+    /// sorted by position first if they are not, with room kept in the
+    /// budget for `maps` bitmaps of their layer: `f` gets the sorted
+    /// entries, the index, the dense keys and the members. `None` when the
+    /// puzzle has no dense keys or ranking for them, or the budget no
+    /// room.
+    fn with_counted_index<R>(
+        &self,
+        counted: &Counted<P::Position>,
+        maps: usize,
+        f: impl FnOnce(
+            &Counted<P::Position>,
+            &crate::dense::MemberIndex<'_>,
+            &dyn crate::dense::DenseKeys<P::Position>,
+            Vec<P::Position>,
+        ) -> Option<R>,
+    ) -> Option<R> {
+        let dk = self.puzzle.dense_keys()?;
+        let first = counted.first()?.0;
+        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let class = ranker.layer_class(dk.key(&first));
+        self.ranked_layer(class, maps)?;
+        let lr = ranker.layer(class.0, class.1)?;
+        let sorted;
+        let counted = if counted.is_sorted_by(|a, b| a.0 < b.0) {
+            counted
+        } else {
+            let mut copy = counted.clone();
+            copy.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            sorted = copy;
+            &sorted
+        };
+        let positions: Vec<P::Position> = counted.iter().map(|e| e.0).collect();
+        let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
+        let index = crate::dense::MemberIndex::new(lr, dk, &pieces, dk.children_keep_class())?;
+        f(counted, &index, dk, positions)
     }
 }
 
@@ -610,66 +622,61 @@ impl<P: Reversible + Symmetric> Ctx<'_, P> {
             return None;
         }
         let puzzle = self.puzzle;
-        let dk = puzzle.dense_keys()?;
-        let first = f.first()?.0;
-        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
-        let class = ranker.layer_class(dk.key(&first));
-        self.ranked_layer(class, 2)?;
-        let lr = ranker.layer(class.0, class.1)?;
-        let mut sorted;
-        let f = if f.is_sorted_by(|a, b| a.0 < b.0) {
-            f
-        } else {
-            sorted = f.clone();
-            sorted.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            &sorted
-        };
-        let positions: Vec<P::Position> = f.iter().map(|e| e.0).collect();
-        let pieces: Vec<&[P::Position]> = positions.chunks(DENSE_CHUNK * 16).collect();
-        let index = crate::dense::MemberIndex::new(lr, dk, &pieces, dk.children_keep_class())?;
-        const NONE: u64 = crate::dense::NOT_MEMBER;
-        let parts: Option<Vec<u128>> = f
-            .par_chunks(PROBE_CHUNK)
-            .map_init(
-                || (Vec::new(), Vec::new(), Vec::new()),
-                |(images, slots, ends), chunk| {
-                    images.clear();
-                    slots.clear();
-                    ends.clear();
-                    for e in chunk {
-                        images.push(puzzle.reversal(&e.0)?);
-                    }
-                    if odd {
-                        dk.neighbour_keys(images, false, slots, ends);
-                    } else {
-                        dk.keys(
-                            &images
-                                .iter()
-                                .map(|q| puzzle.canonical(q))
-                                .collect::<Vec<_>>(),
-                            slots,
-                        );
-                        ends.extend(1..=slots.len() as u32);
-                    }
-                    index.indices(slots);
-                    let mut total = 0u128;
-                    let mut start = 0;
-                    for (e, &end) in chunk.iter().zip(ends.iter()) {
-                        let mut s = 0u128;
-                        for &x in &slots[start..end as usize] {
-                            if x != NONE {
-                                s += f[x as usize].1;
-                            }
+        self.with_counted_index(f, 2, |f, index, dk, _| {
+            let parts: Option<Vec<u128>> = f
+                .par_chunks(PROBE_CHUNK)
+                .map_init(
+                    || (Vec::new(), Vec::new(), Vec::new()),
+                    |(images, slots, ends), chunk| {
+                        images.clear();
+                        slots.clear();
+                        ends.clear();
+                        for e in chunk {
+                            images.push(puzzle.reversal(&e.0)?);
                         }
-                        start = end as usize;
-                        total += e.1 * e.2 as u128 * s;
-                    }
-                    Some(total)
-                },
-            )
-            .collect();
-        parts.map(|v| v.into_iter().sum())
+                        if odd {
+                            dk.neighbour_keys(images, false, slots, ends);
+                        } else {
+                            let canonical: Vec<P::Position> =
+                                images.iter().map(|q| puzzle.canonical(q)).collect();
+                            dk.keys(&canonical, slots);
+                            ends.extend(1..=slots.len() as u32);
+                        }
+                        index.indices(slots);
+                        let mut total = 0u128;
+                        let mut start = 0;
+                        for (e, &end) in chunk.iter().zip(ends.iter()) {
+                            let s = counts_at(f, slots, start..end as usize);
+                            start = end as usize;
+                            total += e.1 * e.2 as u128 * s;
+                        }
+                        Some(total)
+                    },
+                )
+                .collect();
+            parts.map(|v| v.into_iter().sum())
+        })
     }
+}
+
+/// The sum of the counts of `counted`'s entries at the indices
+/// `slots[range]` ([`crate::dense::NOT_MEMBER`] adds nothing), each entry
+/// prefetched [`PROBE_AHEAD`] slots ahead.
+#[inline(always)]
+fn counts_at<T>(counted: &Counted<T>, slots: &[u64], range: std::ops::Range<usize>) -> u128 {
+    const NONE: u64 = crate::dense::NOT_MEMBER;
+    let mut n = 0;
+    for i in range {
+        if let Some(&x) = slots.get(i + PROBE_AHEAD) {
+            if x != NONE {
+                crate::dense::prefetch(counted, x as usize);
+            }
+        }
+        if slots[i] != NONE {
+            n += counted[slots[i] as usize].1;
+        }
+    }
+    n
 }
 
 /// Calls `hit(rank, tag)` for every `(rank, tag)` of `pairs` whose bit is
