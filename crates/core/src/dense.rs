@@ -745,7 +745,7 @@ pub fn set_keys(
     map: &[AtomicU64],
     bad: &AtomicBool,
 ) {
-    set_ranked_keys(layer, keys, false, ranks, map, bad)
+    set_ranked_keys(layer, keys, (false, false), ranks, map, bad)
 }
 
 /// Sets bit `place(r)` of `map` for the rank `r` of every key of
@@ -765,7 +765,7 @@ pub fn mark_pieces<T: Sync>(
         |(keys, ranks), piece| {
             keys.clear();
             dk.keys(piece, keys);
-            if !fill(keys, |k| layer.rank(k).map(&place), ranks, map) {
+            if !fill(keys, |k| layer.rank(k).map(&place), ranks, map, set_bit) {
                 bad.store(true, Ordering::Relaxed);
             }
         },
@@ -775,25 +775,25 @@ pub fn mark_pieces<T: Sync>(
 
 /// [`set_keys`], without the class test when `in_class` (every key known
 /// to have the layer's class, see [`DenseKeys::children_keep_class`]); a
-/// rank past the layer still sets `bad`. `ranks` is scratch space.
+/// rank past the layer still sets `bad`. `ranks` is scratch space. With
+/// `owned`, `map` is the calling thread's alone, and its bits are set
+/// without a locked instruction (each one a barrier that holds up the
+/// prefetches behind it).
 pub fn set_ranked_keys(
     layer: &LayerRank<'_>,
     keys: &[u64],
-    in_class: bool,
+    (in_class, owned): (bool, bool),
     ranks: &mut Vec<u64>,
     map: &[AtomicU64],
     bad: &AtomicBool,
 ) {
-    // Two instances, so that neither tests which one it is per key.
-    let done = if in_class {
-        fill(
-            keys,
-            |k| layer.rank_in_class(k).filter(|&r| r < layer.total),
-            ranks,
-            map,
-        )
-    } else {
-        fill(keys, |k| layer.rank(k), ranks, map)
+    // One instance each, so that none tests which one it is per key.
+    let in_layer = |k| layer.rank_in_class(k).filter(|&r| r < layer.total);
+    let done = match (in_class, owned) {
+        (true, false) => fill(keys, in_layer, ranks, map, set_bit),
+        (true, true) => fill(keys, in_layer, ranks, map, set_own_bit),
+        (false, false) => fill(keys, |k| layer.rank(k), ranks, map, set_bit),
+        (false, true) => fill(keys, |k| layer.rank(k), ranks, map, set_own_bit),
     };
     if !done {
         bad.store(true, Ordering::Relaxed);
@@ -811,6 +811,7 @@ fn fill(
     rank: impl Fn(u64) -> Option<u64>,
     ring: &mut Vec<u64>,
     map: &[AtomicU64],
+    set_bit: impl Fn(&[AtomicU64], u64),
 ) -> bool {
     ring.clear();
     ring.resize(FILL_AHEAD, 0);
@@ -852,6 +853,17 @@ fn set_bit(map: &[AtomicU64], r: u64) {
     if w.load(Ordering::Relaxed) & bit == 0 {
         w.fetch_or(bit, Ordering::Relaxed);
     }
+}
+
+/// Sets bit `r` of `map`, which only the calling thread writes: a plain
+/// load and store (relaxed atomics compile to `mov`).
+#[inline(always)]
+fn set_own_bit(map: &[AtomicU64], r: u64) {
+    let w = &map[(r >> 6) as usize];
+    w.store(
+        w.load(Ordering::Relaxed) | 1u64 << (r & 63),
+        Ordering::Relaxed,
+    );
 }
 
 #[cfg(test)]

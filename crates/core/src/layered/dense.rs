@@ -75,7 +75,12 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         // invariants: their class test is then skipped.
         let in_class = dk.children_keep_class();
         let produced = std::sync::atomic::AtomicU64::new(0);
-        if map_bytes > self.opts.dense_direct_bytes {
+        // The direct fill holds a bitmap a thread.
+        let threads = rayon::current_num_threads();
+        let mut held = map_bytes;
+        if map_bytes > self.opts.dense_direct_bytes
+            || map_bytes.saturating_mul(threads) > plan.avail / 2
+        {
             // Too big for the caches: bits set at random would each miss.
             // The ranks go to segments of the bitmap first (streaming
             // writes), then each segment's bits are set by one worker, in
@@ -150,13 +155,29 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 start = end;
             }
         } else {
-            let atomic = map.atomic();
+            // A bitmap a task running at once, each set by its task
+            // alone, with no locked instruction (each one a barrier that
+            // holds up the prefetches behind it); then OR-ed into `map`,
+            // a streaming pass. A task takes a free bitmap (or a new one)
+            // and gives it back when it ends, so no two tasks share one
+            // however rayon runs them: as many are made as tasks ran at
+            // once (the threads).
+            let first = std::mem::replace(&mut map, crate::dense::Bitmap::new(0));
+            let free = std::sync::Mutex::new(vec![first]);
             chunks(parents, DENSE_CHUNK * 16)
                 .par_iter()
                 .with_max_len(1)
                 .for_each_init(
-                    || (Vec::new(), Vec::new()),
-                    |(keys, ranks), piece| {
+                    || {
+                        let own = free.lock().ok().and_then(|mut f| f.pop());
+                        let own = own.unwrap_or_else(|| crate::dense::Bitmap::new(layer.len()));
+                        (Own(Some(own), &free), Vec::new(), Vec::new())
+                    },
+                    |(own, keys, ranks), piece| {
+                        let Some(map) = own.0.as_mut() else {
+                            return;
+                        };
+                        let map = map.atomic();
                         for chunk in piece.chunks(DENSE_CHUNK) {
                             if bad.load(std::sync::atomic::Ordering::Relaxed) {
                                 return;
@@ -165,12 +186,29 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                             dk.child_keys(chunk, keys);
                             produced
                                 .fetch_add(keys.len() as u64, std::sync::atomic::Ordering::Relaxed);
-                            crate::dense::set_ranked_keys(
-                                &layer, keys, in_class, ranks, atomic, &bad,
-                            );
+                            let how = (in_class, true);
+                            crate::dense::set_ranked_keys(&layer, keys, how, ranks, map, &bad);
                         }
                     },
                 );
+            // Every bitmap made, back in `free`: one becomes `map`, the
+            // others are OR-ed into it.
+            let mut all = free.into_inner().unwrap_or_else(|e| e.into_inner());
+            map = all
+                .pop()
+                .unwrap_or_else(|| crate::dense::Bitmap::new(layer.len()));
+            held = map_bytes * (all.len() + 1);
+            const MERGE: usize = 1 << 12;
+            map.words_mut()
+                .par_chunks_mut(MERGE)
+                .enumerate()
+                .for_each(|(i, w)| {
+                    for o in &all {
+                        for (a, b) in w.iter_mut().zip(&o.words()[i * MERGE..]) {
+                            *a |= b;
+                        }
+                    }
+                });
         }
         if bad.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
@@ -203,7 +241,22 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let next = Layer::ranked(pieces.into_iter().map(|p| p.0).collect(), (k, par));
         let produced = produced.into_inner();
         let distinct = next.len() as f64 / produced.max(1) as f64;
-        Some((next, tally, distinct, map.bytes()))
+        Some((next, tally, distinct, held))
+    }
+}
+
+/// A bitmap held by one task of a forward fill, given back to the free
+/// ones when the task ends.
+struct Own<'m>(
+    Option<crate::dense::Bitmap>,
+    &'m std::sync::Mutex<Vec<crate::dense::Bitmap>>,
+);
+
+impl Drop for Own<'_> {
+    fn drop(&mut self) {
+        if let (Some(map), Ok(mut made)) = (self.0.take(), self.1.lock()) {
+            made.push(map);
+        }
     }
 }
 
@@ -462,7 +515,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             if !in_class {
                 keys.retain(|&k| lr.rank(k).is_some());
             }
-            crate::dense::set_ranked_keys(&lr, keys, in_class, ranks, atomic, &bad);
+            crate::dense::set_ranked_keys(&lr, keys, (in_class, false), ranks, atomic, &bad);
         };
         chunks(from, PROBE_CHUNK).par_iter().for_each_init(
             || (Vec::new(), Vec::new(), Vec::new()),
