@@ -120,19 +120,33 @@ impl<B: Bits> PegSolitaire<B> {
             return;
         };
         let table: &[B] = &self.jump_images;
+        // At most one neighbour a jump of the board.
+        let most = table.len() / 8;
         for &p in pos {
             // The eight images of `p` in one register; a neighbour's are
             // those XOR the jump's (symmetries are bit permutations), and
             // its canonical form is their least, reduced in the register.
             let images = d4_gfni_register(d4, p);
+            // Written past the length with a count in a register (a push
+            // reloads and stores the vector's length for every key).
+            out.reserve(most);
+            let base = out.len();
+            let room = &mut out.spare_capacity_mut()[..most];
+            let mut n = 0;
             self.each_jump(p, forward, |j| {
                 let Some(ji) = table.get(j * 8..j * 8 + 8) else {
                     return;
                 };
                 let ji: [u64; 8] = std::array::from_fn(|g| ji[g].low_u64(0));
                 let t = _mm512_xor_si512(images, _mm512_loadu_si512(ji.as_ptr().cast()));
-                out.push(_pext_u64(_mm512_reduce_min_epu64(t), holes));
+                if let Some(slot) = room.get_mut(n) {
+                    slot.write(_pext_u64(_mm512_reduce_min_epu64(t), holes));
+                    n += 1;
+                }
             });
+            // SAFETY: the first `n` slots past `base` were just written,
+            // within the capacity reserved.
+            out.set_len(base + n);
             if let Some(e) = ends.as_deref_mut() {
                 e.push(out.len() as u32);
             }
