@@ -73,32 +73,38 @@ impl<T: Copy> Best<T> {
 }
 
 impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
-    /// [`Best::add_members`] for a whole layer: its lowest score and how
-    /// many members have it in one parallel pass, then the first members
-    /// with it (in the layer's order) up to the cap, a scan that stops
-    /// there. A whole-layer serial scan held the other threads idle.
-    /// Returns that score and count (`None`: an empty layer).
+    /// [`Best::add_members`] for a whole layer: its lowest score, how
+    /// many members have it and whether a member is a goal, in one
+    /// parallel pass; then the first members with that score (in the
+    /// layer's order) up to the cap, a scan that stops there. A
+    /// whole-layer serial scan held the other threads idle. Returns that
+    /// score and count (`None`: an empty layer) and whether the layer
+    /// holds a goal.
     pub(super) fn add<P: Puzzle<Position = T>>(
         &mut self,
         puzzle: &P,
         layer: &Layer<T>,
-    ) -> Option<(u32, u64)> {
-        let low = layer
+    ) -> (Option<(u32, u64)>, bool) {
+        let scan = layer
             .par_iter()
-            .map(|p| (puzzle.score(p), 1u64))
-            .reduce_with(|a, b| match a.0.cmp(&b.0) {
-                std::cmp::Ordering::Less => a,
-                std::cmp::Ordering::Greater => b,
-                std::cmp::Ordering::Equal => (a.0, a.1 + b.1),
+            .map(|p| (puzzle.score(p), 1u64, puzzle.is_goal(p)))
+            .reduce_with(|a, b| {
+                let goal = a.2 | b.2;
+                match a.0.cmp(&b.0) {
+                    std::cmp::Ordering::Less => (a.0, a.1, goal),
+                    std::cmp::Ordering::Greater => (b.0, b.1, goal),
+                    std::cmp::Ordering::Equal => (a.0, a.1 + b.1, goal),
+                }
             });
+        let (low, goal) = (scan.map(|(s, n, _)| (s, n)), scan.is_some_and(|x| x.2));
         let Some((s, n)) = low.filter(|&(s, _)| self.lower_to(s)) else {
-            return low;
+            return (low, goal);
         };
         self.count += n;
         let room = self.cap.saturating_sub(self.positions.len());
         let first = layer.iter().filter(|p| puzzle.score(p) == s).take(room);
         self.positions.extend(first.copied());
-        low
+        (low, goal)
     }
 }
 
@@ -194,9 +200,9 @@ pub(super) fn full<P: Reversible + Symmetric>(
             return Err(ctx.budget_error(depth, stored));
         }
         table_bytes = table_bytes.max(stored);
-        let low = best.add(puzzle, &next);
+        let (low, goal) = best.add(puzzle, &next);
         scored &= low == Some((s0.saturating_sub(depth as u32), next.len() as u64));
-        goal_reachable |= next.par_iter().any(|p| puzzle.is_goal(p));
+        goal_reachable |= goal;
         stats.push(LayerStats {
             depth,
             reduced: next.len() as u64,
