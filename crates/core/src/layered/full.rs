@@ -235,29 +235,20 @@ pub(super) fn full<P: Reversible + Symmetric>(
         } else {
             None
         };
-        let pass = match (mirrored, mirror) {
-            (Some(good), Some(last)) if half => {
-                // The forward layers are freed; the half holds the rest.
-                layers = good;
-                let held = layers.iter().map(Layer::bytes).sum();
-                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
-                let good = |d: usize| &layers[d];
+        // The exact layers replace the forward ones (freeing them).
+        let exact = mirrored.is_some();
+        if let Some(good) = mirrored {
+            layers = good;
+        }
+        let held = layers.iter().map(Layer::bytes).sum();
+        let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
+        let good = |d: usize| &layers[d];
+        let pass = match mirror {
+            // Only the shallower half was made.
+            Some(last) if exact && half => {
                 mirrored_pass(&ctx, good, (last / 2, last), &mut stats, (false, true))?
             }
-            (mirrored, _) => {
-                // The exact layers replace the forward ones (freeing them).
-                let exact = match mirrored {
-                    Some(good) => {
-                        layers = good;
-                        true
-                    }
-                    None => false,
-                };
-                let held = layers.iter().map(Layer::bytes).sum();
-                let ctx = Ctx::new(puzzle, opts, progress, held, 1.0, true);
-                let keep = opts.keep_goal_layers;
-                ctx.counted_backward(&goals, |d| &layers[d], &mut stats, keep, exact)?
-            }
+            _ => ctx.counted_backward(&goals, good, &mut stats, opts.keep_goal_layers, exact)?,
         };
         solutions = Some(pass.solutions);
         child_solutions = pass.child_solutions;
