@@ -224,12 +224,10 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .enumerate()
             .with_max_len(1)
             .map(|(i, w)| {
-                let mut keys = Vec::new();
-                layer.extract(w, i * per, &mut keys);
-                let keyed = prune && dk.prune_keys(&mut keys);
-                let mut pos = Vec::with_capacity(keys.len());
-                dk.positions(&keys, &mut pos);
-                drop(keys);
+                let mut keyed = false;
+                let mut pos = positions_of(dk, &layer, w, i * per, |keys| {
+                    keyed = prune && dk.prune_keys(keys);
+                });
                 if prune && !keyed {
                     pos.retain(|p| !puzzle.cannot_reach_goal(p));
                 }
@@ -312,6 +310,35 @@ pub(super) fn member_map<T: Sync>(
     crate::dense::mark_pieces(lr, dk, &pieces, map.atomic(), |r| r).then_some(map)
 }
 
+/// Bitmap words read out a batch at a time by [`positions_of`].
+const EXTRACT_WORDS: usize = 64;
+
+/// The positions whose bits are set in `words` (from word `first` of
+/// `lr`'s bitmap), in key order. The keys are read out a batch of
+/// [`EXTRACT_WORDS`] words at a time into one small buffer, which `keep`
+/// may filter, and their positions go into a list sized by the words'
+/// popcount: no list of keys as long as the piece is made (its fresh
+/// pages were a third of the English goal set's page faults) and no
+/// list grows by copies.
+pub(super) fn positions_of<T, H: crate::dense::HighWord>(
+    dk: &dyn crate::dense::DenseKeys<T>,
+    lr: &crate::dense::LayerRank<'_, H>,
+    words: &[u64],
+    first: usize,
+    mut keep: impl FnMut(&mut Vec<u64>),
+) -> Vec<T> {
+    let n: u32 = words.iter().map(|w| w.count_ones()).sum();
+    let mut pos = Vec::with_capacity(n as usize);
+    let mut keys = Vec::with_capacity(EXTRACT_WORDS * 64);
+    for (i, w) in words.chunks(EXTRACT_WORDS).enumerate() {
+        keys.clear();
+        lr.extract(w, first + i * EXTRACT_WORDS, &mut keys);
+        keep(&mut keys);
+        dk.positions(&keys, &mut pos);
+    }
+    pos
+}
+
 /// The pieces of `len` positions of `layer`'s buckets, for a parallel
 /// loop: a layer handed over as one bucket (the counted layers of the
 /// backward pass are) would otherwise run on one thread.
@@ -353,13 +380,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
             .par_chunks(per)
             .enumerate()
             .with_max_len(1)
-            .map(|(i, w)| {
-                let mut keys = Vec::new();
-                lr.extract(w, i * per, &mut keys);
-                let mut pos = Vec::with_capacity(keys.len());
-                dk.positions(&keys, &mut pos);
-                pos
-            })
+            .map(|(i, w)| positions_of(dk, lr, w, i * per, |_| ()))
             .collect();
         Layer::ranked(runs, class)
     }
