@@ -196,10 +196,11 @@ fn dense_counts_agree_with_brute_force() {
 }
 
 /// The batch of neighbour keys (`DenseKeys::neighbour_keys`, one loop
-/// compiled for AVX-512 with GFNI on the English and French boards where
-/// the CPU has them, the plain route elsewhere) against each position's
-/// children and parents made canonical one at a time and keyed alone:
-/// the same keys, position by position, and `ends` marks each position's.
+/// compiled for AVX-512 with VBMI2 and GFNI on the English and French
+/// boards where the CPU has them, the plain route elsewhere) against each
+/// position's children and parents made canonical one at a time and
+/// keyed alone: the same keys, position by position, and `ends` marks
+/// each position's.
 #[test]
 fn neighbour_keys_agree_with_canonical_moves_one_at_a_time() {
     use endgame_core::{Reversible, Symmetric};

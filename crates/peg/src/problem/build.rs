@@ -182,6 +182,8 @@ impl<B: Bits> PegSolitaire<B> {
             group,
             sym_table,
             jump_images: Vec::new(),
+            jump_bytes: Vec::new(),
+            jump_words: Vec::new(),
             classes: None,
             class_masks: Vec::new(),
             pagodas: Vec::new(),
@@ -225,6 +227,7 @@ impl<B: Bits> PegSolitaire<B> {
             .flat_map(|&m| (0..p.group.len()).map(move |g| (m, g)))
             .map(|(m, g)| p.transform(g, m))
             .collect();
+        p.build_jump_bytes();
         if pruning.classes {
             let classes = PositionClasses::new(&p.board);
             let goal_classes = p.goal_classes(&classes);

@@ -220,6 +220,19 @@ pub(super) fn wide_simd() -> bool {
 }
 
 /// Whether the CPU runs [`d4_gfni`].
+/// Whether the CPU has AVX-512's byte compress (VBMI2), for the jump
+/// enumeration of `neighbour_keys_gfni` (with [`gfni_simd`]).
+pub(super) fn vbmi2_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::arch::is_x86_feature_detected!("avx512vbmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 pub(super) fn gfni_simd() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

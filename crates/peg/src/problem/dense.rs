@@ -7,7 +7,57 @@ use super::{KeyPagodas, PegSolitaire, KEY_PAGODA_LANES};
 use crate::bits::Bits;
 use endgame_core::dense::DenseKeys;
 
+/// One jump direction for `neighbour_keys_gfni`: the jumps' test is
+/// `a & (a >> r << l) & (b >> 2r << 2l) & valid` (one of `r`, `l` is the
+/// direction's shift, the other 0, so no branch picks the way), and
+/// `ids` holds the jump index of each starting bit as a byte, so that
+/// one byte compress by the test's bits lists the jumps in order.
+#[derive(Clone, Debug)]
+pub(super) struct JumpBytes {
+    r: u32,
+    l: u32,
+    valid: u64,
+    ids: [u8; 64],
+}
+
 impl<B: Bits> PegSolitaire<B> {
+    /// Fills `jump_bytes` and `jump_words` where they apply (see the
+    /// fields): one-word boards with fewer than 256 jumps, the square's
+    /// eight symmetries, and a CPU with AVX-512 VBMI2 and GFNI.
+    pub(super) fn build_jump_bytes(&mut self) {
+        let jumps = self.jump_mask.len();
+        if !(self.gfni && self.wide && super::d4::vbmi2_simd())
+            || self.nbytes > 8
+            || jumps >= 256
+            || self.group.len() != 8
+            || self.d4.is_none()
+        {
+            return;
+        }
+        self.jump_bytes = self
+            .dirs
+            .iter()
+            .map(|d| {
+                let mut ids = [0u8; 64];
+                for (slot, &id) in ids.iter_mut().zip(&d.ids) {
+                    // Bits off the board carry no jump; `valid` masks them.
+                    *slot = u8::try_from(id).unwrap_or(0);
+                }
+                let valid = d.valid.low_u64(0);
+                for (bit, &id) in d.ids.iter().enumerate().take(64) {
+                    debug_assert!(valid >> bit & 1 == 0 || (id as usize) < jumps);
+                }
+                JumpBytes {
+                    r: d.shift.max(0) as u32,
+                    l: (-d.shift).max(0) as u32,
+                    valid,
+                    ids,
+                }
+            })
+            .collect();
+        self.jump_words = self.jump_images.iter().map(|b| b.low_u64(0)).collect();
+    }
+
     /// Fills the dense-key tables (boards of at most 48 holes).
     pub(super) fn build_key_tables(&mut self) {
         let mut bits: Vec<usize> = self.hole_bit.clone();
@@ -70,9 +120,9 @@ impl<B: Bits> PegSolitaire<B> {
     /// Appends the keys of the canonical children (`forward`) or parents
     /// of every position of `pos` to `out`, one a move, and after each
     /// position the length of `out` to `ends` when given. Where the CPU
-    /// has AVX-512 and GFNI and the group is the square's eight
-    /// symmetries, the whole batch runs in one function compiled for
-    /// them (`neighbour_keys_gfni`): the images, the jumps, the least
+    /// has AVX-512 (with VBMI2) and GFNI and the group is the square's
+    /// eight symmetries, the whole batch runs in one function compiled
+    /// for them (`neighbour_keys_gfni`): the images, the jumps, the least
     /// image and the key's `pext` inline into one loop, with no call and
     /// no list of positions per parent.
     fn neighbour_keys(
@@ -83,10 +133,9 @@ impl<B: Bits> PegSolitaire<B> {
         mut ends: Option<&mut Vec<u32>>,
     ) {
         #[cfg(target_arch = "x86_64")]
-        if self.gfni && self.wide && self.group.len() == 8 && self.nbytes <= 8 && self.d4.is_some()
-        {
-            // SAFETY: `gfni` and `wide` are set only when the CPU has
-            // these features (and `wide` includes BMI2).
+        if !self.jump_bytes.is_empty() {
+            // SAFETY: `jump_bytes` is set only when the CPU has these
+            // features (see `build_jump_bytes`).
             unsafe { self.neighbour_keys_gfni(pos, forward, out, ends) };
             return;
         }
@@ -100,13 +149,24 @@ impl<B: Bits> PegSolitaire<B> {
         self.keys(&children, out);
     }
 
-    /// [`PegSolitaire::neighbour_keys`] compiled for CPUs with AVX-512
-    /// and GFNI, for the eight symmetries of a square board in one word.
+    /// [`PegSolitaire::neighbour_keys`] compiled for CPUs with AVX-512,
+    /// VBMI2 and GFNI, for the eight symmetries of a square board in one
+    /// word. The jumps are listed without a branch: each direction's are
+    /// the bytes of its ids compressed by its test's bits (`jump_bytes`),
+    /// written one after the other (a loop over each direction's bits
+    /// ended in a mispredicted branch four times a position; 10 % of the
+    /// English full count's CPU). Then one counted loop makes their keys:
+    /// the eight images of the position are in one register, a
+    /// neighbour's are those XOR the jump's (symmetries are bit
+    /// permutations), its canonical form is their least, and its key
+    /// that packed down (`pext`).
     ///
     /// # Safety
-    /// The CPU must support the enabled features (`wide` and `gfni`).
+    /// The CPU must support the enabled features (`jump_bytes` is set).
     #[cfg(target_arch = "x86_64")]
-    #[target_feature(enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,bmi1,bmi2,popcnt,gfni")]
+    #[target_feature(
+        enable = "avx2,avx512f,avx512vl,avx512bw,avx512dq,avx512vbmi2,bmi1,bmi2,popcnt,gfni"
+    )]
     unsafe fn neighbour_keys_gfni(
         &self,
         pos: &[B],
@@ -119,33 +179,35 @@ impl<B: Bits> PegSolitaire<B> {
         let Some(d4) = &self.d4 else {
             return;
         };
-        let table: &[B] = &self.jump_images;
-        // At most one neighbour a jump of the board.
-        let most = table.len() / 8;
+        let words = &self.jump_words[..];
+        let dirs = &self.jump_bytes[..];
+        let most = words.len() / 8;
+        // Every jump at most once (fewer than 256), and each direction's
+        // store writes 64 bytes from the count so far.
+        let mut list = [0u8; 256 + 64];
         for &p in pos {
-            // The eight images of `p` in one register; a neighbour's are
-            // those XOR the jump's (symmetries are bit permutations), and
-            // its canonical form is their least, reduced in the register.
             let images = d4_gfni_register(d4, p);
-            // Written past the length with a count in a register (a push
-            // reloads and stores the vector's length for every key).
-            out.reserve(most);
+            let w = p.low_u64(0);
+            let (a, b) = if forward { (w, !w) } else { (!w, w) };
+            let mut n = 0usize;
+            for d in dirs {
+                let cand = a & (a >> d.r << d.l) & (b >> (2 * d.r) << (2 * d.l)) & d.valid;
+                let ids =
+                    _mm512_maskz_compress_epi8(cand, _mm512_loadu_si512(d.ids.as_ptr().cast()));
+                _mm512_storeu_si512(list.as_mut_ptr().add(n.min(256)).cast(), ids);
+                n += cand.count_ones() as usize;
+            }
+            let n = n.min(most);
+            out.reserve(n);
             let base = out.len();
-            let room = &mut out.spare_capacity_mut()[..most];
-            let mut n = 0;
-            self.each_jump(p, forward, |j| {
-                let Some(ji) = table.get(j * 8..j * 8 + 8) else {
-                    return;
-                };
-                let ji: [u64; 8] = std::array::from_fn(|g| ji[g].low_u64(0));
+            let room = &mut out.spare_capacity_mut()[..n];
+            for (slot, &j) in room.iter_mut().zip(&list[..n]) {
+                let ji = &words[j as usize * 8..j as usize * 8 + 8];
                 let t = _mm512_xor_si512(images, _mm512_loadu_si512(ji.as_ptr().cast()));
-                if let Some(slot) = room.get_mut(n) {
-                    slot.write(_pext_u64(_mm512_reduce_min_epu64(t), holes));
-                    n += 1;
-                }
-            });
-            // SAFETY: the first `n` slots past `base` were just written,
-            // within the capacity reserved.
+                slot.write(_pext_u64(_mm512_reduce_min_epu64(t), holes));
+            }
+            // SAFETY: the first `n` slots past `base` were just written
+            // (every listed id is a jump: `valid` keeps only real ones).
             out.set_len(base + n);
             if let Some(e) = ends.as_deref_mut() {
                 e.push(out.len() as u32);

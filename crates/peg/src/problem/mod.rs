@@ -30,6 +30,7 @@ use crate::board::Board;
 use crate::class::PositionClasses;
 use crate::pagoda::Pagoda;
 use d4::D4;
+use dense::JumpBytes;
 use rules::Dir;
 use std::sync::Arc;
 use std::time::Duration;
@@ -82,6 +83,13 @@ pub struct PegSolitaire<B: Bits> {
     sym_table: Vec<[B; 256]>,
     /// jump_images[j * |group| + g]: image of jump j's mask under group[g].
     jump_images: Vec<B>,
+    /// On one-word boards of fewer than 256 jumps whose group has eight
+    /// symmetries, with a CPU that has AVX-512 VBMI2 and GFNI: each
+    /// direction's jumps as bytes, for `neighbour_keys_gfni`; empty
+    /// otherwise.
+    jump_bytes: Vec<JumpBytes>,
+    /// The low words of `jump_images` where `jump_bytes` is set.
+    jump_words: Vec<u64>,
     classes: Option<(PositionClasses, Vec<u64>)>,
     /// The class invariants as bitboard masks.
     class_masks: Vec<B>,
