@@ -36,6 +36,55 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     ) -> Option<ForwardLayer<P::Position>> {
         let puzzle = self.puzzle;
         let dk = puzzle.dense_keys()?;
+        self.children_map(parents, plan, |map, layer, (k, par), held, produced| {
+            let words = map.words();
+            let threads = rayon::current_num_threads();
+            let per = (words.len() / (threads * 16)).max(4096);
+            let prune = self.opts.prune;
+            // The scan hands the children back in key order: each piece
+            // of the bitmap is a run of the ranked layer, with no scatter.
+            let pieces: Vec<(Vec<P::Position>, u64)> = words
+                .par_chunks(per)
+                .enumerate()
+                .with_max_len(1)
+                .map(|(i, w)| {
+                    let mut keyed = false;
+                    let mut pos = positions_of(dk, layer, w, i * per, |keys| {
+                        keyed = prune && dk.prune_keys(keys);
+                    });
+                    if prune && !keyed {
+                        pos.retain(|p| !puzzle.cannot_reach_goal(p));
+                    }
+                    let tally = if raw { puzzle.orbit_total(&pos) } else { 0 };
+                    (pos, tally)
+                })
+                .collect();
+            let tally = pieces.iter().map(|p| p.1).sum();
+            let next = Layer::ranked(pieces.into_iter().map(|p| p.0).collect(), (k, par));
+            let distinct = next.len() as f64 / produced.max(1) as f64;
+            (next, tally, distinct, held)
+        })
+    }
+
+    /// The bitmap of the canonical children of `parents` in their ranked
+    /// layer, handed to `then` with the layer's ranks, its class, the
+    /// bitmaps' bytes held at once and the children made (one a move):
+    /// `None` as [`Ctx::forward_dense`] says. The bits are set by a task's
+    /// own bitmap each, OR-ed at the end, or, for a bitmap past the
+    /// caches, segment by segment.
+    pub(super) fn children_map<R>(
+        &self,
+        parents: &Layer<P::Position>,
+        plan: &Plan,
+        then: impl FnOnce(
+            &crate::dense::Bitmap,
+            &crate::dense::LayerRank<'_>,
+            (u32, u64),
+            usize,
+            u64,
+        ) -> R,
+    ) -> Option<R> {
+        let dk = self.puzzle.dense_keys()?;
         let forced = self.opts.dense_min_children == 0;
         if plan.est < self.opts.dense_min_children {
             return None;
@@ -213,33 +262,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         if bad.load(std::sync::atomic::Ordering::Relaxed) {
             return None;
         }
-        let words = map.words();
-        let threads = rayon::current_num_threads();
-        let per = (words.len() / (threads * 16)).max(4096);
-        let prune = self.opts.prune;
-        // The scan hands the children back in key order: each piece of
-        // the bitmap is a run of the ranked layer, with no scatter.
-        let pieces: Vec<(Vec<P::Position>, u64)> = words
-            .par_chunks(per)
-            .enumerate()
-            .with_max_len(1)
-            .map(|(i, w)| {
-                let mut keyed = false;
-                let mut pos = positions_of(dk, &layer, w, i * per, |keys| {
-                    keyed = prune && dk.prune_keys(keys);
-                });
-                if prune && !keyed {
-                    pos.retain(|p| !puzzle.cannot_reach_goal(p));
-                }
-                let tally = if raw { puzzle.orbit_total(&pos) } else { 0 };
-                (pos, tally)
-            })
-            .collect();
-        let tally = pieces.iter().map(|p| p.1).sum();
-        let next = Layer::ranked(pieces.into_iter().map(|p| p.0).collect(), (k, par));
-        let produced = produced.into_inner();
-        let distinct = next.len() as f64 / produced.max(1) as f64;
-        Some((next, tally, distinct, held))
+        Some(then(&map, &layer, (k, par), held, produced.into_inner()))
     }
 }
 

@@ -137,13 +137,19 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
         progress.phase("meeting", 1);
         let ctx = Ctx::new(puzzle, opts, progress, stored, distinct, sort);
         if across {
-            // x of layer m reaches the goal when σ(x) has a parent y in
-            // layer m; then σ(y) has x for a parent too, so each pair is
-            // named once, from its lesser end.
-            // The dense meeting takes the layer (nothing reads it after
-            // the meeting on this route) and frees it early.
+            // x of layer m reaches the goal when σ(x) is a child of layer
+            // m (found by the children's bitmap), that is when σ(x) has a
+            // parent y in layer m; then σ(y) has x for a parent too, so
+            // each pair is named once, from its lesser end.
+            // The meeting takes the layer (nothing reads it after the
+            // meeting on this route) and frees it early.
             let layer = std::mem::replace(&mut fwd[m], Layer::from_buckets(Vec::new()));
             stored = stored.saturating_sub(layer.bytes());
+            let by_children = ctx.dense_images_among_children(&layer, m)?;
+            let joined = match by_children {
+                Some(l) => Ok(l),
+                None => ctx.dense_linked_pairs(layer),
+            };
             let links = |x: &P::Position, out: &mut Vec<P::Position>| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
@@ -153,7 +159,7 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                     });
                 }
             };
-            let joined = ctx.dense_linked_pairs(layer).or_else(|layer| {
+            let joined = joined.or_else(|layer| {
                 let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
                 ctx.linked_pairs(&layer, fan, &links).ok_or(layer)
             });

@@ -109,7 +109,43 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 None => return hashed(),
             },
         };
-        let words = map.words();
+        self.images_in_map(layer, dk, &lr, map.words())
+    }
+
+    /// The goal-reaching members of `layer`, every reachable position at
+    /// depth `depth` (or those a pruning kept), when the goal lies at
+    /// depth `2 * depth + 1` and σ maps the start onto it: x reaches the
+    /// goal exactly when σ(x), one move deeper, is reachable, and then it
+    /// is a child of a goal-reaching member (the images of x's line to
+    /// the goal lead there). So the layer's children are set in a bitmap
+    /// of their ranked layer, as a forward step sets them but never read
+    /// out, and each member is kept when its image's bit is set.
+    /// `Ok(None)` where that step would not be dense.
+    pub(super) fn dense_images_among_children(
+        &self,
+        layer: &Layer<P::Position>,
+        depth: usize,
+    ) -> Result<Option<Layer<P::Position>>, LayeredError> {
+        let Some(dk) = self.puzzle.dense_keys() else {
+            return Ok(None);
+        };
+        let fan = self.fanout(layer.iter(), layer.len(), true);
+        let plan = self.plan(layer.len(), fan, depth + 1)?;
+        Ok(self.children_map(layer, &plan, |map, lr, _, _, _| {
+            self.images_in_map(layer, dk, lr, map.words())
+        }))
+    }
+
+    /// The members of `layer` whose canonical image under σ has its bit
+    /// set in `words`, a bitmap of the ranked layer `lr`, in `layer`'s
+    /// order and shape.
+    pub(super) fn images_in_map(
+        &self,
+        layer: &Layer<P::Position>,
+        dk: &dyn crate::dense::DenseKeys<P::Position>,
+        lr: &crate::dense::LayerRank<'_>,
+        words: &[u64],
+    ) -> Layer<P::Position> {
         let member = |k: u64| lr.rank(k).is_some_and(|r| bit(words, r));
         // Bucket by bucket, so that a hashed layer keeps its partition.
         let parts = layer
@@ -120,7 +156,11 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
                 for part in bucket.chunks(DENSE_CHUNK * 16) {
                     keys.clear();
                     if !self.image_keys(dk, part, keys) {
-                        kept.extend(keep(part));
+                        // Some position has no image: one at a time.
+                        kept.extend(
+                            part.iter()
+                                .filter(|p| self.image(p).is_some_and(|q| member(dk.key(&q)))),
+                        );
                         continue;
                     }
                     kept.extend(
