@@ -208,6 +208,10 @@ fn neighbour_keys_agree_with_canonical_moves_one_at_a_time() {
         .iter()
         .map(|b| (b.to_string(), small(&Spec::named(b))))
         .collect();
+    // Diagonal jumps: eight directions.
+    let mut diagonal = Spec::named("english");
+    diagonal.diagonal = true;
+    list.push(("english, diagonal".into(), small(&diagonal)));
     list.extend(problems());
     for (name, p) in list {
         let dk = p.dense_keys().expect("boards of at most 48 holes");
