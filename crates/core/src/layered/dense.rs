@@ -283,41 +283,13 @@ impl Drop for Own<'_> {
 
 /// Parents or candidates per batch of a dense membership test.
 const PROBE_CHUNK: usize = 256;
-/// Bitmap words per task of the meeting (a few hundred members on the
-/// English board's middle layer).
-const MEET_WORDS: usize = 256;
 /// Look-ups in flight while probing a bitmap (prefetched this far ahead).
 const PROBE_AHEAD: usize = 32;
-
-/// Sets bit `r` of the shared bitmap `marks`, reading first: most hits
-/// land on bits already set, and a load costs less than a locked `or`.
-#[inline(always)]
-fn set_bit(marks: &[std::sync::atomic::AtomicU64], r: u64) {
-    let w = &marks[(r >> 6) as usize];
-    let b = 1u64 << (r & 63);
-    if w.load(std::sync::atomic::Ordering::Relaxed) & b == 0 {
-        w.fetch_or(b, std::sync::atomic::Ordering::Relaxed);
-    }
-}
 
 /// Whether bit `r` of `words` is set.
 #[inline(always)]
 pub(super) fn bit(words: &[u64], r: u64) -> bool {
     words[(r >> 6) as usize] >> (r & 63) & 1 == 1
-}
-
-#[inline(always)]
-fn prefetch(words: &[u64], r: u64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: prefetching is a hint; `r` is a rank of the bitmap's layer.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch(
-            words.as_ptr().add((r >> 6) as usize) as *const i8,
-            std::arch::x86_64::_MM_HINT_T0,
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (words, r);
 }
 
 /// Sets the bit of every member of `layer` (all in `lr`'s ranked layer)
@@ -386,145 +358,6 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         let bytes = ranker.layer_size(class.0, class.1).div_ceil(8) as usize;
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         (bytes.saturating_mul(maps) <= avail / 2).then_some((dk, ranker))
-    }
-
-    /// The members of a bitmap of the ranked layer `lr` (`class`) as a
-    /// ranked layer, in key order.
-    fn extract_layer(
-        dk: &dyn crate::dense::DenseKeys<P::Position>,
-        lr: &crate::dense::LayerRank<'_>,
-        map: &crate::dense::Bitmap,
-        class: (u32, u64),
-    ) -> Layer<P::Position> {
-        let words = map.words();
-        let threads = rayon::current_num_threads();
-        let per = (words.len() / (threads * 16)).max(4096);
-        let runs = words
-            .par_chunks(per)
-            .enumerate()
-            .with_max_len(1)
-            .map(|(i, w)| positions_of(dk, lr, w, i * per, |_| ()))
-            .collect();
-        Layer::ranked(runs, class)
-    }
-
-    /// [`Ctx::linked_pairs`] for a ranked layer and the links of the
-    /// meeting across the middle move (x is linked to every canonical
-    /// parent y ≥ x of its time reversal σ(x), see the meeting in
-    /// `meet.rs`), by the layer's bitmap: each candidate's key comes from
-    /// [`crate::dense::DenseKeys::neighbour_keys`], is ranked and its bit
-    /// tested (prefetched a few ahead), a hit sets the bits of both ends
-    /// in a second bitmap, and the scan of that one is the result, in key
-    /// order. The layer is taken by value: once its bitmap is made its
-    /// list is freed and its members are read back from the bitmap, so the
-    /// meeting's peak holds the two bitmaps but not the list (8 bytes a
-    /// member, 2.4 times the bitmap's bytes on the English board's middle
-    /// layer). `Err` hands the layer back when it is not ranked or the
-    /// bitmaps would not fit the budget.
-    pub(super) fn dense_linked_pairs(
-        &self,
-        layer: Layer<P::Position>,
-    ) -> Result<Layer<P::Position>, Layer<P::Position>> {
-        let Some(class) = layer.ranked else {
-            return Err(layer);
-        };
-        let Some((dk, ranker)) = self.ranked_layer(class, 2) else {
-            return Err(layer);
-        };
-        let Some(lr) = ranker.layer(class.0, class.1) else {
-            return Err(layer);
-        };
-        let Some(members) = member_map(dk, &lr, &layer) else {
-            return Err(layer);
-        };
-        drop(layer);
-        let puzzle = self.puzzle;
-        let mut good = crate::dense::Bitmap::new(lr.len());
-        let marks = good.atomic();
-        let words = members.words();
-        let mark = |r: u64| set_bit(marks, r);
-        // One task a chunk (`with_max_len`): rayon otherwise runs a piece
-        // it did not split further on one thread to its end, and the
-        // members crowd into some ranks, so the last piece ran alone for a
-        // tenth of the English goal set's time.
-        words
-            .par_chunks(MEET_WORDS)
-            .enumerate()
-            .with_max_len(1)
-            .for_each_init(
-                || {
-                    (
-                        Vec::new(),
-                        Vec::new(),
-                        Vec::<P::Position>::new(),
-                        Vec::<P::Position>::new(),
-                        Vec::<u32>::new(),
-                        Vec::new(),
-                        Vec::new(),
-                        Vec::<u32>::new(),
-                        Vec::new(),
-                    )
-                },
-                |(xkeys, xranks, xs, sig, own, keys, ends, from, pairs), (c, w)| {
-                    let first = c * MEET_WORDS;
-                    // The members of these words, their ranks and positions.
-                    xkeys.clear();
-                    lr.extract(w, first, xkeys);
-                    xranks.clear();
-                    for (i, &x) in w.iter().enumerate() {
-                        let mut x = x;
-                        while x != 0 {
-                            xranks.push((first + i) as u64 * 64 + x.trailing_zeros() as u64);
-                            x &= x - 1;
-                        }
-                    }
-                    xs.clear();
-                    dk.positions(xkeys, xs);
-                    for (ci, chunk) in xs.chunks(PROBE_CHUNK).enumerate() {
-                        sig.clear();
-                        own.clear();
-                        for (i, x) in chunk.iter().enumerate() {
-                            if let Some(s) = puzzle.reversal(x) {
-                                sig.push(s);
-                                own.push((ci * PROBE_CHUNK + i) as u32);
-                            }
-                        }
-                        keys.clear();
-                        ends.clear();
-                        dk.neighbour_keys(sig, false, keys, ends);
-                        // (rank of the candidate were it in the layer's
-                        // class, its index): each pair is named from its
-                        // lesser end (keys order as positions do), and the
-                        // class is tested only on a hit, as a key of another
-                        // class gets some other key's rank (or none).
-                        from.clear();
-                        from.resize(keys.len(), 0);
-                        pairs.clear();
-                        let mut start = 0;
-                        for (&o, &end) in own.iter().zip(ends.iter()) {
-                            let xk = xkeys[o as usize];
-                            for (j, &k) in keys.iter().enumerate().take(end as usize).skip(start) {
-                                from[j] = o;
-                                if k < xk {
-                                    continue;
-                                }
-                                if let Some(r) = lr.rank_in_class(k).filter(|&r| r < lr.len()) {
-                                    pairs.push((r, j as u32));
-                                }
-                            }
-                            start = end as usize;
-                        }
-                        probe(words, pairs, |r, j| {
-                            if lr.rank(keys[j as usize]) == Some(r) {
-                                mark(r);
-                                mark(xranks[from[j as usize] as usize]);
-                            }
-                        });
-                    }
-                },
-            );
-        drop(members);
-        Ok(Self::extract_layer(dk, &lr, &good, class))
     }
 
     /// The canonical parents of `from` that lie in `within`, plus the
@@ -774,24 +607,6 @@ fn counts_at<T>(counted: &Counted<T>, slots: &[u64], range: std::ops::Range<usiz
         }
     }
     n
-}
-
-/// Calls `hit(rank, tag)` for every `(rank, tag)` of `pairs` whose bit is
-/// set in `words`, the words prefetched [`PROBE_AHEAD`] ranks ahead so
-/// that the cache misses overlap.
-#[inline(always)]
-fn probe(words: &[u64], pairs: &[(u64, u32)], mut hit: impl FnMut(u64, u32)) {
-    for &(r, _) in pairs.iter().take(PROBE_AHEAD) {
-        prefetch(words, r);
-    }
-    for (i, &(r, tag)) in pairs.iter().enumerate() {
-        if let Some(&(n, _)) = pairs.get(i + PROBE_AHEAD) {
-            prefetch(words, n);
-        }
-        if bit(words, r) {
-            hit(r, tag);
-        }
-    }
 }
 
 /// C(n, k), saturating.

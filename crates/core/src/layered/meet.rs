@@ -140,16 +140,9 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
             // x of layer m reaches the goal when σ(x) is a child of layer
             // m (found by the children's bitmap), that is when σ(x) has a
             // parent y in layer m; then σ(y) has x for a parent too, so
-            // each pair is named once, from its lesser end.
-            // The meeting takes the layer (nothing reads it after the
-            // meeting on this route) and frees it early.
-            let layer = std::mem::replace(&mut fwd[m], Layer::from_buckets(Vec::new()));
-            stored = stored.saturating_sub(layer.bytes());
-            let by_children = ctx.dense_images_among_children(&layer, m)?;
-            let joined = match by_children {
-                Some(l) => Ok(l),
-                None => ctx.dense_linked_pairs(layer),
-            };
+            // without the bitmap each pair is named once, from its lesser
+            // end.
+            let layer = &fwd[m];
             let links = |x: &P::Position, out: &mut Vec<P::Position>| {
                 if let Some(s) = puzzle.reversal(x) {
                     canonical_parents(puzzle, &s, |y, _| {
@@ -159,17 +152,21 @@ pub(super) fn meet_in_middle<P: Reversible + Symmetric>(
                     });
                 }
             };
-            let joined = joined.or_else(|layer| {
-                let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
-                ctx.linked_pairs(&layer, fan, &links).ok_or(layer)
-            });
-            match joined {
-                Ok(l) => good.push(l),
-                Err(layer) => {
-                    let (layer, _) = ctx.step_within_mapped(&layer, &layer, &[], m, false, true)?;
-                    good.push(layer);
+            let joined = match ctx.dense_images_among_children(layer, m)? {
+                Some(l) => l,
+                None => {
+                    let fan = ctx.fanout(layer.iter(), layer.len(), true) / 2.0;
+                    match ctx.linked_pairs(layer, fan, &links) {
+                        Some(l) => l,
+                        None => ctx.step_within_mapped(layer, layer, &[], m, false, true)?.0,
+                    }
                 }
-            }
+            };
+            good.push(joined);
+            // Nothing reads the middle layer after the meeting on this
+            // route.
+            let done = std::mem::replace(&mut fwd[m], Layer::from_buckets(Vec::new()));
+            stored = stored.saturating_sub(done.bytes());
         } else {
             good.push(ctx.intersect(&back[0], &fwd[m], m)?);
         }
