@@ -315,15 +315,15 @@ const EXTRACT_WORDS: usize = 64;
 /// popcount: no list of keys as long as the piece is made (its fresh
 /// pages were a third of the English goal set's page faults) and no
 /// list grows by copies.
-pub(super) fn positions_of<T, H: crate::dense::HighWord>(
+fn positions_of<T>(
     dk: &dyn crate::dense::DenseKeys<T>,
-    lr: &crate::dense::LayerRank<'_, H>,
+    lr: &crate::dense::LayerRank<'_>,
     words: &[u64],
     first: usize,
     mut keep: impl FnMut(&mut Vec<u64>),
 ) -> Vec<T> {
-    let n: u32 = words.iter().map(|w| w.count_ones()).sum();
-    let mut pos = Vec::with_capacity(n as usize);
+    let n: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+    let mut pos = Vec::with_capacity(n);
     let mut keys = Vec::with_capacity(EXTRACT_WORDS * 64);
     for (i, w) in words.chunks(EXTRACT_WORDS).enumerate() {
         keys.clear();

@@ -183,7 +183,6 @@ impl<B: Bits> PegSolitaire<B> {
             sym_table,
             jump_images: Vec::new(),
             jump_bytes: Vec::new(),
-            jump_words: Vec::new(),
             classes: None,
             class_masks: Vec::new(),
             pagodas: Vec::new(),

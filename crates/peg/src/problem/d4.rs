@@ -219,7 +219,6 @@ pub(super) fn wide_simd() -> bool {
     }
 }
 
-/// Whether the CPU runs [`d4_gfni`].
 /// Whether the CPU has AVX-512's byte compress (VBMI2), for the jump
 /// enumeration of `neighbour_keys_gfni` (with [`gfni_simd`]).
 pub(super) fn vbmi2_simd() -> bool {
@@ -233,6 +232,7 @@ pub(super) fn vbmi2_simd() -> bool {
     }
 }
 
+/// Whether the CPU runs [`d4_gfni`].
 pub(super) fn gfni_simd() -> bool {
     #[cfg(target_arch = "x86_64")]
     {

@@ -21,8 +21,7 @@ pub(super) struct JumpBytes {
 }
 
 impl<B: Bits> PegSolitaire<B> {
-    /// Fills `jump_bytes` and `jump_words` where they apply (see the
-    /// fields): one-word boards with fewer than 256 jumps, the square's
+    /// Fills `jump_bytes` where it applies (see the field): one-word boards with fewer than 256 jumps, the square's
     /// eight symmetries, and a CPU with AVX-512 VBMI2 and GFNI.
     pub(super) fn build_jump_bytes(&mut self) {
         let jumps = self.jump_mask.len();
@@ -55,7 +54,6 @@ impl<B: Bits> PegSolitaire<B> {
                 }
             })
             .collect();
-        self.jump_words = self.jump_images.iter().map(|b| b.low_u64(0)).collect();
     }
 
     /// Fills the dense-key tables (boards of at most 48 holes).
@@ -179,9 +177,9 @@ impl<B: Bits> PegSolitaire<B> {
         let Some(d4) = &self.d4 else {
             return;
         };
-        let words = &self.jump_words[..];
+        let table: &[B] = &self.jump_images;
         let dirs = &self.jump_bytes[..];
-        let most = words.len() / 8;
+        let most = table.len() / 8;
         // Every jump at most once (fewer than 256), and each direction's
         // store writes 64 bytes from the count so far.
         let mut list = [0u8; 256 + 64];
@@ -202,7 +200,8 @@ impl<B: Bits> PegSolitaire<B> {
             let base = out.len();
             let room = &mut out.spare_capacity_mut()[..n];
             for (slot, &j) in room.iter_mut().zip(&list[..n]) {
-                let ji = &words[j as usize * 8..j as usize * 8 + 8];
+                let ji = &table[j as usize * 8..j as usize * 8 + 8];
+                let ji: [u64; 8] = std::array::from_fn(|g| ji[g].low_u64(0));
                 let t = _mm512_xor_si512(images, _mm512_loadu_si512(ji.as_ptr().cast()));
                 slot.write(_pext_u64(_mm512_reduce_min_epu64(t), holes));
             }

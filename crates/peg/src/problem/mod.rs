@@ -88,8 +88,6 @@ pub struct PegSolitaire<B: Bits> {
     /// direction's jumps as bytes, for `neighbour_keys_gfni`; empty
     /// otherwise.
     jump_bytes: Vec<JumpBytes>,
-    /// The low words of `jump_images` where `jump_bytes` is set.
-    jump_words: Vec<u64>,
     classes: Option<(PositionClasses, Vec<u64>)>,
     /// The class invariants as bitboard masks.
     class_masks: Vec<B>,
