@@ -1,8 +1,9 @@
 //! The full count of the French central-vacancy problem: every reachable
 //! position layer by layer, the best result and all its final positions.
 //!
-//! Run: `cargo run --release -p endgame-peg --example french_count [max_gib] [hashed]`
-//! (the memory budget defaults to 3.5 GiB; `hashed`: no ranked bitmap).
+//! Run: `cargo run --release -p endgame-peg --example french_count [max_gib] [hashed] [direct=BYTES]`
+//! (the memory budget defaults to 3.5 GiB; `hashed`: no ranked bitmap;
+//! `direct=BYTES`: bitmaps above this size are filled segment by segment).
 
 use endgame_core::layered::{enumerate, LayeredOptions, Progress};
 use endgame_core::{Notation, Puzzle, Rules};
@@ -35,6 +36,9 @@ fn main() {
         } else {
             LayeredOptions::default().dense_min_children
         },
+        dense_direct_bytes: std::env::args()
+            .find_map(|a| a.strip_prefix("direct=")?.parse().ok())
+            .unwrap_or(LayeredOptions::default().dense_direct_bytes),
         ..LayeredOptions::default()
     };
     let r = enumerate(&p, &opts, &Log(t)).expect("within the memory budget");

@@ -14,9 +14,12 @@ pub(super) const DENSE_MIN_CHILDREN: usize = 16_000;
 pub(super) const DENSE_BYTES_PER_CHILD: usize = 4;
 /// Parents per batch of child keys (the batch stays in L1/L2).
 pub(super) const DENSE_CHUNK: usize = 256;
-/// Default of [`LayeredOptions::dense_direct_bytes`]: a bitmap this big
-/// still stays in the last-level cache.
-pub(super) const DENSE_DIRECT_BYTES: usize = 24 << 20;
+/// Default of [`LayeredOptions::dense_direct_bytes`]: no size cap. A
+/// bitmap a thread, its bits set at random with the prefetched ring,
+/// beats the segments even far past the last-level cache (the French
+/// count's 132 MiB bitmaps: 18–20 s against 28–35 s); the segments stay
+/// for a budget too small for a bitmap a thread.
+pub(super) const DENSE_DIRECT_BYTES: usize = usize::MAX;
 /// Bits of a bitmap segment (log 2): 2 MiB, about a core's L2 and L3 share.
 pub(super) const DENSE_SEGMENT_LOG: u32 = 24;
 /// Children buffered per batch of a segmented fill (4 bytes each).
@@ -130,8 +133,8 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         if map_bytes > self.opts.dense_direct_bytes
             || map_bytes.saturating_mul(threads) > plan.avail / 2
         {
-            // Too big for the caches: bits set at random would each miss.
-            // The ranks go to segments of the bitmap first (streaming
+            // No room for a bitmap a thread (or segments asked for): the
+            // ranks go to segments of the one bitmap first (streaming
             // writes), then each segment's bits are set by one worker, in
             // cache, the parents taken in batches to bound the buffers.
             let seg_words = 1usize << (DENSE_SEGMENT_LOG - 6);

@@ -76,9 +76,10 @@ pub struct LayeredOptions {
     /// few bytes a child), the layer is hashed. 0 uses the bitmap whenever
     /// the puzzle allows it (tests); `usize::MAX` never.
     pub dense_min_children: usize,
-    /// Largest ranked bitmap whose bits are set directly, at random; a
-    /// bigger one is filled segment by segment from buffered ranks (0:
-    /// always by segments, for tests).
+    /// Largest ranked bitmap whose bits are set directly, at random, in a
+    /// bitmap a thread; a bigger one, or one whose copies a thread would
+    /// not fit half the budget, is filled segment by segment from
+    /// buffered ranks. No cap by default; 0: always by segments (tests).
     pub dense_direct_bytes: usize,
     /// Count the solutions through each canonical first move
     /// ([`LayeredReport::child_solutions`]; the default). Off, a full
