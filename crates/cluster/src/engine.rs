@@ -616,7 +616,7 @@ where
                 .into(),
         ));
     }
-    let ranker = keys.and_then(|dk| Ranker::shared(dk.key_bits(), &dk.invariants()));
+    let ranker = keys.and_then(|dk| Ranker::for_keys(dk));
     let owners = Owners {
         keys,
         ranker: ranker.as_deref(),

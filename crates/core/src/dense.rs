@@ -16,6 +16,11 @@
 //! layer's children by setting bits, scanning it hands them back sorted,
 //! and testing a bit tells whether a key is a member.
 //!
+//! Where every key the puzzle hands over is the least of its images under
+//! its symmetries ([`DenseKeys::key_symmetries`]), a high half that no
+//! least image has is left out of every layer: its keys take no bits. On
+//! 37 holes with eight symmetries this leaves about a third of the bits.
+//!
 //! A key that does not have the layer's class is reported (never ranked
 //! into another key's bit), so a puzzle whose invariants do not hold keeps
 //! its counts: the engine then falls back to its hash de-duplication.
@@ -76,6 +81,14 @@ pub trait DenseKeys<T>: Sync {
     fn prune_keys(&self, _keys: &mut Vec<u64>) -> bool {
         false
     }
+    /// Symmetries under which every key this puzzle hands to the engine
+    /// (of positions, children, parents, images) is the least of its
+    /// images: per symmetry, the bit each key bit goes to. The ranking
+    /// then leaves out the high halves no least image has. Empty (the
+    /// default): no such promise.
+    fn key_symmetries(&self) -> Vec<Vec<u32>> {
+        Vec::new()
+    }
 }
 
 /// Layer-independent tables of a key layout.
@@ -106,9 +119,17 @@ pub struct Ranker {
     /// Per high half: its bit count (high byte) and its invariant
     /// parities (low byte), so that a layer's table is one pass of
     /// look-ups (an enumeration makes some fifty, one a layer or step,
-    /// each of 2^16 high halves on a 33-hole board, serially).
+    /// each of 2^16 high halves on a 33-hole board, serially); with
+    /// [`NOT_LEAST`] set when no key with this high half is the least of
+    /// its images.
     high_class: Vec<u16>,
+    /// The symmetries the layout was made for (see [`Ranker::new`]).
+    syms: Vec<Vec<u32>>,
 }
+
+/// The flag of [`Ranker::high_class`] of a high half that no least image
+/// has: no layer gives it room.
+const NOT_LEAST: u16 = 1 << 15;
 
 /// The per-layer ranking of keys with `k` bits set and given parities.
 ///
@@ -167,11 +188,30 @@ impl HighWord for u64 {
 }
 
 impl Ranker {
-    /// Tables for keys of `bits` bits with the invariant `masks`; `None`
-    /// when the layout does not fit (more than 48 bits or 8 masks).
-    pub fn new(bits: u32, masks: &[u64]) -> Option<Ranker> {
+    /// Tables for keys of `bits` bits with the invariant `masks`, of
+    /// which only the least of their images under `syms` are ranked (per
+    /// symmetry, the bit each key bit goes to; empty: every key); `None`
+    /// when the layout does not fit (more than 48 bits or 8 masks) or a
+    /// symmetry is not a permutation of the bits.
+    pub fn new(bits: u32, masks: &[u64], syms: &[Vec<u32>]) -> Option<Ranker> {
         if bits == 0 || bits > 48 || masks.len() > 8 {
             return None;
+        }
+        // Per symmetry, the bit of a key that lands on each bit of its
+        // image.
+        let mut from = Vec::with_capacity(syms.len());
+        for g in syms {
+            let mut inv = vec![u32::MAX; bits as usize];
+            if g.len() != bits as usize {
+                return None;
+            }
+            for (i, &j) in g.iter().enumerate() {
+                *inv.get_mut(j as usize)? = i as u32;
+            }
+            if inv.contains(&u32::MAX) {
+                return None;
+            }
+            from.push(inv);
         }
         // The low table's entries take 2 bytes and the high table's 4:
         // the low half gets the odd bit (both tables then hold about
@@ -191,6 +231,7 @@ impl Ranker {
             class_start: Vec::new(),
             class_tab: Box::new([[0; 256]; 6]),
             high_class: Vec::new(),
+            syms: syms.to_vec(),
         };
         for j in 0..bits.div_ceil(8) as usize {
             for b in 0..256u64 {
@@ -225,30 +266,62 @@ impl Ranker {
         }
         r.class_start = start;
         r.high_class = (0..1u64 << (bits - lo_bits))
-            .map(|hi| (hi.count_ones() as u16) << 8 | r.parities(hi << lo_bits) as u16)
+            .map(|hi| {
+                let least = Ranker::may_be_least(hi, lo_bits, bits, &from);
+                (hi.count_ones() as u16) << 8
+                    | r.parities(hi << lo_bits) as u16
+                    | if least { 0 } else { NOT_LEAST }
+            })
             .collect();
         Some(r)
+    }
+
+    /// Whether some key with high half `hi` may be the least of its
+    /// images, `from[g][b]` being the key bit that lands on bit `b` of
+    /// its image under symmetry `g`: a key is no greater than each image,
+    /// and from the top bit down, while both bits compared lie in the
+    /// high half, the first bit where they differ decides.
+    fn may_be_least(hi: u64, lo_bits: u32, bits: u32, from: &[Vec<u32>]) -> bool {
+        let bit = |b: u32| hi >> (b - lo_bits) & 1;
+        from.iter().all(|g| {
+            for b in (lo_bits..bits).rev() {
+                let src = g[b as usize];
+                if src < lo_bits {
+                    break;
+                }
+                if bit(b) != bit(src) {
+                    return bit(b) < bit(src);
+                }
+            }
+            true
+        })
     }
 
     /// [`Ranker::new`], shared: the tables of a layout are built once a
     /// process (a few milliseconds for 33 holes, where an enumeration
     /// ranks some fifty layers and steps), and the last few kept.
-    pub fn shared(bits: u32, masks: &[u64]) -> Option<std::sync::Arc<Ranker>> {
+    pub fn shared(bits: u32, masks: &[u64], syms: &[Vec<u32>]) -> Option<std::sync::Arc<Ranker>> {
         use std::sync::{Arc, Mutex};
         /// Layouts kept (each a few MiB at most).
         const KEEP: usize = 4;
         static CACHE: Mutex<Vec<Arc<Ranker>>> = Mutex::new(Vec::new());
-        let same = |r: &Ranker| r.bits == bits && r.masks[..r.nm] == *masks;
+        let same = |r: &Ranker| r.bits == bits && r.masks[..r.nm] == *masks && r.syms == syms;
         if let Some(r) = CACHE.lock().ok()?.iter().find(|r| same(r)) {
             return Some(r.clone());
         }
-        let r = Arc::new(Ranker::new(bits, masks)?);
+        let r = Arc::new(Ranker::new(bits, masks, syms)?);
         let mut cache = CACHE.lock().ok()?;
         if cache.len() == KEEP {
             cache.remove(0);
         }
         cache.push(r.clone());
         Some(r)
+    }
+
+    /// [`Ranker::shared`] for the keys of `dk`: its bits, invariants and
+    /// symmetries.
+    pub fn for_keys<T>(dk: &dyn DenseKeys<T>) -> Option<std::sync::Arc<Ranker>> {
+        Ranker::shared(dk.key_bits(), &dk.invariants(), &dk.key_symmetries())
     }
 
     /// Invariant parities of `key` as bits.
@@ -286,6 +359,9 @@ impl Ranker {
     #[inline]
     fn needed(&self, k: u32, parities: u64, hi: u64) -> Option<usize> {
         let c = self.high_class[hi as usize];
+        if c & NOT_LEAST != 0 {
+            return None;
+        }
         let pc = (c >> 8) as u32;
         (pc <= k && k - pc <= self.lo_bits)
             .then(|| ((((k - pc) as u64) << self.nm) | (parities ^ (c & 255) as u64)) as usize)
@@ -361,19 +437,27 @@ impl<H: HighWord> LayerRank<'_, H> {
         std::mem::size_of_val(&self.high[..])
     }
 
-    /// The rank of `key`, or `None` when it is not a key of this layer.
+    /// The rank of `key`, or `None` when it is not a key of this layer
+    /// (another class, or a high half no least image has).
     #[inline(always)]
     pub fn rank(&self, key: u64) -> Option<u64> {
-        if !self.r.has_class(key, self.spread) {
+        let r = self.r;
+        let least = |c: &u16| c & NOT_LEAST == 0;
+        if !r.has_class(key, self.spread)
+            || !r
+                .high_class
+                .get((key >> r.lo_bits) as usize)
+                .is_some_and(least)
+        {
             return None;
         }
         self.rank_in_class(key)
     }
 
     /// The rank of `key`, known to have the layer's class (its bit count
-    /// and invariant parities): no class test. `None` only when its high
-    /// half lies past the table; a key of another class gets another
-    /// key's rank (or one past the layer).
+    /// and invariant parities) and to be the least of its images: no
+    /// test. `None` only when its high half lies past the table; another
+    /// key gets another key's rank (or one past the layer).
     #[inline(always)]
     pub fn rank_in_class(&self, key: u64) -> Option<u64> {
         let r = self.r;
@@ -870,13 +954,72 @@ fn set_own_bit(map: &[AtomicU64], r: u64) {
 mod tests {
     use super::*;
 
+    /// With symmetries, every key that is the least of its images keeps
+    /// a rank, in key order and extracted back; the layer's ranks are
+    /// exactly those of the keys `rank` accepts, which are fewer than
+    /// the class's keys; and `rank` refuses a key whose high half no
+    /// least image has.
+    #[test]
+    fn least_images_keep_their_ranks_in_order_and_take_fewer_bits() {
+        let bits = 12u32;
+        let mask = 0b1001_0110_1011u64;
+        // A group of four: the bits' order reversed, neighbouring bits
+        // swapped, and both.
+        let rev: Vec<u32> = (0..bits).map(|i| bits - 1 - i).collect();
+        let swap: Vec<u32> = (0..bits).map(|i| i ^ 1).collect();
+        let both: Vec<u32> = (0..bits).map(|i| (bits - 1 - i) ^ 1).collect();
+        let id: Vec<u32> = (0..bits).collect();
+        let syms = [id, rev, swap, both];
+        let image = |x: u64, g: &[u32]| {
+            (0..bits)
+                .filter(|&i| x >> i & 1 == 1)
+                .fold(0u64, |y, i| y | 1 << g[i as usize])
+        };
+        let least = |x: u64| syms.iter().all(|g| x <= image(x, g));
+        let r = Ranker::new(bits, &[mask], &syms).unwrap();
+        let plain = Ranker::new(bits, &[mask], &[]).unwrap();
+        let mut saved = 0;
+        let mut refused = 0;
+        for k in 0..=bits {
+            for par in 0..2u64 {
+                let layer = r.layer(k, par).unwrap();
+                let class: Vec<u64> = (0..1u64 << bits)
+                    .filter(|&x| r.layer_class(x) == (k, par))
+                    .collect();
+                let ranked: Vec<u64> = class
+                    .iter()
+                    .copied()
+                    .filter(|&x| layer.rank(x).is_some())
+                    .collect();
+                refused += class.len() - ranked.len();
+                for (i, &x) in ranked.iter().enumerate() {
+                    assert_eq!(layer.rank(x), Some(i as u64), "key {x:b}");
+                    assert_eq!(layer.rank_in_class(x), Some(i as u64));
+                }
+                assert_eq!(layer.len(), ranked.len() as u64);
+                assert_eq!(r.layer_size(k, par), ranked.len() as u64);
+                let leasts: Vec<u64> = class.iter().copied().filter(|&x| least(x)).collect();
+                assert!(leasts.iter().all(|&x| layer.rank(x).is_some()));
+                saved += plain.layer(k, par).unwrap().len() - layer.len();
+                let mut map = Bitmap::new(layer.len());
+                let bad = AtomicBool::new(false);
+                set_keys(&layer, &leasts, &mut Vec::new(), map.atomic(), &bad);
+                assert!(!bad.load(Ordering::Relaxed));
+                let mut out = Vec::new();
+                layer.extract(map.words(), 0, &mut out);
+                assert_eq!(out, leasts);
+            }
+        }
+        assert!(saved > 0 && refused > 0, "the symmetries left nothing out");
+    }
+
     /// Every key of `bits` bits with `k` set and given parities, ranked
     /// against a sorted list built by brute force.
     #[test]
     fn rank_is_the_position_in_the_sorted_list_of_layer_keys() {
         let bits = 11;
         let masks = [0b101_0110_1011u64, 0b011_1001_0101];
-        let r = Ranker::new(bits, &masks).unwrap();
+        let r = Ranker::new(bits, &masks, &[]).unwrap();
         for k in 0..=bits {
             for par in 0..4u64 {
                 let keys: Vec<u64> = (0..1u64 << bits)
@@ -945,10 +1088,10 @@ mod tests {
     #[test]
     fn member_index_finds_each_member_at_its_place() {
         // 16 bits: layers of thousands of ranks, over many lines.
-        let wide = Ranker::new(16, &[0b1010_0110_1011_0101]).unwrap();
+        let wide = Ranker::new(16, &[0b1010_0110_1011_0101], &[]).unwrap();
         let bits = 12;
         let masks = [0b1010_0110_1011u64];
-        let r = Ranker::new(bits, &masks).unwrap();
+        let r = Ranker::new(bits, &masks, &[]).unwrap();
         let cases = [(5, 0), (6, 1), (1, 0), (11, 1)].map(|c| (&r, bits, c));
         let wide_cases = [(8, 0), (7, 1), (3, 1)].map(|c| (&wide, 16, c));
         for (r, bits, (k, par)) in cases.into_iter().chain(wide_cases) {
@@ -1003,12 +1146,12 @@ mod tests {
     #[test]
     fn shared_rankers_are_one_per_layout() {
         let masks = [0b1011u64, 0b0110];
-        let a = Ranker::shared(13, &masks).unwrap();
-        let b = Ranker::shared(13, &masks).unwrap();
+        let a = Ranker::shared(13, &masks, &[]).unwrap();
+        let b = Ranker::shared(13, &masks, &[]).unwrap();
         assert!(std::sync::Arc::ptr_eq(&a, &b));
-        let c = Ranker::shared(13, &masks[..1]).unwrap();
+        let c = Ranker::shared(13, &masks[..1], &[]).unwrap();
         assert!(!std::sync::Arc::ptr_eq(&a, &c));
-        let fresh = Ranker::new(13, &masks[..1]).unwrap();
+        let fresh = Ranker::new(13, &masks[..1], &[]).unwrap();
         let (x, y) = (c.layer(5, 1).unwrap(), fresh.layer(5, 1).unwrap());
         assert_eq!(x.len(), y.len());
         for key in 0..1u64 << 13 {
@@ -1032,9 +1175,9 @@ mod tests {
     #[test]
     fn wide_keys_rank_as_the_combinatorial_number_system() {
         // Layers of fewer than 2^32 keys: C(40, k) for k <= 11 or >= 29.
-        let r = Ranker::new(40, &[]).unwrap();
+        let r = Ranker::new(40, &[], &[]).unwrap();
         assert!(r.low16.is_empty() && !r.low32.is_empty());
-        let narrow = Ranker::new(33, &[]).unwrap();
+        let narrow = Ranker::new(33, &[], &[]).unwrap();
         assert!(!narrow.low16.is_empty() && narrow.low32.is_empty());
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         for k in [1u32, 7, 10, 11, 29, 31, 33, 39] {
@@ -1070,7 +1213,7 @@ mod tests {
     /// rank and extract alike.
     #[test]
     fn wide_layers_rank_past_two_to_the_32() {
-        let r = Ranker::new(41, &[]).unwrap();
+        let r = Ranker::new(41, &[], &[]).unwrap();
         assert!(r.layer(20, 0).is_none());
         let wide = r.layer_wide(20, 0).unwrap();
         assert_eq!(wide.len(), choose(41, 20));
@@ -1105,7 +1248,7 @@ mod tests {
             assert_eq!(out, vec![key]);
         }
         // Small layers: both widths agree.
-        let r = Ranker::new(11, &[0b101_0110_1011]).unwrap();
+        let r = Ranker::new(11, &[0b101_0110_1011], &[]).unwrap();
         for k in 0..=11 {
             for par in 0..2 {
                 let (a, b) = (r.layer(k, par).unwrap(), r.layer_wide(k, par).unwrap());

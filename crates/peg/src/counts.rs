@@ -602,9 +602,7 @@ pub fn backward_counts_by<B: Bits>(
     }
     let last = layers.len() - 1;
     progress.phase("random play and paths", last as u64);
-    let ranker = p
-        .dense_keys()
-        .and_then(|dk| Ranker::shared(dk.key_bits(), &dk.invariants()));
+    let ranker = p.dense_keys().and_then(|dk| Ranker::for_keys(dk));
     // Layer d+1's values: Q (flat, `stride` limbs each) and N.
     let mut stride = 1usize;
     let mut q: Vec<u64> = vec![1; layers[last].len()];

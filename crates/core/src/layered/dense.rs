@@ -111,7 +111,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         {
             return None;
         }
-        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &invariants)?;
+        let ranker = crate::dense::Ranker::for_keys(dk)?;
         let (k, par) = ranker.layer_class(first);
         let layer = ranker.layer(k, par)?;
         let map_bytes = layer.len().div_ceil(8) as usize;
@@ -357,7 +357,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
         std::sync::Arc<crate::dense::Ranker>,
     )> {
         let dk = self.puzzle.dense_keys()?;
-        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let ranker = crate::dense::Ranker::for_keys(dk)?;
         let bytes = ranker.layer_size(class.0, class.1).div_ceil(8) as usize;
         let avail = self.opts.max_bytes.saturating_sub(self.stored);
         (bytes.saturating_mul(maps) <= avail / 2).then_some((dk, ranker))
@@ -521,7 +521,7 @@ impl<'a, P: Reversible + Symmetric> Ctx<'a, P> {
     ) -> Option<R> {
         let dk = self.puzzle.dense_keys()?;
         let first = counted.first()?.0;
-        let ranker = crate::dense::Ranker::shared(dk.key_bits(), &dk.invariants())?;
+        let ranker = crate::dense::Ranker::for_keys(dk)?;
         let class = ranker.layer_class(dk.key(&first));
         self.ranked_layer(class, maps)?;
         let lr = ranker.layer(class.0, class.1)?;

@@ -446,6 +446,17 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
         PegSolitaire::neighbour_keys(self, pos, forward, out, Some(ends));
     }
 
+    /// Every key handed over is of a canonical position, the least of its
+    /// images under the group (`least_image`), and keys order as
+    /// positions do; hole `h` is key bit `h`.
+    fn key_symmetries(&self) -> Vec<Vec<u32>> {
+        let all = self.board.symmetries();
+        self.group
+            .iter()
+            .map(|&g| all[g].iter().map(|&h| h as u32).collect())
+            .collect()
+    }
+
     fn reversed_keys(&self, pos: &[B], out: &mut Vec<u64>) -> bool {
         let Some(all) = self.complement else {
             return false;
