@@ -16,9 +16,10 @@ pub(super) const DENSE_BYTES_PER_CHILD: usize = 4;
 pub(super) const DENSE_CHUNK: usize = 256;
 /// Default of [`LayeredOptions::dense_direct_bytes`]: no size cap. A
 /// bitmap a thread, its bits set at random with the prefetched ring,
-/// beats the segments even far past the last-level cache (the French
-/// count's 132 MiB bitmaps: 18–20 s against 28–35 s); the segments stay
-/// for a budget too small for a bitmap a thread.
+/// beats the segments even far past the last-level cache, where the
+/// segments' buffers of ranks go through memory twice (the French count;
+/// figures in the peg README); the segments stay for a budget too small
+/// for a bitmap a thread.
 pub(super) const DENSE_DIRECT_BYTES: usize = usize::MAX;
 /// Bits of a bitmap segment (log 2): 2 MiB, about a core's L2 and L3 share.
 pub(super) const DENSE_SEGMENT_LOG: u32 = 24;
