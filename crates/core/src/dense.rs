@@ -531,7 +531,7 @@ impl<H: HighWord> LayerRank<'_, H> {
 
 /// A bitmap shared by the workers of a layer.
 pub struct Bitmap {
-    words: Vec<u64>,
+    words: Zeroed<u64>,
 }
 
 /// Bytes above which zeros are written in parallel (2 MiB).
@@ -541,43 +541,112 @@ const HUGE_BYTES: usize = 4 << 20;
 /// A huge page (bytes), on x86-64.
 const HUGE_PAGE: usize = 2 << 20;
 
-/// `n` default (zero) items, written rather than taken as untouched zero
-/// pages (in parallel when many, huge pages advised when big): memory
-/// from `vec![0; n]` comes as untouched pages that a first read (`|=`, a
-/// bit tested) maps to the shared zero page, and the write that follows
-/// must then replace that page and flush the other threads' TLBs, an
-/// interrupt per page to every core (costly on a virtual machine).
-fn zeroed<T: Copy + Default + Send + Sync>(n: usize) -> Vec<T> {
-    use rayon::prelude::*;
-    use std::mem::MaybeUninit;
-    let mut words: Vec<T> = Vec::with_capacity(n);
-    let bytes = n * std::mem::size_of::<T>();
+/// Items of a big table in memory of their own: from the allocator, or
+/// (big ones, on Linux) a fresh mapping of pages advised to be huge. The
+/// allocator hands a big request the free space of its own heaps when it
+/// has some, pages already touched as small ones, which advice no longer
+/// turns into huge pages: a bitmap set at random then misses the TLB on
+/// almost every bit.
+enum Zeroed<T> {
+    Heap(Vec<T>),
     #[cfg(target_os = "linux")]
-    if bytes >= HUGE_BYTES {
-        // The huge-page-aligned interior of the allocation.
-        let at = words.as_ptr() as usize;
-        let start = at.next_multiple_of(HUGE_PAGE);
-        let end = (at + bytes) & !(HUGE_PAGE - 1);
-        if end > start {
-            // SAFETY: advice on whole pages inside this allocation; it
-            // changes no contents (a failure only leaves small pages).
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
+    /// The first item, the items, the bytes mapped.
+    Mapped(std::ptr::NonNull<T>, usize, usize),
+}
+
+// SAFETY: a mapping is owned like a `Vec`: one owner, freed once.
+unsafe impl<T: Send> Send for Zeroed<T> {}
+// SAFETY: shared access only reads through `&[T]`.
+unsafe impl<T: Sync> Sync for Zeroed<T> {}
+
+impl<T> std::ops::Deref for Zeroed<T> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        match self {
+            Zeroed::Heap(v) => v,
+            #[cfg(target_os = "linux")]
+            // SAFETY: the mapping holds `n` items, written when made.
+            Zeroed::Mapped(p, n, _) => unsafe { std::slice::from_raw_parts(p.as_ptr(), *n) },
         }
     }
-    let spare = &mut words.spare_capacity_mut()[..n];
-    let zero = MaybeUninit::new(T::default());
-    if bytes >= PAR_ZERO_BYTES {
-        spare
-            .par_chunks_mut((1 << 18) / std::mem::size_of::<T>().max(1))
-            .for_each(|c| c.fill(zero));
-    } else {
-        spare.fill(zero);
+}
+
+impl<T> std::ops::DerefMut for Zeroed<T> {
+    fn deref_mut(&mut self) -> &mut [T] {
+        match self {
+            Zeroed::Heap(v) => v,
+            #[cfg(target_os = "linux")]
+            // SAFETY: as `deref`, borrowed exclusively.
+            Zeroed::Mapped(p, n, _) => unsafe { std::slice::from_raw_parts_mut(p.as_ptr(), *n) },
+        }
     }
+}
+
+impl<T> Drop for Zeroed<T> {
+    fn drop(&mut self) {
+        #[cfg(target_os = "linux")]
+        if let Zeroed::Mapped(p, _, bytes) = self {
+            // SAFETY: the mapping made in `zeroed`, unmapped once (its
+            // items are `Copy`: nothing to drop).
+            unsafe { libc::munmap(p.as_ptr().cast(), *bytes) };
+        }
+    }
+}
+
+/// `n` default (zero) items, written rather than taken as untouched zero
+/// pages (in parallel when many; a mapping of huge pages when big, see
+/// [`Zeroed`]): memory from `vec![0; n]` comes as untouched pages that a
+/// first read (`|=`, a bit tested) maps to the shared zero page, and the
+/// write that follows must then replace that page and flush the other
+/// threads' TLBs, an interrupt per page to every core (costly on a
+/// virtual machine).
+fn zeroed<T: Copy + Default + Send + Sync>(n: usize) -> Zeroed<T> {
+    use rayon::prelude::*;
+    use std::mem::MaybeUninit;
+    let bytes = n * std::mem::size_of::<T>();
+    let fill = |items: &mut [MaybeUninit<T>]| {
+        let zero = MaybeUninit::new(T::default());
+        if bytes >= PAR_ZERO_BYTES {
+            items
+                .par_chunks_mut((1 << 18) / std::mem::size_of::<T>().max(1))
+                .for_each(|c| c.fill(zero));
+        } else {
+            items.fill(zero);
+        }
+    };
+    #[cfg(target_os = "linux")]
+    if bytes >= HUGE_BYTES && std::mem::align_of::<T>() <= 4096 {
+        // Whole huge pages, so that the kernel places the mapping on
+        // their boundaries.
+        let len = bytes.next_multiple_of(HUGE_PAGE);
+        // SAFETY: a fresh private anonymous mapping, checked below; the
+        // advice changes no contents (a failure only leaves small pages).
+        let at = unsafe {
+            let at = libc::mmap(
+                std::ptr::null_mut(),
+                len,
+                libc::PROT_READ | libc::PROT_WRITE,
+                libc::MAP_PRIVATE | libc::MAP_ANONYMOUS,
+                -1,
+                0,
+            );
+            if at != libc::MAP_FAILED {
+                libc::madvise(at, len, libc::MADV_HUGEPAGE);
+            }
+            at
+        };
+        if let Some(p) = std::ptr::NonNull::new(at.cast::<T>()).filter(|_| at != libc::MAP_FAILED) {
+            // SAFETY: the mapping holds `len >= n * size_of::<T>()` bytes,
+            // page-aligned (T's alignment checked above).
+            fill(unsafe { std::slice::from_raw_parts_mut(p.as_ptr().cast(), n) });
+            return Zeroed::Mapped(p, n, len);
+        }
+    }
+    let mut words: Vec<T> = Vec::with_capacity(n);
+    fill(&mut words.spare_capacity_mut()[..n]);
     // SAFETY: the first `n` items were just written.
     unsafe { words.set_len(n) };
-    words
+    Zeroed::Heap(words)
 }
 
 impl Bitmap {
@@ -631,7 +700,7 @@ pub const NOT_MEMBER: u64 = u64::MAX;
 /// lines far apart.
 pub struct MemberIndex<'r> {
     layer: LayerRank<'r>,
-    lines: Vec<Line>,
+    lines: Zeroed<Line>,
     members: usize,
     in_class: bool,
 }
@@ -683,7 +752,7 @@ impl<'r> MemberIndex<'r> {
         in_class: bool,
     ) -> Option<MemberIndex<'r>> {
         use rayon::prelude::*;
-        let mut lines: Vec<Line> = zeroed(layer.len().div_ceil(LINE_RANKS) as usize);
+        let mut lines: Zeroed<Line> = zeroed(layer.len().div_ceil(LINE_RANKS) as usize);
         {
             const _: () = assert!(
                 std::mem::size_of::<Line>() == 64 && std::mem::align_of::<AtomicU64>() == 8
@@ -708,7 +777,7 @@ impl<'r> MemberIndex<'r> {
             l.base = n + l.bits[5].count_ones() as u64;
         });
         let mut n = 0u64;
-        for l in &mut lines {
+        for l in lines.iter_mut() {
             let here = l.base;
             l.base = n;
             n += here;
@@ -953,6 +1022,32 @@ fn set_own_bit(map: &[AtomicU64], r: u64) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A bitmap past [`HUGE_BYTES`] (its own mapping, on Linux) starts
+    /// cleared, keeps what is set and is unmapped when dropped, also when
+    /// made and filled on other threads.
+    #[test]
+    fn big_bitmaps_start_cleared_and_keep_their_bits() {
+        let bits = (HUGE_BYTES as u64 * 8) * 3 / 2 + 77;
+        for _ in 0..3 {
+            let mut maps: Vec<Bitmap> = std::thread::scope(|s| {
+                let h: Vec<_> = (0..2).map(|_| s.spawn(|| Bitmap::new(bits))).collect();
+                h.into_iter().map(|h| h.join().unwrap()).collect()
+            });
+            for (i, m) in maps.iter_mut().enumerate() {
+                assert_eq!(m.words().len() as u64, bits.div_ceil(64));
+                assert!(m.words().iter().all(|&w| w == 0));
+                let a = m.atomic();
+                for r in (i as u64..bits).step_by(4099) {
+                    set_bit(a, r);
+                }
+                let set: u64 = m.words().iter().map(|w| w.count_ones() as u64).sum();
+                assert_eq!(set, (bits - i as u64).div_ceil(4099));
+                let last = bits - 1 - (bits - 1 - i as u64) % 4099;
+                assert_eq!(m.words()[(last >> 6) as usize] >> (last & 63) & 1, 1);
+            }
+        }
+    }
 
     /// With symmetries, every key that is the least of its images keeps
     /// a rank, in key order and extracted back; the layer's ranks are
