@@ -616,7 +616,7 @@ where
                 .into(),
         ));
     }
-    let ranker = keys.and_then(|dk| Ranker::for_keys(dk));
+    let ranker = keys.and_then(Ranker::for_keys);
     let owners = Owners {
         keys,
         ranker: ranker.as_deref(),
