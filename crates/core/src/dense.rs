@@ -136,8 +136,9 @@ const NOT_LEAST: u16 = 1 << 15;
 /// Only the high half's count of smaller keys is looked up per layer (a
 /// `u32`, so the table is half the size of one that also held the class
 /// the low half must have): whether a key is in the layer at all is its
-/// bit count and parities, computed, and then its low half has the class
-/// its high half needs. Both tables together (2 bytes a low half, 4 a high
+/// bit count and parities, computed, and its high half's flag (see
+/// [`NOT_LEAST`]), and then its low half has the class its high half
+/// needs. Both tables together (2 bytes a low half, 4 a high
 /// half: 512 KiB for 33 holes, 2 MiB for 37) stay in a core's L2 cache
 /// for boards of up to 34 holes.
 ///
@@ -211,7 +212,11 @@ impl Ranker {
             if inv.contains(&u32::MAX) {
                 return None;
             }
-            from.push(inv);
+            // The identity compares every bit with itself: it decides
+            // nothing, and would walk every high bit of every high half.
+            if inv.iter().enumerate().any(|(b, &src)| b as u32 != src) {
+                from.push(inv);
+            }
         }
         // The low table's entries take 2 bytes and the high table's 4:
         // the low half gets the odd bit (both tables then hold about
