@@ -89,6 +89,13 @@ pub trait DenseKeys<T>: Sync {
     fn key_symmetries(&self) -> Vec<Vec<u32>> {
         Vec::new()
     }
+    /// Whether a position's [`crate::Puzzle::score`] is its key's bit
+    /// count: every member of a ranked layer then has the layer's count
+    /// as its score, and the engine takes the best positions of such a
+    /// layer without scoring each one. The default, `false`, scores them.
+    fn score_is_bit_count(&self) -> bool {
+        false
+    }
 }
 
 /// Layer-independent tables of a key layout.

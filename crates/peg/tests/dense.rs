@@ -91,6 +91,7 @@ fn the_bitmap_changes_no_count_on_any_route() {
                     assert_eq!(dense.goal_reachable, hashed.goal_reachable, "{what}");
                     assert_eq!(dense.best_score, hashed.best_score, "{what}");
                     assert_eq!(dense.best_positions, hashed.best_positions, "{what}");
+                    assert_eq!(dense.best_count, hashed.best_count, "{what}");
                     assert_eq!(dense.child_solutions, hashed.child_solutions, "{what}");
                     assert_eq!(dense.goal_layers, hashed.goal_layers, "{what}");
                 }

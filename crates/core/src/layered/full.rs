@@ -80,11 +80,24 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
     /// whole-layer serial scan held the other threads idle. Returns that
     /// score and count (`None`: an empty layer) and whether the layer
     /// holds a goal.
-    pub(super) fn add<P: Puzzle<Position = T>>(
+    pub(super) fn add<P: Reversible + Symmetric<Position = T>>(
         &mut self,
         puzzle: &P,
         layer: &Layer<T>,
     ) -> (Option<(u32, u64)>, bool) {
+        if let Some(s) = uniform_score(puzzle, layer) {
+            // Every member scores `s`: a goal needs a goal of that score,
+            // and the first members are the ones kept.
+            let low = Some((s, layer.len() as u64));
+            let goal = puzzle.goals().iter().any(|g| puzzle.score(g) == s)
+                && layer.par_iter().any(|p| puzzle.is_goal(p));
+            if self.lower_to(s) {
+                self.count += layer.len() as u64;
+                let room = self.cap.saturating_sub(self.positions.len());
+                self.positions.extend(layer.iter().take(room).copied());
+            }
+            return (low, goal);
+        }
         let scan = layer
             .par_iter()
             .map(|p| (puzzle.score(p), 1u64, puzzle.is_goal(p)))
@@ -106,6 +119,15 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
         self.positions.extend(first.copied());
         (low, goal)
     }
+}
+
+/// The score of every member of `layer`, when the layer says it without a
+/// look at each: a non-empty ranked layer of a puzzle whose score is its
+/// keys' bit count ([`crate::dense::DenseKeys::score_is_bit_count`]).
+fn uniform_score<P: Puzzle + Symmetric>(puzzle: &P, layer: &Layer<P::Position>) -> Option<u32> {
+    let (k, _) = layer.ranked?;
+    let dk = puzzle.dense_keys()?;
+    (dk.score_is_bit_count() && layer.len() > 0).then_some(k)
 }
 
 /// Enumerates every position reachable from the puzzle's start, layer by

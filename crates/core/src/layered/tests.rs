@@ -181,6 +181,22 @@ impl crate::Puzzle for Popcount {
     }
 }
 
+impl crate::Reversible for Popcount {
+    fn goals(&self) -> Vec<u64> {
+        (0..64).map(|b| 1 << b).collect()
+    }
+    fn for_each_parent(&self, _: &u64, _: impl FnMut(u64)) {}
+}
+
+impl crate::Symmetric for Popcount {
+    fn symmetry_count(&self) -> usize {
+        1
+    }
+    fn apply_symmetry(&self, _: usize, p: &u64) -> u64 {
+        *p
+    }
+}
+
 #[test]
 fn a_whole_layer_taken_in_keeps_what_a_member_scan_keeps() {
     use super::full::Best;

@@ -392,6 +392,11 @@ impl<B: Bits> DenseKeys<B> for PegSolitaire<B> {
         true
     }
 
+    /// The score is the peg count, a key's bit count.
+    fn score_is_bit_count(&self) -> bool {
+        true
+    }
+
     /// The count and class tests on the first key (a ranked layer's keys
     /// share both), the pagoda functions on every key by their key
     /// tables: the same verdicts as `cannot_reach_goal`, at a few
