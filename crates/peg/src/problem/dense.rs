@@ -231,10 +231,12 @@ impl<B: Bits> PegSolitaire<B> {
         let Some(d4) = &self.d4 else {
             return;
         };
-        out.extend(pos.iter().map(|&p| {
+        // A loop, not a closure (see `d4_orbit_total_gfni`).
+        out.reserve(pos.len());
+        for &p in pos {
             let most = _mm512_reduce_max_epu64(d4_gfni_register(d4, p));
-            _pext_u64(all ^ most, holes)
-        }));
+            out.push(_pext_u64(all ^ most, holes));
+        }
     }
 
     /// The pagoda functions' tables on dense keys (see
