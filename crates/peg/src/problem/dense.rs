@@ -231,7 +231,6 @@ impl<B: Bits> PegSolitaire<B> {
         let Some(d4) = &self.d4 else {
             return;
         };
-        // A loop, not a closure (see `d4_orbit_total_gfni`).
         out.reserve(pos.len());
         for &p in pos {
             let most = _mm512_reduce_max_epu64(d4_gfni_register(d4, p));
