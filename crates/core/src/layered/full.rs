@@ -85,37 +85,40 @@ impl<T: Copy + Ord + Hash + Send + Sync> Best<T> {
         puzzle: &P,
         layer: &Layer<T>,
     ) -> (Option<(u32, u64)>, bool) {
-        if let Some(s) = uniform_score(puzzle, layer) {
-            // Every member scores `s`: a goal needs a goal of that score,
-            // and the first members are the ones kept.
-            let low = Some((s, layer.len() as u64));
-            let goal = puzzle.goals().iter().any(|g| puzzle.score(g) == s)
-                && layer.par_iter().any(|p| puzzle.is_goal(p));
-            if self.lower_to(s) {
-                self.count += layer.len() as u64;
-                let room = self.cap.saturating_sub(self.positions.len());
-                self.positions.extend(layer.iter().take(room).copied());
+        // A layer whose members all score `s` needs no scoring pass: a
+        // goal needs a goal of that score, and the first members are the
+        // ones kept.
+        let uniform = uniform_score(puzzle, layer);
+        let (low, goal) = match uniform {
+            Some(s) => (
+                Some((s, layer.len() as u64)),
+                puzzle.goals().iter().any(|g| puzzle.score(g) == s)
+                    && layer.par_iter().any(|p| puzzle.is_goal(p)),
+            ),
+            None => {
+                let scan = layer
+                    .par_iter()
+                    .map(|p| (puzzle.score(p), 1u64, puzzle.is_goal(p)))
+                    .reduce_with(|a, b| {
+                        let goal = a.2 | b.2;
+                        match a.0.cmp(&b.0) {
+                            std::cmp::Ordering::Less => (a.0, a.1, goal),
+                            std::cmp::Ordering::Greater => (b.0, b.1, goal),
+                            std::cmp::Ordering::Equal => (a.0, a.1 + b.1, goal),
+                        }
+                    });
+                (scan.map(|(s, n, _)| (s, n)), scan.is_some_and(|x| x.2))
             }
-            return (low, goal);
-        }
-        let scan = layer
-            .par_iter()
-            .map(|p| (puzzle.score(p), 1u64, puzzle.is_goal(p)))
-            .reduce_with(|a, b| {
-                let goal = a.2 | b.2;
-                match a.0.cmp(&b.0) {
-                    std::cmp::Ordering::Less => (a.0, a.1, goal),
-                    std::cmp::Ordering::Greater => (b.0, b.1, goal),
-                    std::cmp::Ordering::Equal => (a.0, a.1 + b.1, goal),
-                }
-            });
-        let (low, goal) = (scan.map(|(s, n, _)| (s, n)), scan.is_some_and(|x| x.2));
+        };
         let Some((s, n)) = low.filter(|&(s, _)| self.lower_to(s)) else {
             return (low, goal);
         };
         self.count += n;
         let room = self.cap.saturating_sub(self.positions.len());
-        let first = layer.iter().filter(|p| puzzle.score(p) == s).take(room);
+        let first = layer
+            .iter()
+            .filter(|p| uniform.is_some() || puzzle.score(p) == s)
+            .take(room);
         self.positions.extend(first.copied());
         (low, goal)
     }

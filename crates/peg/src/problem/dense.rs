@@ -231,11 +231,10 @@ impl<B: Bits> PegSolitaire<B> {
         let Some(d4) = &self.d4 else {
             return;
         };
-        out.reserve(pos.len());
-        for &p in pos {
+        out.extend(pos.iter().map(|&p| {
             let most = _mm512_reduce_max_epu64(d4_gfni_register(d4, p));
-            out.push(_pext_u64(all ^ most, holes));
-        }
+            _pext_u64(all ^ most, holes)
+        }));
     }
 
     /// The pagoda functions' tables on dense keys (see
