@@ -483,6 +483,30 @@ impl<H: HighWord> LayerRank<'_, H> {
         Some(self.high.get(hi as usize)?.count() + low)
     }
 
+    /// [`LayerRank::rank_in_class`] of a key of the layer as a closure over
+    /// the tables' values (`low`: the ranker's low table, `low16` or
+    /// `low32`), for the bit-setting loops: its slices and shift are held
+    /// in registers, where the method reads them through the ranker on
+    /// every key (the stores to the bitmap might change them, as far as
+    /// the compiler knows), and it picks no table per key. A rank past
+    /// the layer is refused.
+    #[inline(always)]
+    fn in_class<'a, L: Copy + Into<u64>>(
+        &'a self,
+        low: &'a [L],
+    ) -> impl Fn(u64) -> Option<u64> + 'a {
+        let (shift, high, total) = (self.r.lo_bits, &self.high[..], self.total);
+        assert_eq!(low.len(), 1 << shift, "the low table of the layout");
+        let mask = (1u64 << shift) - 1;
+        move |key| {
+            // SAFETY: `key & mask < 1 << shift`, the table's length
+            // (asserted above).
+            let low = unsafe { *low.get_unchecked((key & mask) as usize) };
+            let r = high.get((key >> shift) as usize)?.count() + low.into();
+            (r < total).then_some(r)
+        }
+    }
+
     /// Asks the cache for the rank-table entries of `key` (a hint, for a
     /// key to be ranked a little later).
     #[inline(always)]
@@ -953,12 +977,14 @@ pub fn set_ranked_keys(
     bad: &AtomicBool,
 ) {
     // One instance each, so that none tests which one it is per key.
-    let in_layer = |k| layer.rank_in_class(k).filter(|&r| r < layer.total);
-    let done = match (in_class, owned) {
-        (true, false) => fill(keys, in_layer, ranks, map, set_bit),
-        (true, true) => fill(keys, in_layer, ranks, map, set_own_bit),
-        (false, false) => fill(keys, |k| layer.rank(k), ranks, map, set_bit),
-        (false, true) => fill(keys, |k| layer.rank(k), ranks, map, set_own_bit),
+    let (low16, low32) = (&layer.r.low16[..], &layer.r.low32[..]);
+    let done = match (in_class, owned, low32.is_empty()) {
+        (true, false, true) => fill(keys, layer.in_class(low16), ranks, map, set_bit),
+        (true, true, true) => fill(keys, layer.in_class(low16), ranks, map, set_own_bit),
+        (true, false, false) => fill(keys, layer.in_class(low32), ranks, map, set_bit),
+        (true, true, false) => fill(keys, layer.in_class(low32), ranks, map, set_own_bit),
+        (false, false, _) => fill(keys, |k| layer.rank(k), ranks, map, set_bit),
+        (false, true, _) => fill(keys, |k| layer.rank(k), ranks, map, set_own_bit),
     };
     if !done {
         bad.store(true, Ordering::Relaxed);
