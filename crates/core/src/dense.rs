@@ -115,7 +115,8 @@ pub struct Ranker {
     class_tab: Box<[[u64; 256]; 6]>,
     /// Per low half: its rank among the low halves of its class, in 16
     /// bits when every class has at most 2^16 low halves (then `low32` is
-    /// empty), else in `low32` (and `low16` is empty). Half the bytes keep
+    /// empty), else in `low32` (and `low16` is empty); the one in use
+    /// always holds `1 << lo_bits` entries (ranks index it unchecked). Half the bytes keep
     /// both rank tables of a 33-hole board in 512 KiB, within a core's L2
     /// cache beside the bitmap's traffic.
     low16: Vec<u16>,
@@ -473,14 +474,14 @@ impl<H: HighWord> LayerRank<'_, H> {
     #[inline(always)]
     pub fn rank_in_class(&self, key: u64) -> Option<u64> {
         let r = self.r;
-        let hi = key >> r.lo_bits;
-        let lo = (key & ((1u64 << r.lo_bits) - 1)) as usize;
-        let low = if r.low32.is_empty() {
-            r.low16[lo] as u64
-        } else {
-            r.low32[lo] as u64
-        };
-        Some(self.high.get(hi as usize)?.count() + low)
+        // SAFETY: a ranker's low table holds `1 << lo_bits` entries.
+        unsafe {
+            if r.low32.is_empty() {
+                rank_with(&r.low16, &self.high, r.lo_bits, key)
+            } else {
+                rank_with(&r.low32, &self.high, r.lo_bits, key)
+            }
+        }
     }
 
     /// [`LayerRank::rank_in_class`] of a key of the layer as a closure over
@@ -497,14 +498,8 @@ impl<H: HighWord> LayerRank<'_, H> {
     ) -> impl Fn(u64) -> Option<u64> + 'a {
         let (shift, high, total) = (self.r.lo_bits, &self.high[..], self.total);
         assert_eq!(low.len(), 1 << shift, "the low table of the layout");
-        let mask = (1u64 << shift) - 1;
-        move |key| {
-            // SAFETY: `key & mask < 1 << shift`, the table's length
-            // (asserted above).
-            let low = unsafe { *low.get_unchecked((key & mask) as usize) };
-            let r = high.get((key >> shift) as usize)?.count() + low.into();
-            (r < total).then_some(r)
-        }
+        // SAFETY: the table's length is asserted above.
+        move |key| unsafe { rank_with(low, high, shift, key) }.filter(|&r| r < total)
     }
 
     /// Asks the cache for the rank-table entries of `key` (a hint, for a
@@ -563,6 +558,25 @@ impl<H: HighWord> LayerRank<'_, H> {
             }
         }
     }
+}
+
+/// `high[hi] + low[lo]` for the key's high and low halves (the low one
+/// `shift` bits): the rank of a key of the layer's class, `None` when its
+/// high half lies past `high`.
+///
+/// # Safety
+/// `low` must hold `1 << shift` entries (every low half indexes it
+/// unchecked).
+#[inline(always)]
+unsafe fn rank_with<L: Copy + Into<u64>, H: HighWord>(
+    low: &[L],
+    high: &[H],
+    shift: u32,
+    key: u64,
+) -> Option<u64> {
+    // SAFETY: `key & mask < 1 << shift`, the length the caller promises.
+    let low = unsafe { *low.get_unchecked((key & ((1u64 << shift) - 1)) as usize) };
+    Some(high.get((key >> shift) as usize)?.count() + low.into())
 }
 
 /// A bitmap shared by the workers of a layer.
@@ -997,19 +1011,19 @@ pub fn set_ranked_keys(
 /// ranked, so that the cache misses overlap and no list of ranks is
 /// written and read back. Two plain counted loops per block, where one
 /// loop with a ring took a test and an index per key: fewer instructions
-/// per key let more keys' misses be in flight. `ring` is scratch space.
+/// per key let more keys' misses be in flight. `blocks` is scratch space.
 /// `false` (some bits set) at the first key `rank` refuses.
 #[inline(always)]
 fn fill(
     keys: &[u64],
     rank: impl Fn(u64) -> Option<u64>,
-    ring: &mut Vec<u64>,
+    blocks: &mut Vec<u64>,
     map: &[AtomicU64],
     set_bit: impl Fn(&[AtomicU64], u64),
 ) -> bool {
-    ring.clear();
-    ring.resize(2 * FILL_AHEAD, 0);
-    let (mut cur, mut prev) = ring.split_at_mut(FILL_AHEAD);
+    blocks.clear();
+    blocks.resize(2 * FILL_AHEAD, 0);
+    let (mut cur, mut prev) = blocks.split_at_mut(FILL_AHEAD);
     let mut pending = 0;
     for block in keys.chunks(FILL_AHEAD) {
         for (slot, &k) in cur.iter_mut().zip(block) {
