@@ -32,6 +32,7 @@ pub mod alphabeta;
 pub mod analysis;
 pub mod astar;
 pub mod battle;
+pub mod beam;
 pub mod budget;
 pub mod cache;
 pub mod conformance;

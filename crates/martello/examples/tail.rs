@@ -82,7 +82,7 @@ fn main() {
         // `+ 0.0`: an empty sum of floats is -0.0, printed "-0.00".
         (v.len(), v.iter().map(|r| r.seconds).sum::<f64>() + 0.0)
     };
-    let stage = endgame_martello::solver::STAGES[0].0.unwrap_or(u64::MAX);
+    let stage = endgame_martello::solver::STAGES[0].ops.unwrap_or(u64::MAX);
     for (what, (k, s)) in [
         (format!("explored > {stage}"), past(&|r| r.explored > stage)),
         ("time > 0.2 s".to_string(), past(&|r| r.seconds > 0.2)),

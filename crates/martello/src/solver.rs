@@ -315,10 +315,10 @@ pub fn solve_built(m: &Martello, opts: &SolveOptions) -> Solution {
 /// 70,000). No 6×6 game of the crate README's runs reaches the second
 /// stage's row-wise steps (none takes 5 million expansions); boards of
 /// 7×7 and larger run [`WIDE_STAGES`].
-pub const STAGES: [(Option<u64>, u64); 3] = [
-    (Some(50_000), 20_000),
-    (Some(5_000_000), 500_000),
-    (None, 0),
+pub const STAGES: [Stage; 3] = [
+    Stage::new(Some(50_000), 20_000, 0),
+    Stage::new(Some(5_000_000), 500_000, 0),
+    Stage::new(None, 0, 0),
 ];
 
 /// The stages of [`solve`] on boards of 7×7 and larger: the first of
@@ -335,18 +335,77 @@ pub const STAGES: [(Option<u64>, u64); 3] = [
 /// 745 k and game 61 in 6.4 M (the operation search had not in 60 M
 /// and 20 M); with [`STAGES`] it got 500 k steps in all, after 5 M
 /// expansions, and the operation search then ran to the end.
-pub const WIDE_STAGES: [(Option<u64>, u64); 10] = [
-    (Some(50_000), 20_000),
-    (Some(500_000), 125_000),
-    (Some(1_000_000), 250_000),
-    (Some(2_000_000), 500_000),
-    (Some(4_000_000), 1_000_000),
-    (Some(8_000_000), 2_000_000),
-    (Some(16_000_000), 4_000_000),
-    (Some(32_000_000), 8_000_000),
-    (Some(64_000_000), 16_000_000),
-    (None, 0),
+///
+/// The first four stages end with a beam search for a line
+/// ([`beam_line`]), each four times as wide as the one before
+/// (twentieth session): many hard solvable 7×7 boards, whose lines both
+/// exact searches find only after seconds or minutes, have one that a
+/// beam of 400–25,600 states a level reaches in a fraction of that (a
+/// beam of 6,400 costs about 0.3 M expansions, 0.5–1 s). On seeds 1–3
+/// (100–300 games, 10 s a game) the games left undecided fell from
+/// 3 / 12 / 7 to 1 / 4 / 3 and the wall time by 1.3–2.2× (crate
+/// README). Wider beams (seconds each) were not tried in the stages.
+pub const WIDE_STAGES: [Stage; 10] = [
+    Stage::new(Some(50_000), 20_000, 400),
+    Stage::new(Some(500_000), 125_000, 1_600),
+    Stage::new(Some(1_000_000), 250_000, 6_400),
+    Stage::new(Some(2_000_000), 500_000, 25_600),
+    Stage::new(Some(4_000_000), 1_000_000, 0),
+    Stage::new(Some(8_000_000), 2_000_000, 0),
+    Stage::new(Some(16_000_000), 4_000_000, 0),
+    Stage::new(Some(32_000_000), 8_000_000, 0),
+    Stage::new(Some(64_000_000), 16_000_000, 0),
+    Stage::new(None, 0, 0),
 ];
+
+/// One stage of [`solve`]: the operation search, the row-wise search
+/// and a beam search for a one-stone line, in that order. The two exact
+/// searches go on where the stage before stopped (their budgets count
+/// from the start); each beam is a search of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stage {
+    /// Expansions of the operation search so far, or `None`: to the end.
+    pub ops: Option<u64>,
+    /// Steps of the row-wise search so far.
+    pub rowwise: u64,
+    /// States a level of the beam search ([`beam_line`]) keeps; 0: no
+    /// beam. Not run once either exact search has proven one stone out
+    /// of reach.
+    pub beam: usize,
+}
+
+impl Stage {
+    /// A stage of these budgets.
+    pub const fn new(ops: Option<u64>, rowwise: u64, beam: usize) -> Stage {
+        Stage { ops, rowwise, beam }
+    }
+}
+
+/// A beam search ([`endgame_core::beam`]) of `width` states a level for
+/// a one-stone line from `m`'s start: children ranked by the pairs of
+/// stones that can eat each other ([`Martello::pair_count`], more first:
+/// a state with many pairs has many ways on), then by a lower
+/// [`Martello::spread`]; doomed children left out, duplicates told
+/// apart by the hash of [`Martello::key7`]. A line it finds is a line;
+/// when it finds none it proves nothing.
+pub fn beam_line(
+    m: &Martello,
+    width: usize,
+    seed: u64,
+    budget: Option<&Budget>,
+) -> endgame_core::beam::BeamResult<Op> {
+    use std::hash::{BuildHasher, BuildHasherDefault};
+    let hasher = BuildHasherDefault::<endgame_core::hash::MumHasher>::default();
+    endgame_core::beam::search(
+        m,
+        &m.start(),
+        (width, budget),
+        |s, out| children(m, s, out),
+        |s| hasher.hash_one(m.key7(s)),
+        |s| (i64::from(m.pair_count(s)) << 20) - m.spread(s),
+        &mut endgame_core::restarts::Rng::new(seed),
+    )
+}
 
 /// The row-wise search's share of a game's memo budget `max_memo_bytes`
 /// (its memo's table: at that size it replaces instead of growing).
@@ -356,7 +415,7 @@ pub fn rowwise_bytes(max_memo_bytes: usize) -> usize {
 
 /// The stages [`solve`] runs on an n×n board: [`STAGES`] up to 6×6,
 /// [`WIDE_STAGES`] above.
-pub fn stages_for(n: usize) -> &'static [(Option<u64>, u64)] {
+pub fn stages_for(n: usize) -> &'static [Stage] {
     if n <= 6 {
         &STAGES
     } else {
@@ -398,7 +457,7 @@ fn solve_within(
 /// far; the last stage should have no limit (else a search stopped
 /// there answers with the start's count, `complete` false). For tests
 /// and experiments: every schedule of stages gives the same minimum.
-pub fn solve_staged(m: &Martello, opts: &SolveOptions, stages: &[(Option<u64>, u64)]) -> Solution {
+pub fn solve_staged(m: &Martello, opts: &SolveOptions, stages: &[Stage]) -> Solution {
     let start = m.start();
     staged(m, opts, true, &mut Pool::default(), RESERVE, None, stages).unwrap_or_else(
         |(_, explored)| Solution {
@@ -429,7 +488,7 @@ fn staged(
     pool: &mut Pool,
     reserve: usize,
     budget: Option<&Budget>,
-    stages: &[(Option<u64>, u64)],
+    stages: &[Stage],
 ) -> Result<Solution, (u32, u64)> {
     with_key!(m, opts.symmetry, |key, K| {
         // Each branch takes the tables of its key type from `pool`.
@@ -458,7 +517,7 @@ fn staged_with<K, F, E>(
     opts: &SolveOptions,
     (pool, rw_pool): (&mut MemoPool<K>, &mut MemoPool<[u64; 7]>),
     reserve: usize,
-    (budget, stages): (Option<&Budget>, &[(Option<u64>, u64)]),
+    (budget, stages): (Option<&Budget>, &[Stage]),
 ) -> Result<Solution, (u32, u64)>
 where
     K: Hash + Eq + Copy,
@@ -486,8 +545,10 @@ where
     let stopped = || budget.is_some_and(Budget::stop);
     // The largest memo of the stages so far.
     let mut bytes = 0;
-    for &(ops_limit, rw_budget) in stages {
-        if let Some(r) = ops.advance(ops_limit.unwrap_or(u64::MAX), budget) {
+    // Expansions of the beams so far, and their fewest stones entered.
+    let (mut beams, mut beam_seen) = (0, u32::MAX);
+    for (i, stage) in stages.iter().enumerate() {
+        if let Some(r) = ops.advance(stage.ops.unwrap_or(u64::MAX), budget) {
             let (rw_bytes, rw_steps) = (rw.bytes(), rw.expansions());
             let bytes = bytes.max(ops.memo_bytes() + rw_bytes);
             *pool = ops.into_pool();
@@ -498,7 +559,7 @@ where
                 solvable: r.best_score == 1,
                 ops: r.line,
                 line,
-                explored: r.expansions + rw_steps,
+                explored: r.expansions + rw_steps + beams,
                 generated: r.generated,
                 complete: true,
                 runs: r.runs,
@@ -510,7 +571,7 @@ where
         if stopped() {
             break;
         }
-        if let Some(r) = rw.solve(m, &start, rw_budget) {
+        if let Some(r) = rw.solve(m, &start, stage.rowwise) {
             let report = ops.stopped();
             let ops_bytes = ops.memo_bytes();
             *pool = ops.into_pool();
@@ -521,7 +582,7 @@ where
                 solvable: r.min_stones == 1,
                 ops: r.ops,
                 line,
-                explored: report.expansions + r.expansions,
+                explored: report.expansions + r.expansions + beams,
                 generated: report.generated,
                 complete: true,
                 runs: report.runs,
@@ -532,11 +593,40 @@ where
         if stopped() {
             break;
         }
+        if stage.beam > 0 && !ops.goal_failed() && !rw.goal_failed() {
+            let seed = opts.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            let b = beam_line(m, stage.beam, seed, budget);
+            beams += b.expansions;
+            beam_seen = beam_seen.min(b.best_score);
+            if let Some(line) = b.line {
+                let report = ops.stopped();
+                let explored = report.expansions + rw.expansions() + beams;
+                let ops_bytes = ops.memo_bytes();
+                let rw_bytes = rw.bytes();
+                *pool = ops.into_pool();
+                *rw_pool = rw.into_pool();
+                return Ok(Solution {
+                    min_stones: 1,
+                    solvable: true,
+                    line: line_of(m, start, &line),
+                    ops: line,
+                    explored,
+                    generated: report.generated,
+                    complete: true,
+                    runs: report.runs,
+                    memo_entries: report.memo_entries,
+                    memo_bytes: bytes.max(ops_bytes + rw_bytes),
+                });
+            }
+            if stopped() {
+                break;
+            }
+        }
     }
     // Stopped by the budget (the last stage has no limit of its own).
     let seen = ops.best_seen().map_or(start.stones(), |b| b.0);
-    let explored = ops.expansions() + rw.expansions();
-    let seen = seen.min(rw.best_seen());
+    let explored = ops.expansions() + rw.expansions() + beams;
+    let seen = seen.min(rw.best_seen()).min(beam_seen);
     *pool = ops.into_pool();
     *rw_pool = rw.into_pool();
     Err((seen, explored))
@@ -608,6 +698,11 @@ impl<'a> RowwiseStages<'a> {
 
     fn expansions(&self) -> u64 {
         self.done + self.rw.expansions()
+    }
+
+    /// Whether the goal-only search has proven one stone out of reach.
+    fn goal_failed(&self) -> bool {
+        self.done > 0
     }
 
     fn best_seen(&self) -> u32 {

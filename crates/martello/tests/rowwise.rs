@@ -7,7 +7,7 @@ use endgame_core::budget::Budget;
 use endgame_core::restarts::Rng;
 use endgame_core::Rules;
 use endgame_martello::board::Board;
-use endgame_martello::solver::{self, SolveOptions};
+use endgame_martello::solver::{self, SolveOptions, Stage};
 use endgame_martello::state::Rowwise;
 use endgame_martello::study::{self, better_schedule, game_seed};
 use endgame_martello::{brute, Martello, Op, State};
@@ -193,14 +193,14 @@ fn budgeted_solves_take_the_row_wise_stage() {
 /// start's count.
 #[test]
 fn interleaved_stages_agree_with_the_operation_search() {
-    let stages: [(Option<u64>, u64); 7] = [
-        (Some(20), 5),
-        (Some(60), 15),
-        (Some(150), 40),
-        (Some(400), 100),
-        (Some(1_000), 250),
-        (Some(3_000), 750),
-        (None, 0),
+    let stages = [
+        Stage::new(Some(20), 5, 0),
+        Stage::new(Some(60), 15, 1),
+        Stage::new(Some(150), 40, 0),
+        Stage::new(Some(400), 100, 4),
+        Stage::new(Some(1_000), 250, 0),
+        Stage::new(Some(3_000), 750, 0),
+        Stage::new(None, 0, 0),
     ];
     let opts = SolveOptions {
         schedule: better_schedule(),
@@ -359,4 +359,50 @@ fn a_per_game_time_bounds_the_study_and_changes_nothing_within_it() {
         }
         assert!(undecided > 0, "{n}x{n}: no game stopped");
     }
+}
+
+/// The beam search of the wide stages (`solver::beam_line`) against the
+/// exact solver on random 4×4 … 6×6 boards and 7×7 playouts: every line
+/// it finds is legal and ends at one stone (so the board is solvable),
+/// it never finds one on an unsolvable board, and a wide enough beam
+/// finds most solvable boards' lines.
+#[test]
+fn beam_lines_are_legal_and_only_on_solvable_boards() {
+    let mut rng = Rng::new(77);
+    let (mut solvable, mut found, mut by_beam) = (0, 0, 0);
+    let stages = [Stage::new(Some(0), 0, 64), Stage::new(None, 0, 0)];
+    let opts = SolveOptions::default();
+    for (n, games, skip) in [(4, 120, 0), (5, 80, 0), (6, 30, 0), (7, 10, 20)] {
+        for seed in 0..games {
+            let m0 = game(n, 4400 + seed);
+            let s = played(&m0, skip, &mut rng);
+            let m = Martello::new(n, s).unwrap();
+            let want = op_min(&m);
+            let b = solver::beam_line(&m, 64, seed, None);
+            assert!(b.best_score >= want, "n {n} seed {seed}");
+            solvable += usize::from(want == 1);
+            if let Some(line) = b.line {
+                assert_eq!(want, 1, "n {n} seed {seed}: a line on an unsolvable board");
+                assert_eq!(play_line(&m, &s, &line), 1, "n {n} seed {seed}");
+                found += 1;
+            }
+            // The same beam as the first stage of the solver, before any
+            // exact search: the same minimum, and a legal line, whichever
+            // search decides.
+            let r = solver::solve_staged(&m, &opts, &stages);
+            assert!(r.complete, "n {n} seed {seed}");
+            assert_eq!(r.min_stones, want, "n {n} seed {seed}");
+            assert_eq!(play_line(&m, &s, &r.ops), want, "n {n} seed {seed}");
+            by_beam += usize::from(want == 1 && r.runs == 0);
+        }
+    }
+    assert!(solvable > 100, "{solvable} solvable");
+    assert!(
+        2 * found > solvable,
+        "beam lines for {found} of {solvable} solvable boards"
+    );
+    assert!(
+        2 * by_beam > solvable,
+        "{by_beam} of {solvable} solvable boards by the beam stage"
+    );
 }

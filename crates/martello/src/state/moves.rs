@@ -133,6 +133,13 @@ impl Martello {
         }
     }
 
+    /// The pairs of stones of `s` that can eat each other (either way):
+    /// half its operations, counted from the per-row data alone.
+    #[inline]
+    pub fn pair_count(&self, s: &State) -> u32 {
+        s.info.0.pairs.count_ones() + s.info.0.vertical().count_ones()
+    }
+
     /// Calls `f(op, child)` for every operation of `s`: horizontal eats,
     /// vertical eats in both white columns, double jumps. Each
     /// (eater, eaten) pair once.
