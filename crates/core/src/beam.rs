@@ -34,7 +34,10 @@ pub struct BeamResult<M> {
 /// duplicates told apart by `key` (equal positions, equal keys; a
 /// collision only drops a position from the beam), ranked by `rank`
 /// (higher first; ties broken at random by `rng`). Children that
-/// `p.cannot_reach_goal` are left out. Stops early, without a line, when
+/// `p.cannot_reach_goal` are left out. Only the rank, parent and move of
+/// a child are kept until a level is chosen, and the chosen children are
+/// made again by `p.play_unchecked`, so `expand` must give the children
+/// that it gives. Stops early, without a line, when
 /// `budget` says so (checked once a level).
 pub fn search<P, E, K, R>(
     p: &P,
@@ -67,8 +70,11 @@ where
     let mut expansions = 0u64;
     let mut kids = Vec::new();
     let mut seen = FxHashSet::default();
-    // (rank, parent, move, child)
-    let mut next: Vec<(i64, u32, P::Move, P::Position)> = Vec::new();
+    // (rank, parent, move) of the children kept so far: the children
+    // themselves are made again for the few selected, which costs less
+    // than moving every child's position through the selection.
+    let mut next: Vec<(i64, u32, P::Move)> = Vec::new();
+    let mut made = Vec::new();
     while !level.is_empty() {
         if budget.is_some_and(Budget::stop) {
             break;
@@ -97,21 +103,23 @@ where
                     };
                 }
                 if !p.cannot_reach_goal(&child) && seen.insert(key(&child)) {
-                    next.push((0, i as u32, mv, child));
+                    // Random low bits break ties.
+                    let r = rank(&child).saturating_mul(256) + (rng.next_u64() & 255) as i64;
+                    next.push((r, i as u32, mv));
                 }
             }
-        }
-        for e in next.iter_mut() {
-            // Random low bits break ties.
-            e.0 = rank(&e.3).saturating_mul(256) + (rng.next_u64() & 255) as i64;
         }
         if next.len() > width {
             next.select_nth_unstable_by(width, |a, b| b.0.cmp(&a.0));
             next.truncate(width);
         }
         links.push(next.iter().map(|e| (e.1, e.2)).collect());
-        level.clear();
-        level.extend(next.iter().map(|e| e.3));
+        made.clear();
+        made.extend(
+            next.iter()
+                .map(|e| p.play_unchecked(&level[e.1 as usize], e.2)),
+        );
+        std::mem::swap(&mut level, &mut made);
     }
     BeamResult {
         line: None,
