@@ -104,7 +104,8 @@ where
                 }
                 if !p.cannot_reach_goal(&child) && seen.insert(key(&child)) {
                     // Random low bits break ties.
-                    let r = rank(&child).saturating_mul(256) + (rng.next_u64() & 255) as i64;
+                    let noise = (rng.next_u64() & 255) as i64;
+                    let r = rank(&child).saturating_mul(256).saturating_add(noise);
                     next.push((r, i as u32, mv));
                 }
             }
