@@ -6,13 +6,10 @@
 //! ranks the children: `solver` ([`solver::beam_line`], the solver's
 //! stages), `mobs` (most children not doomed, then the least spread:
 //! makes every grandchild, several times the cost), `rand` (random).
-use endgame_core::beam;
 use endgame_core::restarts::Rng;
-use endgame_core::Rules;
 use endgame_martello::solver;
 use endgame_martello::study::game_seed;
 use endgame_martello::{Board, Martello, State};
-use std::hash::{BuildHasher, BuildHasherDefault};
 use std::time::Instant;
 
 /// One beam search of width `w`: its expansions, and whether it found a
@@ -22,8 +19,7 @@ fn run(m: &Martello, w: usize, mode: &str, rng: &mut Rng) -> (u64, bool) {
         let r = solver::beam_line(m, w, rng.next_u64(), None);
         return (r.expansions, r.line.is_some());
     }
-    let hasher = BuildHasherDefault::<endgame_core::hash::MumHasher>::default();
-    let rank = |s: &_| match mode {
+    let rank = |s: &State| match mode {
         "mobs" => {
             let mut k = 0i64;
             m.for_each_child(s, |_, c| k += i64::from(!c.doomed));
@@ -32,15 +28,7 @@ fn run(m: &Martello, w: usize, mode: &str, rng: &mut Rng) -> (u64, bool) {
         "rand" => 0,
         _ => panic!("unknown mode {mode}: solver, mobs or rand"),
     };
-    let r = beam::search(
-        m,
-        &m.start(),
-        (w, None),
-        |s, out| solver::children(m, s, out),
-        |s| hasher.hash_one(m.key7(s)),
-        rank,
-        rng,
-    );
+    let r = solver::beam_line_by(m, (w, None), rng.next_u64(), rank);
     (r.expansions, r.line.is_some())
 }
 

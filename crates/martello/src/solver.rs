@@ -394,15 +394,27 @@ pub fn beam_line(
     seed: u64,
     budget: Option<&Budget>,
 ) -> endgame_core::beam::BeamResult<Op> {
+    let rank = |s: &State| (i64::from(m.pair_count(s)) << 20) - m.spread(s);
+    beam_line_by(m, (width, budget), seed, rank)
+}
+
+/// [`beam_line`] with children ranked by `rank` instead (higher first),
+/// for experiments with other ranks (`examples/beam.rs`).
+pub fn beam_line_by(
+    m: &Martello,
+    limits: (usize, Option<&Budget>),
+    seed: u64,
+    rank: impl Fn(&State) -> i64,
+) -> endgame_core::beam::BeamResult<Op> {
     use std::hash::{BuildHasher, BuildHasherDefault};
     let hasher = BuildHasherDefault::<endgame_core::hash::MumHasher>::default();
     endgame_core::beam::search(
         m,
         &m.start(),
-        (width, budget),
+        limits,
         |s, out| children(m, s, out),
         |s| hasher.hash_one(m.key7(s)),
-        |s| (i64::from(m.pair_count(s)) << 20) - m.spread(s),
+        rank,
         &mut endgame_core::restarts::Rng::new(seed),
     )
 }
