@@ -559,81 +559,60 @@ where
     let mut bytes = 0;
     // Expansions of the beams so far, and their fewest stones entered.
     let (mut beams, mut beam_seen) = (0, u32::MAX);
-    for (i, stage) in stages.iter().enumerate() {
-        if let Some(r) = ops.advance(stage.ops.unwrap_or(u64::MAX), budget) {
-            let (rw_bytes, rw_steps) = (rw.bytes(), rw.expansions());
-            let bytes = bytes.max(ops.memo_bytes() + rw_bytes);
-            *pool = ops.into_pool();
-            *rw_pool = rw.into_pool();
-            let line = line_of(m, start, &r.line);
-            return Ok(Solution {
-                min_stones: r.best_score,
-                solvable: r.best_score == 1,
-                ops: r.line,
-                line,
-                explored: r.expansions + rw_steps + beams,
-                generated: r.generated,
-                complete: true,
-                runs: r.runs,
-                memo_entries: r.memo_entries,
-                memo_bytes: bytes.max(r.memo_bytes + rw_bytes),
-            });
-        }
-        bytes = bytes.max(ops.memo_bytes() + rw.bytes());
-        if stopped() {
-            break;
-        }
-        if let Some(r) = rw.solve(m, &start, stage.rowwise) {
-            let report = ops.stopped();
-            let ops_bytes = ops.memo_bytes();
-            *pool = ops.into_pool();
-            *rw_pool = rw.into_pool();
-            let line = line_of(m, start, &r.ops);
-            return Ok(Solution {
-                min_stones: r.min_stones,
-                solvable: r.min_stones == 1,
-                ops: r.ops,
-                line,
-                explored: report.expansions + r.expansions + beams,
-                generated: report.generated,
-                complete: true,
-                runs: report.runs,
-                memo_entries: r.memo_entries,
-                memo_bytes: (r.memo_bytes + ops_bytes).max(bytes),
-            });
-        }
-        if stopped() {
-            break;
-        }
-        if stage.beam > 0 && !ops.goal_failed() && !rw.goal_failed() {
-            let seed = opts.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let b = beam_line(m, stage.beam, seed, budget);
-            beams += b.expansions;
-            beam_seen = beam_seen.min(b.best_score);
-            if let Some(line) = b.line {
-                let report = ops.stopped();
-                let explored = report.expansions + rw.expansions() + beams;
-                let ops_bytes = ops.memo_bytes();
-                let rw_bytes = rw.bytes();
-                *pool = ops.into_pool();
-                *rw_pool = rw.into_pool();
-                return Ok(Solution {
-                    min_stones: 1,
-                    solvable: true,
-                    line: line_of(m, start, &line),
-                    ops: line,
-                    explored,
-                    generated: report.generated,
-                    complete: true,
-                    runs: report.runs,
-                    memo_entries: report.memo_entries,
-                    memo_bytes: bytes.max(ops_bytes + rw_bytes),
-                });
+    // The first stage to end the game: its minimum and line, the
+    // operation search's effort, and the row-wise result if it ended it.
+    let found = 'stages: {
+        for (i, stage) in stages.iter().enumerate() {
+            if let Some(mut r) = ops.advance(stage.ops.unwrap_or(u64::MAX), budget) {
+                let line = std::mem::take(&mut r.line);
+                break 'stages Some((r.best_score, line, r, None));
+            }
+            bytes = bytes.max(ops.memo_bytes() + rw.bytes());
+            if stopped() {
+                break;
+            }
+            if let Some(mut r) = rw.solve(m, &start, stage.rowwise) {
+                let line = std::mem::take(&mut r.ops);
+                break 'stages Some((r.min_stones, line, ops.stopped(), Some(r)));
             }
             if stopped() {
                 break;
             }
+            if stage.beam > 0 && !ops.goal_failed() && !rw.goal_failed() {
+                let seed = opts.seed ^ (i as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let b = beam_line(m, stage.beam, seed, budget);
+                beams += b.expansions;
+                beam_seen = beam_seen.min(b.best_score);
+                if let Some(line) = b.line {
+                    break 'stages Some((1, line, ops.stopped(), None));
+                }
+                if stopped() {
+                    break;
+                }
+            }
         }
+        None
+    };
+    if let Some((min_stones, line, report, rows)) = found {
+        let (rw_steps, rw_bytes) = match &rows {
+            Some(r) => (r.expansions, r.memo_bytes),
+            None => (rw.expansions(), rw.bytes()),
+        };
+        let bytes = bytes.max(ops.memo_bytes().max(report.memo_bytes) + rw_bytes);
+        *pool = ops.into_pool();
+        *rw_pool = rw.into_pool();
+        return Ok(Solution {
+            min_stones,
+            solvable: min_stones == 1,
+            line: line_of(m, start, &line),
+            ops: line,
+            explored: report.expansions + rw_steps + beams,
+            generated: report.generated,
+            complete: true,
+            runs: report.runs,
+            memo_entries: rows.map_or(report.memo_entries, |r| r.memo_entries),
+            memo_bytes: bytes,
+        });
     }
     // Stopped by the budget (the last stage has no limit of its own).
     let seen = ops.best_seen().map_or(start.stones(), |b| b.0);
