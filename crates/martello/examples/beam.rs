@@ -3,11 +3,13 @@
 //! size N and seed SEED (the boards of `tail`), widths WIDTH, 4·WIDTH, …
 //! up to `BEAM_MAX` (default 64·WIDTH) until one finds a line, and prints
 //! the width that did, the expansions of all of them and the time. MODE
-//! ranks the children: `solver` ([`solver::beam_line`], the solver's
-//! stages), `mobs` (most children not doomed, then the least spread:
-//! makes every grandchild, several times the cost), `rand` (random).
+//! ranks the children: `pairs` or `shares` ([`solver::BeamRank`]),
+//! `solver` (the two in turn, as the solver's stages take them: `shares`
+//! at WIDTH, `pairs` at 4·WIDTH, …), `mobs` (most children not doomed,
+//! then the least spread: makes every grandchild, several times the
+//! cost), `rand` (random).
 use endgame_core::restarts::Rng;
-use endgame_martello::solver;
+use endgame_martello::solver::{self, BeamRank};
 use endgame_martello::study::game_seed;
 use endgame_martello::{Board, Martello, State};
 use std::time::Instant;
@@ -15,8 +17,13 @@ use std::time::Instant;
 /// One beam search of width `w`: its expansions, and whether it found a
 /// line.
 fn run(m: &Martello, w: usize, mode: &str, rng: &mut Rng) -> (u64, bool) {
-    if mode == "solver" {
-        let r = solver::beam_line(m, w, rng.next_u64(), None);
+    let ranked = match mode {
+        "pairs" => Some(BeamRank::Pairs),
+        "shares" => Some(BeamRank::Shares),
+        _ => None,
+    };
+    if let Some(rank) = ranked {
+        let r = solver::beam_line(m, (w, rank), rng.next_u64(), None);
         return (r.expansions, r.line.is_some());
     }
     let rank = |s: &State| match mode {
@@ -26,7 +33,7 @@ fn run(m: &Martello, w: usize, mode: &str, rng: &mut Rng) -> (u64, bool) {
             (k << 20) - m.spread(s)
         }
         "rand" => 0,
-        _ => panic!("unknown mode {mode}: solver, mobs or rand"),
+        _ => panic!("unknown mode {mode}: pairs, shares, solver, mobs or rand"),
     };
     let r = solver::beam_line_by(m, (w, None), rng.next_u64(), rank);
     (r.expansions, r.line.is_some())
@@ -47,6 +54,11 @@ fn main() {
         let t = Instant::now();
         let (mut w, mut total) = (w0, 0);
         let found = loop {
+            let mode = match mode.as_str() {
+                "solver" if (w / w0).trailing_zeros().is_multiple_of(4) => "shares",
+                "solver" => "pairs",
+                mode => mode,
+            };
             let (e, ok) = run(&m, w, mode, &mut rng);
             total += e;
             if ok || 4 * w > wmax {

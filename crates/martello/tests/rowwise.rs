@@ -7,7 +7,7 @@ use endgame_core::budget::Budget;
 use endgame_core::restarts::Rng;
 use endgame_core::Rules;
 use endgame_martello::board::Board;
-use endgame_martello::solver::{self, SolveOptions, Stage};
+use endgame_martello::solver::{self, BeamRank, SolveOptions, Stage};
 use endgame_martello::state::Rowwise;
 use endgame_martello::study::{self, better_schedule, game_seed};
 use endgame_martello::{brute, Martello, Op, State};
@@ -197,7 +197,7 @@ fn interleaved_stages_agree_with_the_operation_search() {
         Stage::new(Some(20), 5, 0),
         Stage::new(Some(60), 15, 1),
         Stage::new(Some(150), 40, 0),
-        Stage::new(Some(400), 100, 4),
+        Stage::new(Some(400), 100, 4).ranked(BeamRank::Pairs),
         Stage::new(Some(1_000), 250, 0),
         Stage::new(Some(3_000), 750, 0),
         Stage::new(None, 0, 0),
@@ -370,15 +370,20 @@ fn a_per_game_time_bounds_the_study_and_changes_nothing_within_it() {
 fn beam_lines_are_legal_and_only_on_solvable_boards() {
     let mut rng = Rng::new(77);
     let (mut solvable, mut found, mut by_beam) = (0, 0, 0);
-    let stages = [Stage::new(Some(0), 0, 64), Stage::new(None, 0, 0)];
     let opts = SolveOptions::default();
     for (n, games, skip) in [(4, 120, 0), (5, 80, 0), (6, 30, 0), (7, 10, 20)] {
         for seed in 0..games {
+            // Both ranks, on alternate boards.
+            let rank = [BeamRank::Pairs, BeamRank::Shares][seed as usize % 2];
+            let stages = [
+                Stage::new(Some(0), 0, 64).ranked(rank),
+                Stage::new(None, 0, 0),
+            ];
             let m0 = game(n, 4400 + seed);
             let s = played(&m0, skip, &mut rng);
             let m = Martello::new(n, s).unwrap();
             let want = op_min(&m);
-            let b = solver::beam_line(&m, 64, seed, None);
+            let b = solver::beam_line(&m, (64, rank), seed, None);
             assert!(b.best_score >= want, "n {n} seed {seed}");
             solvable += usize::from(want == 1);
             if let Some(line) = b.line {
@@ -405,4 +410,35 @@ fn beam_lines_are_legal_and_only_on_solvable_boards() {
         2 * by_beam > solvable,
         "{by_beam} of {solvable} solvable boards by the beam stage"
     );
+}
+
+/// The beam's ranks ([`BeamRank`]) count what they say, against counts
+/// made stone by stone on random boards and playouts of every size:
+/// `pair_count` is half the operations, `share_pairs` the pairs of
+/// stones left that share colour or symbol.
+#[test]
+fn beam_ranks_count_pairs_and_shared_pairs() {
+    let mut rng = Rng::new(91);
+    for n in 2..=8 {
+        for seed in 0..20 {
+            let m0 = game(n, 9100 + seed);
+            let s = played(&m0, (seed as usize * 3) % (n * n), &mut rng);
+            let m = Martello::new(n, s).unwrap();
+            let mut ops = 0;
+            m.for_each_child(&s, |_, _| ops += 1);
+            assert_eq!(2 * m.pair_count(&s), ops, "n {n} seed {seed}");
+            let ids: Vec<u8> = (0..n * n)
+                .filter(|&id| s.present >> id & 1 == 1)
+                .map(|id| id as u8)
+                .collect();
+            let shared = ids
+                .iter()
+                .flat_map(|&a| ids.iter().map(move |&b| (a, b)))
+                .filter(|&(a, b)| a < b && m.compatible(a, b))
+                .count();
+            assert_eq!(m.share_pairs(&s) as usize, shared, "n {n} seed {seed}");
+            let more = BeamRank::Shares.of(&m, &s) - BeamRank::Pairs.of(&m, &s);
+            assert_eq!(more, (shared as i64) << 20, "n {n} seed {seed}");
+        }
+    }
 }

@@ -140,6 +140,23 @@ impl Martello {
         s.info.0.pairs.count_ones() + s.info.0.vertical().count_ones()
     }
 
+    /// The pairs of stones left on `s` that share colour or symbol,
+    /// wherever they stand: the eats the position may still make one
+    /// day, where [`Martello::pair_count`] counts those it can make now.
+    /// (Two stones share at most one of the two.)
+    #[inline]
+    pub fn share_pairs(&self, s: &State) -> u32 {
+        let n = self.n;
+        let colour = (1u64 << n) - 1;
+        let pairs = |k: u32| k * k.saturating_sub(1) / 2;
+        (0..n)
+            .map(|i| {
+                pairs(((s.present >> (i * n)) & colour).count_ones())
+                    + pairs((s.present & self.symcol[i]).count_ones())
+            })
+            .sum()
+    }
+
     /// Calls `f(op, child)` for every operation of `s`: horizontal eats,
     /// vertical eats in both white columns, double jumps. Each
     /// (eater, eaten) pair once.
