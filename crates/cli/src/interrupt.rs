@@ -23,8 +23,7 @@ pub fn install() {
         if SEEN.swap(true, Ordering::Relaxed) {
             // Quitting at once skips the drop guards: the scratch files
             // (spilled layers of any engine, a cluster's host list) go here.
-            endgame_core::scratch::remove_registered();
-            std::process::exit(130);
+            endgame_core::scratch::exit(130, "");
         }
         endgame_core::budget::interrupt();
         eprintln!("interrupted: stopping at the next check (Ctrl-C again to quit at once)");

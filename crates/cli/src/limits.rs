@@ -151,7 +151,8 @@ impl Watchdog {
             let _ = stdout
                 .write_all(text.as_bytes())
                 .and_then(|()| stdout.flush());
-            std::process::exit(i32::from(INCOMPLETE));
+            // Scratch files (a count's spilled layers) go with the process.
+            endgame_core::scratch::exit(i32::from(INCOMPLETE), "");
         });
         Watchdog { state }
     }

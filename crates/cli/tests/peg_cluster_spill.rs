@@ -67,6 +67,44 @@ fn two_processes_spill_into_the_checkpoint_directory() {
     }
 }
 
+/// The French count across two processes, spilling, with a time budget
+/// far too short: it ends incomplete (status 3) whichever check fires
+/// first (the engine's budget or the command's watchdog, which ends the
+/// process at once), and no spill file, directory or host file is left.
+#[test]
+fn a_spilled_count_out_of_time_leaves_nothing_behind() {
+    let tmp = scratch("spill-time");
+    let out = common::endgame()
+        .env("TMPDIR", tmp.path())
+        .args([
+            "--json",
+            "count",
+            "peg",
+            "--board",
+            "french",
+            "--workers",
+            "2",
+            "--spill",
+            "--max-memory",
+            "64M",
+            "--time",
+            "2s",
+            "-q",
+        ])
+        .output()
+        .expect("runs");
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(3), "{report}");
+    assert!(report.contains("\"complete\": false"), "{report}");
+    // The worker ends on its own signal, a moment after process 0.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    let left = || -> Vec<_> { std::fs::read_dir(tmp.path()).expect("listed").collect() };
+    while !left().is_empty() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert!(left().is_empty(), "left behind: {:?}", left());
+}
+
 #[test]
 fn bad_spills_are_user_errors() {
     let e = user_error(&["count", "peg", "--spill", "-q"]);

@@ -42,16 +42,13 @@ pub fn exit_on_panic(process: usize) {
             .map(|s| s.to_string())
             .or_else(|| info.payload().downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "unknown failure".into());
-        endgame_core::scratch::remove_registered();
         // A peer that ended on Ctrl-C breaks the connection: the
         // interrupt, not a fault.
         if endgame_core::budget::interrupted() {
-            eprintln!("error: interrupted");
-            std::process::exit(130);
+            endgame_core::scratch::exit(130, "error: interrupted");
         }
         let what = what.split_whitespace().collect::<Vec<_>>().join(" ");
-        eprintln!("error: cluster process {process}: {what}");
-        std::process::exit(2);
+        endgame_core::scratch::exit(2, &format!("error: cluster process {process}: {what}"));
     }));
 }
 

@@ -114,14 +114,15 @@ impl LocalWorkers {
                     for c in cs.iter_mut() {
                         stop(c);
                     }
-                    endgame_core::scratch::remove_registered();
                     let code = status.code().unwrap_or(2);
                     let what = match status.code() {
                         Some(c) => format!("exit status {c}"),
                         None => "killed by a signal".to_string(),
                     };
-                    eprintln!("error: worker process {i} failed ({what}): {why}");
-                    std::process::exit(if code == 0 { 2 } else { code });
+                    endgame_core::scratch::exit(
+                        if code == 0 { 2 } else { code },
+                        &format!("error: worker process {i} failed ({what}): {why}"),
+                    );
                 }
             }
             // Polled: a child's end is not an event this thread can wait

@@ -87,12 +87,11 @@ impl Spill {
 
     /// Removes a file this spill wrote (a layer no longer needed).
     pub(crate) fn remove(&self, path: &Path) {
-        let _ = std::fs::remove_file(path);
+        scratch::remove(path);
         self.files
             .lock()
             .expect("not poisoned")
             .retain(|p| p != path);
-        scratch::release(path);
     }
 }
 
@@ -100,8 +99,7 @@ impl Drop for Spill {
     fn drop(&mut self) {
         let files = std::mem::take(&mut *self.files.lock().expect("not poisoned"));
         for f in files {
-            let _ = std::fs::remove_file(&f);
-            scratch::release(&f);
+            scratch::remove(&f);
         }
         // The temporary directory goes with its guard.
     }
@@ -224,9 +222,7 @@ mod interrupt {
         ONCE.call_once(|| {
             std::thread::spawn(|| loop {
                 if endgame_core::budget::interrupted() {
-                    endgame_core::scratch::remove_registered();
-                    eprintln!("error: interrupted; spill files removed");
-                    std::process::exit(130);
+                    endgame_core::scratch::exit(130, "error: interrupted; spill files removed");
                 }
                 std::thread::sleep(Duration::from_millis(50));
             });

@@ -6,7 +6,7 @@
 //! (drop guards such as [`TempDir`]). Some ends do not unwind: a second
 //! Ctrl-C, a panic turned into an exit, a peer's failure that ends the
 //! process. For those, every scratch path is also registered here, and
-//! whoever ends the process calls [`remove_registered`] first. One
+//! whoever ends the process does so through [`exit`], which removes them. One
 //! registry for the whole process, so the command line's signal handler
 //! needs to know nothing about which game or engine wrote what.
 
@@ -22,29 +22,58 @@ fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     REGISTERED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Registers `path` (a file or a directory) for [`remove_registered`].
+/// Registers `path` (a file or a directory) for [`exit`].
 pub fn register(path: &Path) {
     registry().push(path.to_path_buf());
 }
 
-/// Forgets `path` (its owner removed it, or it became a result to keep).
-pub fn release(path: &Path) {
-    registry().retain(|p| p != path);
+/// Removes every registered path, newest first (files before the
+/// directories that hold them), and forgets them. Errors are ignored (a
+/// path already gone is what is wanted). The registry stays locked while
+/// the paths go, so a second caller (another thread ending the process)
+/// returns only when they are gone, never early with an empty list.
+#[cfg(test)]
+fn remove_registered() {
+    let mut paths = registry();
+    remove_all(&mut paths);
 }
 
-/// Removes every registered path, newest first (files before the
-/// directories that hold them), and forgets them. For the ends of a
-/// process that skip the drop guards; errors are ignored (a path already
-/// gone is what is wanted).
-pub fn remove_registered() {
-    let paths = std::mem::take(&mut *registry());
-    for p in paths.iter().rev() {
-        if p.is_dir() {
-            let _ = std::fs::remove_dir_all(p);
-        } else {
-            let _ = std::fs::remove_file(p);
-        }
+/// Ends the process with `code` after removing every registered path and
+/// printing `message` (if any) as one line on standard error: for the
+/// ends that skip the drop guards (a second Ctrl-C, a peer's failure, a
+/// panic turned into an exit). The registry stays locked until the
+/// process is gone, so no thread creates a scratch path in between, and a
+/// second thread ending the process waits for the first.
+pub fn exit(code: i32, message: &str) -> ! {
+    let mut paths = registry();
+    remove_all(&mut paths);
+    if !message.is_empty() {
+        eprintln!("{message}");
     }
+    std::process::exit(code)
+}
+
+fn remove_all(paths: &mut Vec<PathBuf>) {
+    for p in std::mem::take(paths).iter().rev() {
+        remove_path(p);
+    }
+}
+
+fn remove_path(p: &Path) {
+    if p.is_dir() {
+        let _ = std::fs::remove_dir_all(p);
+    } else {
+        let _ = std::fs::remove_file(p);
+    }
+}
+
+/// Removes `path` (a file or a directory) and forgets it, in one step
+/// under the registry's lock: a process ending meanwhile ([`exit`]) finds
+/// it either registered or gone.
+pub fn remove(path: &Path) {
+    let mut paths = registry();
+    remove_path(path);
+    paths.retain(|p| p != path);
 }
 
 /// A new directory for scratch files, removed with everything in it when
@@ -62,9 +91,11 @@ impl TempDir {
         loop {
             let n = COUNT.fetch_add(1, Ordering::Relaxed);
             let path = parent.join(format!("{prefix}-{}-{n}", std::process::id()));
+            // Created and registered in one step (see [`remove`]).
+            let mut paths = registry();
             match std::fs::create_dir(&path) {
                 Ok(()) => {
-                    register(&path);
+                    paths.push(path.clone());
                     return Ok(TempDir { path });
                 }
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
@@ -86,8 +117,7 @@ impl TempDir {
 
 impl Drop for TempDir {
     fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.path);
-        release(&self.path);
+        remove(&self.path);
     }
 }
 
@@ -124,13 +154,33 @@ mod tests {
         // Its guard dropping later is harmless.
         drop(b);
 
-        // Released paths are kept.
-        let kept = parent.join(format!("endgame-scratch-test-kept-{}", std::process::id()));
-        std::fs::write(&kept, b"k").unwrap();
-        register(&kept);
-        release(&kept);
+        // Removed on its own: gone and forgotten.
+        let own = parent.join(format!("endgame-scratch-test-own-{}", std::process::id()));
+        std::fs::write(&own, b"k").unwrap();
+        register(&own);
+        remove(&own);
+        assert!(!own.exists());
+        assert!(registry().is_empty());
+
+        // Two threads ending the process: the second returns only when
+        // the first has removed everything (the old registry handed its
+        // list to the first and returned at once to the second, whose
+        // exit then cut the first's removal short).
+        let big = TempDir::new(&parent, "endgame-scratch-test").unwrap();
+        for i in 0..5000 {
+            std::fs::write(big.path().join(i.to_string()), b"").unwrap();
+        }
+        let big_path = big.path().to_path_buf();
+        let first = std::thread::spawn(remove_registered);
+        while !registry().is_empty() {
+            std::thread::yield_now();
+        }
         remove_registered();
-        assert!(kept.exists());
-        std::fs::remove_file(&kept).unwrap();
+        assert!(
+            !big_path.exists(),
+            "the second caller returned before the files were gone"
+        );
+        first.join().unwrap();
+        drop(big);
     }
 }
