@@ -1181,11 +1181,21 @@ fn analyze_typed<B: Bits>(
     // `floor` pegs: no single-peg finish to try, and a line down to
     // `floor` pegs is a proof.
     let mut hole_problems: Vec<(usize, PegSolitaire<B>)> = Vec::new();
+    // Every finish hole has its problem (none was skipped for lack of
+    // budget): only then does running out of them rule one peg out.
+    let mut holes_complete = true;
     let best_stop = floor.max(2);
     if parent_goal == Some(false) && floor <= 1 {
         let board = p.board();
         let start: Vec<bool> = (0..board.holes()).map(|h| p.has_peg(pos, h)).collect();
         for h in 0..board.holes() {
+            // Deriving a hole's pagoda functions reads the deadline but
+            // not the cancel token (37 holes take seconds on the French
+            // board): a client that left must not wait for them all.
+            if budget.stop() {
+                holes_complete = false;
+                break;
+            }
             if let Ok(q) = PegSolitaire::<B>::new_within(
                 board.clone(),
                 &start,
@@ -1262,7 +1272,8 @@ fn analyze_typed<B: Bits>(
         Some(false) => {
             let best = slots.iter().filter_map(|s| s.best).min();
             let all = slots.iter().all(|s| s.best.is_some());
-            let one_ruled_out = slots.iter().all(|s| s.stage >= hole_problems.len());
+            let one_ruled_out =
+                holes_complete && slots.iter().all(|s| s.stage >= hole_problems.len());
             let proven = all || best == Some(1) || (best == Some(best_stop) && one_ruled_out);
             PuzzleResult {
                 solvable: Some(false),
