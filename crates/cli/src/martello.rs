@@ -196,10 +196,11 @@ pub struct StudyMartello {
     /// (Graf's), `better` (default) or runs like `40x250,60x1000`.
     #[arg(long, default_value = "better")]
     pub main_schedule: String,
-    /// Wall time of each game's solve (`10s`, `500ms`; default: none): a
-    /// game past it is reported undecided with the fewest stones its
-    /// search reached, never dropped, and left out of every share and
-    /// table.
+    /// CPU time of each game's solve (`10s`, `500ms`; default: none),
+    /// counted on the thread that solves it, so a busy machine decides
+    /// the same games: a game past it is reported undecided with the
+    /// fewest stones its search reached, never dropped, and left out of
+    /// every share and table.
     #[arg(long, value_name = "TIME", value_parser = parse_duration)]
     pub game_time: Option<Duration>,
     /// Run only these games of the study, e.g. `3,61` (indices below

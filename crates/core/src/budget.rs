@@ -1,5 +1,6 @@
-//! One budget vocabulary for every searcher: nodes, a deadline, memory and
-//! a cancel token.
+//! One budget vocabulary for every searcher: nodes, a deadline (of the
+//! wall clock, or of the working thread's CPU time), memory and a cancel
+//! token.
 //!
 //! A searcher takes a [`Budget`] and checks it itself ([`Budget::stop`])
 //! at points cheap enough to reach often (every few thousand nodes), so a
@@ -50,6 +51,42 @@ impl Cancel {
     }
 }
 
+/// A reading of the calling thread's CPU-time clock: the time this thread
+/// has run (user and system), which, unlike the wall clock, does not grow
+/// while the thread waits for a core. A per-game budget of CPU time
+/// decides the same games on an idle machine and on a loaded one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ThreadCpu(Duration);
+
+impl ThreadCpu {
+    /// The calling thread's CPU time now (a system call, about half a
+    /// microsecond: read it every few hundred nodes, not every node).
+    pub fn now() -> ThreadCpu {
+        let mut t = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: fills the timespec it is given; the clock exists on
+        // every system this crate builds for, so it cannot fail.
+        unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+        ThreadCpu(Duration::new(
+            u64::try_from(t.tv_sec).unwrap_or(0),
+            u32::try_from(t.tv_nsec).unwrap_or(0),
+        ))
+    }
+
+    /// CPU time the calling thread has run since `self` (read on the
+    /// same thread).
+    pub fn elapsed(self) -> Duration {
+        ThreadCpu::now().0.saturating_sub(self.0)
+    }
+
+    /// The reading `d` later.
+    pub fn after(self, d: Duration) -> ThreadCpu {
+        ThreadCpu(self.0.saturating_add(d))
+    }
+}
+
 /// What a piece of work may spend. Every limit is optional; the cancel
 /// token is shared with whoever may want to stop the work.
 #[derive(Clone, Debug, Default)]
@@ -58,6 +95,10 @@ pub struct Budget {
     pub nodes: Option<u64>,
     /// Wall-clock instant after which the work stops, `None`: no limit.
     pub deadline: Option<Instant>,
+    /// CPU-time reading of the thread that set it after which the work
+    /// stops, `None`: no limit. Only work that runs on that one thread
+    /// may take it (the clock read is the checking thread's).
+    pub cpu_deadline: Option<ThreadCpu>,
     /// Most bytes of tables the work may allocate, `None`: the searcher's
     /// own default.
     pub memory: Option<usize>,
@@ -82,6 +123,13 @@ impl Budget {
         self
     }
 
+    /// The same budget, stopping also when the calling thread has run
+    /// `time` more CPU time (work on this thread only).
+    pub fn with_cpu_time(mut self, time: Duration) -> Budget {
+        self.cpu_deadline = Some(ThreadCpu::now().after(time));
+        self
+    }
+
     /// The same budget with a node limit.
     pub fn with_nodes(mut self, nodes: u64) -> Budget {
         self.nodes = Some(nodes);
@@ -100,9 +148,11 @@ impl Budget {
         self
     }
 
-    /// Cancelled, or past the deadline: stop now.
+    /// Cancelled, or past a deadline: stop now.
     pub fn stop(&self) -> bool {
-        self.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.cancel.is_cancelled()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_deadline.is_some_and(|d| ThreadCpu::now() >= d)
     }
 
     /// Whether the cancel token was set (as opposed to the time running
@@ -111,7 +161,7 @@ impl Budget {
         self.cancel.is_cancelled()
     }
 
-    /// Time left before the deadline (`None`: no deadline).
+    /// Time left before the wall-clock deadline (`None`: no deadline).
     pub fn remaining(&self) -> Option<Duration> {
         self.deadline
             .map(|d| d.saturating_duration_since(Instant::now()))
@@ -123,8 +173,8 @@ impl Budget {
     }
 
     /// One of `parts` equal shares of what is left: the nodes divided, the
-    /// time left divided (from now), the same memory limit and the same
-    /// cancel token. Used to give every move of a hint its fair part, so
+    /// time left divided (from now), the same CPU deadline, memory limit
+    /// and cancel token. Used to give every move of a hint its fair part, so
     /// one hard move cannot leave all the others undecided.
     pub fn share(&self, parts: u32) -> Budget {
         let parts = parts.max(1);
@@ -133,13 +183,15 @@ impl Budget {
             deadline: self
                 .remaining()
                 .and_then(|t| Instant::now().checked_add(t / parts)),
+            cpu_deadline: self.cpu_deadline,
             memory: self.memory,
             cancel: self.cancel.clone(),
         }
     }
 
     /// The budget `factor` times larger from now ("think longer"): nodes
-    /// and time left multiplied, each capped by `cap` when `cap` has it.
+    /// and time left multiplied, each capped by `cap` when `cap` has it
+    /// (the CPU deadline kept).
     pub fn scaled(&self, factor: u32, cap: &Budget) -> Budget {
         let factor = factor.max(1);
         let nodes = self.nodes.map(|n| n.saturating_mul(u64::from(factor)));
@@ -155,6 +207,7 @@ impl Budget {
         Budget {
             nodes,
             deadline: time.and_then(|t| Instant::now().checked_add(t)),
+            cpu_deadline: self.cpu_deadline,
             memory: self.memory,
             cancel: self.cancel.clone(),
         }
@@ -181,6 +234,29 @@ mod tests {
         assert!(!b.cancelled());
         assert_eq!(b.remaining(), Some(Duration::ZERO));
         assert!(!Budget::time(Duration::from_secs(60)).stop());
+    }
+
+    /// The CPU clock counts this thread's work, not its waiting: a thread
+    /// that sleeps past its CPU budget still has it; one that works
+    /// through it stops.
+    #[test]
+    fn a_cpu_deadline_counts_work_not_waiting() {
+        let b = Budget::unlimited().with_cpu_time(Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(!b.stop(), "sleeping spent the CPU budget");
+        let t = Instant::now();
+        let mut x = 1u64;
+        while !b.stop() {
+            for _ in 0..1000 {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            assert!(t.elapsed() < Duration::from_secs(30), "never stopped");
+        }
+        assert!(!b.cancelled());
+        assert_eq!(b.share(2).cpu_deadline, b.cpu_deadline);
+        let start = ThreadCpu::now();
+        assert!(start.elapsed() < Duration::from_secs(30));
+        assert!(ThreadCpu::now() >= start);
     }
 
     #[test]

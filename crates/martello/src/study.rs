@@ -13,7 +13,7 @@
 use crate::board::{Board, MartelloError};
 use crate::solver::{self, SymmetryMode};
 use crate::state::{Martello, State};
-use endgame_core::budget::Budget;
+use endgame_core::budget::{Budget, ThreadCpu};
 use endgame_core::layered::Progress;
 use endgame_core::restarts::{Rng, Schedule, Searcher};
 use endgame_core::Rules;
@@ -56,9 +56,11 @@ pub struct StudyOptions {
     /// The restart schedule of the exact solver that solves every game of
     /// the study (its effort is the `explored` distribution).
     pub main_schedule: Schedule,
-    /// Seconds of wall time each game of [`solve_indices`] may take;
-    /// `None`: no limit. A game stopped there is reported undecided
-    /// ([`GameResult::decided`] false).
+    /// Seconds of CPU time each game of [`solve_indices`] may take (the
+    /// time of the one thread that solves it, which does not grow while
+    /// the machine is busy with other work, so a loaded machine decides
+    /// the same games); `None`: no limit. A game stopped there is
+    /// reported undecided ([`GameResult::decided`] false).
     pub game_seconds: Option<f64>,
     /// The games of the main study: `None` for `0..games`, else exactly
     /// these indices (each the board, seeds and solve it has in a run of
@@ -153,7 +155,7 @@ pub struct GameResult {
     pub min_stones: u32,
     /// States expanded by the plain exact solver.
     pub explored: u64,
-    /// Wall time, seconds.
+    /// CPU time of its solve (its thread's), seconds.
     pub seconds: f64,
     /// Memo bytes at the end.
     pub memo_bytes: usize,
@@ -352,7 +354,7 @@ pub struct UndecidedGame {
     pub bound_stones: u32,
     /// States expanded until its time ran out.
     pub explored: u64,
-    /// Its wall time, seconds.
+    /// Its CPU time, seconds.
     pub seconds: f64,
 }
 
@@ -371,7 +373,7 @@ pub struct StudyReport {
     pub seed: u64,
     /// Restart schedule of the solver of every game.
     pub main_schedule: String,
-    /// Wall time each game's solve may take, seconds (`None`: no limit).
+    /// CPU time each game's solve may take, seconds (`None`: no limit).
     pub game_seconds: Option<f64>,
     /// Games decided (all of them without `game_seconds`).
     pub decided: u64,
@@ -396,7 +398,7 @@ pub struct StudyReport {
     pub explored_solvable: Distribution,
     /// … unsolvable games.
     pub explored_unsolvable: Distribution,
-    /// Slowest game, seconds.
+    /// Slowest game, CPU seconds.
     pub max_game_seconds: f64,
     /// Largest memo of a game, bytes.
     pub max_memo_bytes: usize,
@@ -478,15 +480,12 @@ pub fn solve_game(
     opts: &StudyOptions,
     pool: &mut solver::Pool,
 ) -> GameResult {
-    let t = Instant::now();
+    let t = ThreadCpu::now();
     let solve_opts = solve_options(opts, &opts.main_schedule, m.n(), i);
     let s = match opts.game_seconds {
         None => Ok(solver::solve_pooled(m, &solve_opts, pool)),
         Some(secs) => {
-            let budget = Budget {
-                deadline: Some(t + Duration::from_secs_f64(secs)),
-                ..Budget::default()
-            };
+            let budget = Budget::unlimited().with_cpu_time(Duration::from_secs_f64(secs));
             solver::solve_pooled_within(m, &solve_opts, pool, &budget)
         }
     };

@@ -433,6 +433,7 @@ impl Budget {
         endgame_core::budget::Budget {
             nodes: None,
             deadline: self.deadline,
+            cpu_deadline: None,
             memory: self.max_memory,
             cancel: self.cancel.clone(),
         }

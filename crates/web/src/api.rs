@@ -518,6 +518,7 @@ impl Ctl {
             deadline: Some(self.deadline),
             memory: None,
             cancel: self.cancel.clone(),
+            ..Default::default()
         }
     }
 }

@@ -93,6 +93,7 @@ where
                 deadline: Instant::now().checked_add(big.time),
                 memory: None,
                 cancel: token.clone(),
+                ..Default::default()
             };
             let send = |e: Event| {
                 // The client left: stop the work.

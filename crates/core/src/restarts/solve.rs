@@ -499,6 +499,7 @@ where
                 let within = Budget {
                     nodes: limit,
                     deadline: b.deadline,
+                    cpu_deadline: b.cpu_deadline,
                     memory: None,
                     cancel: b.cancel.clone(),
                 };
