@@ -458,9 +458,7 @@ pub fn deepen<D: Clone, P: Clone>(
         let budget = Budget {
             nodes: last.nodes.map(|n| (n >> shift).max(1)),
             deadline: time.and_then(|t| Instant::now().checked_add(t / (1 << shift))),
-            cpu_deadline: last.cpu_deadline,
-            memory: last.memory,
-            cancel: last.cancel.clone(),
+            ..last.clone()
         };
         let mut a = analyze(&budget);
         if let Some(e) = &so_far {

@@ -496,12 +496,11 @@ where
         match budget {
             None => s.run(start, limit, order),
             Some(b) => {
+                // Every limit of `b` but its nodes and memory.
                 let within = Budget {
                     nodes: limit,
-                    deadline: b.deadline,
-                    cpu_deadline: b.cpu_deadline,
                     memory: None,
-                    cancel: b.cancel.clone(),
+                    ..b.clone()
                 };
                 s.run_within(start, &within, order)
             }
