@@ -72,9 +72,8 @@ impl Spill {
         let path = self
             .dir
             .join(format!("spill-{depth:04}-process-{process}.keys"));
-        scratch::register(&path);
+        let file = scratch::create_file(&path).map_err(|e| io(&path, e))?;
         self.files.lock().expect("not poisoned").push(path.clone());
-        let file = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
         let mut w = SpillWriter {
             out: BufWriter::with_capacity(IO_BUFFER, file),
             crc: crc32fast::Hasher::new(),

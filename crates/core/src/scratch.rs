@@ -22,9 +22,15 @@ fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
     REGISTERED.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Registers `path` (a file or a directory) for [`exit`].
-pub fn register(path: &Path) {
-    registry().push(path.to_path_buf());
+/// Creates (or truncates) the file `path` and registers it for [`exit`],
+/// in one step under the registry's lock: a process ending meanwhile
+/// finds the file either registered or not yet made, never made and
+/// unknown (which would keep its directory from being removed).
+pub fn create_file(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut paths = registry();
+    let file = std::fs::File::create(path)?;
+    paths.push(path.to_path_buf());
+    Ok(file)
 }
 
 /// Removes every registered path, newest first (files before the
@@ -143,8 +149,8 @@ mod tests {
         // Not dropped (the process "ends" here): the registry removes
         // the directory, its file, and a file registered on its own.
         let loose = parent.join(format!("endgame-scratch-test-loose-{}", std::process::id()));
-        std::fs::write(&loose, b"y").unwrap();
-        register(&loose);
+        create_file(&loose).unwrap();
+        assert!(loose.exists());
         std::fs::write(b.path().join("g"), b"z").unwrap();
         let b_path = b.path().to_path_buf();
         remove_registered();
@@ -156,8 +162,7 @@ mod tests {
 
         // Removed on its own: gone and forgotten.
         let own = parent.join(format!("endgame-scratch-test-own-{}", std::process::id()));
-        std::fs::write(&own, b"k").unwrap();
-        register(&own);
+        create_file(&own).unwrap();
         remove(&own);
         assert!(!own.exists());
         assert!(registry().is_empty());
