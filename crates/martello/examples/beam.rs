@@ -4,8 +4,8 @@
 //! up to `BEAM_MAX` (default 64·WIDTH) until one finds a line, and prints
 //! the width that did, the expansions of all of them and the time. MODE
 //! ranks the children: `pairs` or `shares` ([`solver::BeamRank`]),
-//! `solver` (the ranks of `solver::WIDE_STAGES`' beams, in their order,
-//! one a width), `mobs` (most children not doomed,
+//! `solver` (the rank of `solver::WIDE_STAGES`' beam of each width,
+//! `shares` for a width no stage has), `mobs` (most children not doomed,
 //! then the least spread: makes every grandchild, several times the
 //! cost), `rand` (random).
 use endgame_core::restarts::Rng;
@@ -46,22 +46,23 @@ fn main() {
     let w0: usize = args[3].parse().unwrap();
     let mode = &args[4];
     let wmax: usize = std::env::var("BEAM_MAX").map_or(64 * w0, |s| s.parse().unwrap());
-    // `solver`: the ranks of the solver's beam stages, in their order.
-    let stage_ranks: Vec<BeamRank> = solver::WIDE_STAGES
-        .iter()
-        .filter(|st| st.beam > 0)
-        .map(|st| st.rank)
-        .collect();
+    // `solver`: the rank of the solver's beam stage of that width.
+    let stage_rank = |w: usize| {
+        solver::WIDE_STAGES
+            .iter()
+            .find(|st| st.beam == w)
+            .map_or(BeamRank::Shares, |st| st.rank)
+    };
     for a in &args[5..] {
         let i: u64 = a.parse().unwrap();
         let b = Board::random(n, game_seed(seed, n, i)).unwrap();
         let m = Martello::new(n, State::from_board(&b)).unwrap();
         let mut rng = Rng::new(i);
         let t = Instant::now();
-        let (mut w, mut total, mut k) = (w0, 0, 0);
+        let (mut w, mut total) = (w0, 0);
         let found = loop {
             let mode = match mode.as_str() {
-                "solver" => match stage_ranks[k % stage_ranks.len()] {
+                "solver" => match stage_rank(w) {
                     BeamRank::Pairs => "pairs",
                     BeamRank::Shares => "shares",
                 },
@@ -73,7 +74,6 @@ fn main() {
                 break ok;
             }
             w *= 4;
-            k += 1;
         };
         println!(
             "game {i}: {} width {w} expansions {total} {:.1} ms",
