@@ -322,8 +322,8 @@ pub const STAGES: [Stage; 3] = [
 ];
 
 /// The stages of [`solve`] on boards of 7×7 and larger: two small
-/// stages (below), the first of [`STAGES`], then both searches by turns with budgets doubling a
-/// stage (four expansions of the operation search for each row-wise
+/// stages (below), the first of [`STAGES`], then both searches by turns
+/// with budgets doubling a stage (four expansions of the operation search for each row-wise
 /// step, which on a big 7×7 game takes about the time of four), the
 /// operation search to the end last (the row-wise search's memo is
 /// bounded by [`rowwise_bytes`], so more steps cost time, not memory).
@@ -340,10 +340,10 @@ pub const STAGES: [Stage; 3] = [
 /// expansions, 1,000 and 5,000 row-wise steps, beams of 25 and 100.
 /// Half of random 7×7 games took more than the 50,000 expansions of the
 /// first stage before (median about 60,000); a small budget for each
-/// search and a narrow beam first end many of them sooner. On seeds 1–3 (200
-/// games each, 2 s a game) the median game's expansions halved (60 k →
-/// 30 k) and the mean expansions fell 5–12 %; 8×8 (seed 1, 30 games)
-/// was unchanged.
+/// search and a narrow beam first end many of them sooner. On seeds
+/// 1–3 (200 games each, 2 s a game) the median game's expansions
+/// halved (60 k → 30 k) and the mean expansions fell 5–12 %; 8×8 (seed
+/// 1, 30 games) was unchanged.
 ///
 /// The next four stages end with a beam search for a line
 /// ([`beam_line`]), each four times as wide as the one before
@@ -354,8 +354,8 @@ pub const STAGES: [Stage; 3] = [
 /// (100–300 games, 10 s a game) the games left undecided fell from
 /// 3 / 12 / 7 to 1 / 4 / 3 and the wall time by 1.3–2.2× (crate
 /// README). Wider beams (seconds each) were not tried in the stages.
-/// The beams take the two ranks of [`BeamRank`] in turn: each finds
-/// lines the other misses (twenty-first session).
+/// The beams from 400 on take the two ranks of [`BeamRank`] in turn:
+/// each finds lines the other misses (twenty-first session).
 pub const WIDE_STAGES: [Stage; 12] = [
     Stage::new(Some(5_000), 1_000, 25),
     Stage::new(Some(20_000), 5_000, 100),
