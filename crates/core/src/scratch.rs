@@ -27,10 +27,19 @@ fn registry() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
 /// finds the file either registered or not yet made, never made and
 /// unknown (which would keep its directory from being removed).
 pub fn create_file(path: &Path) -> std::io::Result<std::fs::File> {
+    create_registered(path, |p| std::fs::File::create(p))
+}
+
+/// Makes `path` with `make` and registers it, holding the registry's
+/// lock throughout (see [`create_file`]).
+fn create_registered<T>(
+    path: &Path,
+    make: impl FnOnce(&Path) -> std::io::Result<T>,
+) -> std::io::Result<T> {
     let mut paths = registry();
-    let file = std::fs::File::create(path)?;
+    let made = make(path)?;
     paths.push(path.to_path_buf());
-    Ok(file)
+    Ok(made)
 }
 
 /// Removes every registered path, newest first (files before the
@@ -98,12 +107,8 @@ impl TempDir {
             let n = COUNT.fetch_add(1, Ordering::Relaxed);
             let path = parent.join(format!("{prefix}-{}-{n}", std::process::id()));
             // Created and registered in one step (see [`remove`]).
-            let mut paths = registry();
-            match std::fs::create_dir(&path) {
-                Ok(()) => {
-                    paths.push(path.clone());
-                    return Ok(TempDir { path });
-                }
+            match create_registered(&path, |p| std::fs::create_dir(p)) {
+                Ok(()) => return Ok(TempDir { path }),
                 Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => continue,
                 Err(e) => return Err(e),
             }

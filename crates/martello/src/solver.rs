@@ -323,8 +323,9 @@ pub const STAGES: [Stage; 3] = [
 
 /// The stages of [`solve`] on boards of 7×7 and larger: two small
 /// stages (below), the first of [`STAGES`], then both searches by turns
-/// with budgets doubling a stage (four expansions of the operation search for each row-wise
-/// step, which on a big 7×7 game takes about the time of four), the
+/// with budgets doubling a stage (four expansions of the operation
+/// search for each row-wise step, which on a big 7×7 game takes about
+/// the time of four), the
 /// operation search to the end last (the row-wise search's memo is
 /// bounded by [`rowwise_bytes`], so more steps cost time, not memory).
 /// On 7×7
